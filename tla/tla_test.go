@@ -1,0 +1,127 @@
+package tla
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gmpcheck/gmpcheck/tla/tlacheck"
+)
+
+// cfgTimeout bounds one checker run. A run cut short is inconclusive, and
+// the test fails on it: a model that no longer fits its budget must be made
+// smaller, not skipped.
+const cfgTimeout = 4 * time.Minute
+
+// requiredBugs are the seeded bugs the issue asks for; each must exist as a
+// cfg (and, like every _bug_ cfg, fail as its expect line says).
+var requiredBugs = []string{
+	"RunQueue_bug_cas_store",
+	"RunQueue_bug_publish_early",
+	"GMP_bug_ready_no_wakep",
+	"GMP_bug_no_1_61",
+}
+
+func loadCfgs(t *testing.T) (string, []tlacheck.Cfg) {
+	t.Helper()
+	dir, err := tlacheck.FindDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfgs, err := tlacheck.FindCfgs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, cfgs
+}
+
+func TestRequiredBugCfgs(t *testing.T) {
+	_, cfgs := loadCfgs(t)
+	have := map[string]bool{}
+	for _, c := range cfgs {
+		have[c.Name] = true
+	}
+	for _, name := range requiredBugs {
+		if !have[name] {
+			t.Errorf("missing seeded-bug cfg %s.cfg", name)
+		}
+	}
+}
+
+// TestModels model-checks every cfg with tla-checker and, when
+// TLA2TOOLS_JAR is set, with TLC; both must give the cfg's expected verdict,
+// and on a passing cfg the same number of distinct states.
+func TestModels(t *testing.T) {
+	dir, cfgs := loadCfgs(t)
+	if err := tlacheck.CheckInstalled(dir); err != nil {
+		// Not a skip: without the checker nothing here is verified.
+		t.Fatal(err)
+	}
+	jar := os.Getenv("TLA2TOOLS_JAR")
+	if jar == "" {
+		t.Log("TLA2TOOLS_JAR not set: checking with tla-checker only")
+	}
+	for _, c := range cfgs {
+		t.Run(c.Name, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithTimeout(context.Background(), cfgTimeout)
+			defer cancel()
+			res, err := tlacheck.RunChecker(ctx, dir, c, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			judge(t, c, res)
+			if jar == "" {
+				return
+			}
+			tctx, tcancel := context.WithTimeout(context.Background(), cfgTimeout)
+			defer tcancel()
+			tres, err := tlacheck.RunTLC(tctx, jar, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			judge(t, c, tres)
+			if c.ExpectPass() && tres.Outcome == tlacheck.Pass && res.Outcome == tlacheck.Pass && tres.States != res.States {
+				t.Errorf("distinct states differ: tla-checker %d, TLC %d", res.States, tres.States)
+			}
+		})
+	}
+}
+
+func judge(t *testing.T, c tlacheck.Cfg, r tlacheck.Result) {
+	t.Helper()
+	v, why := tlacheck.Judge(c, r)
+	t.Logf("%s: %s", r, why)
+	switch v {
+	case tlacheck.OK:
+		if !c.ExpectPass() && r.Trace != "" && testing.Verbose() {
+			t.Logf("counterexample (%s):\n%s", r.Tool, clip(r.Trace, 4000))
+		}
+	case tlacheck.Inconclusive:
+		t.Errorf("%s: inconclusive (%s); an unfinished check is not a pass", r.Tool, why)
+	default:
+		t.Errorf("%s: %s\n%s\ntrace:\n%s", r.Tool, why, r.Message, r.Trace)
+	}
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "...\n" + s[len(s)-n:]
+}
+
+// TestMissingCheckerIsAnError makes sure a missing npm install is reported
+// with the install command, never treated as a pass.
+func TestMissingCheckerIsAnError(t *testing.T) {
+	err := tlacheck.CheckInstalled(t.TempDir())
+	if !errors.Is(err, tlacheck.ErrNotInstalled) {
+		t.Fatalf("CheckInstalled(empty dir) = %v, want ErrNotInstalled", err)
+	}
+	if !strings.Contains(err.Error(), "npm ci --prefix tla") {
+		t.Errorf("error %q does not say how to install", err)
+	}
+}

@@ -1,0 +1,296 @@
+package tlacheck
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Outcome classifies what a checker reported.
+type Outcome string
+
+const (
+	Pass      Outcome = "pass"      // every invariant and property held
+	Invariant Outcome = "invariant" // an invariant failed (Result.Name says which)
+	Property  Outcome = "property"  // a temporal property failed
+	Deadlock  Outcome = "deadlock"  // a reachable state has no successor
+	Error     Outcome = "error"     // the checker could not evaluate the model
+	Limit     Outcome = "limit"     // a state or depth bound cut the search short
+	Timeout   Outcome = "timeout"   // the time limit cut the search short
+)
+
+// A Result is one checker's verdict on one cfg.
+type Result struct {
+	Tool    string // "tla-checker" or "TLC"
+	Outcome Outcome
+	Name    string // the violated invariant or property, when known
+	States  int    // distinct states found
+	Message string // the checker's own summary line
+	Trace   string // the counterexample, as the checker printed it
+	Elapsed time.Duration
+}
+
+func (r Result) String() string {
+	s := fmt.Sprintf("%s: %s", r.Tool, r.Outcome)
+	if r.Name != "" {
+		s += " " + r.Name
+	}
+	return s + fmt.Sprintf(" (%d states, %s)", r.States, r.Elapsed.Round(time.Millisecond))
+}
+
+// ErrNotInstalled is returned when tla-checker's npm package or node is
+// missing; it says how to install it.
+var ErrNotInstalled = errors.New("tla-checker is not installed: run 'npm ci --prefix tla' in the repository root (needs node and npm)")
+
+// CheckInstalled reports ErrNotInstalled (wrapped with the detail) unless
+// node and the pinned tla-checker package are present under dir.
+func CheckInstalled(dir string) error {
+	if _, err := exec.LookPath("node"); err != nil {
+		return fmt.Errorf("%w: node not found in PATH", ErrNotInstalled)
+	}
+	wasm := filepath.Join(dir, "node_modules", "tla-checker", "tla_checker_bg.wasm")
+	if !fileExists(wasm) {
+		return fmt.Errorf("%w: %s is missing", ErrNotInstalled, wasm)
+	}
+	return nil
+}
+
+// checkerJSON is the object tla-checker's check_spec_with_options returns
+// (see run.mjs), plus run.mjs's elapsed_ms.
+type checkerJSON struct {
+	Success        bool     `json:"success"`
+	ErrorType      *string  `json:"error_type"`
+	ErrorMessage   *string  `json:"error_message"`
+	StatesExplored int      `json:"states_explored"`
+	Trace          []string `json:"trace"`
+	Warnings       []string `json:"warnings"`
+	ElapsedMS      int64    `json:"elapsed_ms"`
+}
+
+// RunChecker model-checks c with tla-checker under node. dotFile, if not
+// empty, receives the full state graph in DOT. A time-out is a Result with
+// Outcome Timeout, not an error; errors are reserved for failures to run.
+func RunChecker(ctx context.Context, dir string, c Cfg, dotFile string) (Result, error) {
+	if err := CheckInstalled(dir); err != nil {
+		return Result{}, err
+	}
+	args := []string{filepath.Join(dir, "run.mjs"), c.ModulePath(), c.Path}
+	if dotFile != "" {
+		args = append(args, "--dot", dotFile)
+	}
+	cmd := exec.CommandContext(ctx, "node", args...)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	res := Result{Tool: "tla-checker", Elapsed: time.Since(start)}
+	if ctx.Err() != nil {
+		res.Outcome = Timeout
+		res.Message = "time limit reached: " + ctx.Err().Error()
+		return res, nil
+	}
+	if err != nil {
+		return res, fmt.Errorf("node run.mjs %s: %v\n%s", c.Name, err, stderr.String())
+	}
+	return parseChecker(stdout.Bytes(), c, res)
+}
+
+func parseChecker(out []byte, c Cfg, res Result) (Result, error) {
+	var j checkerJSON
+	if err := json.Unmarshal(bytes.TrimSpace(out), &j); err != nil {
+		return res, fmt.Errorf("%s: cannot parse tla-checker output: %v\n%s", c.Name, err, out)
+	}
+	res.States = j.StatesExplored
+	res.Trace = strings.Join(j.Trace, "--- cycle ---\n")
+	if j.ElapsedMS > 0 {
+		res.Elapsed = time.Duration(j.ElapsedMS) * time.Millisecond
+	}
+	if j.Success {
+		res.Outcome = Pass
+		res.Message = "no error found"
+		return res, nil
+	}
+	kind, msg := "", ""
+	if j.ErrorType != nil {
+		kind = *j.ErrorType
+	}
+	if j.ErrorMessage != nil {
+		msg = *j.ErrorMessage
+	}
+	res.Message = kind + ": " + msg
+	switch kind {
+	case "InvariantViolation":
+		res.Outcome = Invariant
+		res.Name = invariantName(msg, c.Invariants)
+	case "LivenessViolation":
+		res.Outcome = Property
+		// tla-checker prints the property's syntax tree, not its name: name it
+		// only when the cfg has a single property.
+		if len(c.Properties) == 1 {
+			res.Name = c.Properties[0]
+		}
+	case "Deadlock":
+		res.Outcome = Deadlock
+		res.Name = "Deadlock"
+	case "MaxStatesExceeded", "MaxDepthExceeded", "MaxTimeExceeded":
+		res.Outcome = Limit
+	default:
+		res.Outcome = Error
+	}
+	if len(j.Warnings) > 0 {
+		res.Message += " (warnings: " + strings.Join(j.Warnings, "; ") + ")"
+	}
+	return res, nil
+}
+
+var invariantIndex = regexp.MustCompile(`^Invariant (\S+) violated`)
+
+// invariantName maps tla-checker's "Invariant <i> violated" (i counts the
+// cfg's INVARIANT list from 0) back to the name.
+func invariantName(msg string, invs []string) string {
+	m := invariantIndex.FindStringSubmatch(msg)
+	if m == nil {
+		return ""
+	}
+	if i, err := strconv.Atoi(m[1]); err == nil {
+		if i >= 0 && i < len(invs) {
+			return invs[i]
+		}
+		return ""
+	}
+	return m[1]
+}
+
+var (
+	tlcDistinct  = regexp.MustCompile(`([\d,]+) distinct states found`)
+	tlcInvariant = regexp.MustCompile(`Error: Invariant (\S+) is violated`)
+	tlcProperty  = regexp.MustCompile(`Error: Temporal properties were violated`)
+	tlcDeadlock  = regexp.MustCompile(`Error: Deadlock reached`)
+	tlcNoError   = regexp.MustCompile(`Model checking completed\. No error has been found`)
+)
+
+// RunTLC model-checks c with TLC from the tla2tools.jar at jar, with one
+// worker so that runs are repeatable. TLC's states directory goes to a
+// temporary directory, never into the source tree.
+func RunTLC(ctx context.Context, jar string, c Cfg) (Result, error) {
+	if !fileExists(jar) {
+		return Result{}, fmt.Errorf("TLA2TOOLS_JAR=%s: no such file", jar)
+	}
+	meta, err := os.MkdirTemp("", "gmpcheck-tlc-")
+	if err != nil {
+		return Result{}, err
+	}
+	defer os.RemoveAll(meta)
+	cmd := exec.CommandContext(ctx, "java", "-XX:+UseParallelGC", "-cp", jar, "tlc2.TLC",
+		"-workers", "1", "-metadir", meta, "-config", filepath.Base(c.Path), c.Module+".tla")
+	cmd.Dir = filepath.Dir(c.Path)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	start := time.Now()
+	runErr := cmd.Run()
+	res := Result{Tool: "TLC", Elapsed: time.Since(start)}
+	if ctx.Err() != nil {
+		res.Outcome = Timeout
+		res.Message = "time limit reached: " + ctx.Err().Error()
+		return res, nil
+	}
+	text := out.String()
+	res, err = parseTLC(text, c, res)
+	if err != nil && runErr != nil {
+		err = fmt.Errorf("%w (java: %v)", err, runErr)
+	}
+	return res, err
+}
+
+func parseTLC(text string, c Cfg, res Result) (Result, error) {
+	if m := tlcDistinct.FindAllStringSubmatch(text, -1); m != nil {
+		n, _ := strconv.Atoi(strings.ReplaceAll(m[len(m)-1][1], ",", ""))
+		res.States = n
+	}
+	switch {
+	case tlcInvariant.MatchString(text):
+		res.Outcome = Invariant
+		res.Name = tlcInvariant.FindStringSubmatch(text)[1]
+		res.Trace = text
+	case tlcProperty.MatchString(text):
+		res.Outcome = Property
+		if len(c.Properties) == 1 {
+			res.Name = c.Properties[0]
+		}
+		res.Trace = text
+	case tlcDeadlock.MatchString(text):
+		res.Outcome = Deadlock
+		res.Name = "Deadlock"
+		res.Trace = text
+	case tlcNoError.MatchString(text):
+		res.Outcome = Pass
+	default:
+		res.Outcome = Error
+		res.Message = lastLines(text, 30)
+		return res, fmt.Errorf("%s: TLC reported no verdict:\n%s", c.Name, res.Message)
+	}
+	res.Message = string(res.Outcome)
+	return res, nil
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Verdict is how a Result measures against its cfg's expectation.
+type Verdict int
+
+const (
+	OK           Verdict = iota // what the cfg expects happened
+	Wrong                       // a different verdict, or a wrong state count
+	Inconclusive                // the search was cut short (time or bound)
+)
+
+func (v Verdict) String() string {
+	switch v {
+	case OK:
+		return "ok"
+	case Wrong:
+		return "WRONG"
+	default:
+		return "inconclusive"
+	}
+}
+
+// Judge compares r with what c expects and explains a mismatch.
+func Judge(c Cfg, r Result) (Verdict, string) {
+	switch r.Outcome {
+	case Timeout, Limit:
+		return Inconclusive, r.Message
+	case Error:
+		return Wrong, "the checker failed: " + r.Message
+	}
+	if c.ExpectPass() {
+		if r.Outcome != Pass {
+			return Wrong, fmt.Sprintf("expected pass, got %s %s", r.Outcome, r.Name)
+		}
+		if c.States != 0 && r.States != c.States {
+			return Wrong, fmt.Sprintf("expected %d distinct states (the cfg's states line), got %d", c.States, r.States)
+		}
+		return OK, fmt.Sprintf("pass, %d states", r.States)
+	}
+	want := Outcome(c.ExpectKind())
+	if r.Outcome != want || r.Name != c.Expect {
+		return Wrong, fmt.Sprintf("expected %s %s to fail, got %s %s", want, c.Expect, r.Outcome, r.Name)
+	}
+	return OK, fmt.Sprintf("fails as expected: %s %s", r.Outcome, r.Name)
+}
