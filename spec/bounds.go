@@ -1,0 +1,139 @@
+package spec
+
+import "fmt"
+
+// Hard limits of the fixed-size State. They are far above what an exhaustive
+// search can cover and keep State a flat value that copies without allocating.
+const (
+	MaxPs    = 4
+	MaxMs    = 8
+	MaxGs    = 8
+	MaxCap   = 8
+	MaxSpawn = 15
+)
+
+// RuntimeSchedTick is the runtime's period of the global-queue fairness check
+// (schedtick%61 in findRunnable). Models use a smaller period so that the
+// per-P tick residue does not multiply the state space by 61 per P.
+const RuntimeSchedTick = 61
+
+// Bug selects a seeded-bug variant of the spec. BugNone is the real algorithm;
+// every other value breaks one rule on purpose so the checks can prove they
+// bite.
+type Bug uint8
+
+const (
+	BugNone Bug = iota
+	// BugReadyNoWakep: ready() puts the G on the run queue but does not call
+	// wakep, so an idle P can stay idle next to runnable work.
+	BugReadyNoWakep
+	// BugNo61: findRunnable skips the schedtick%period global-queue check.
+	BugNo61
+	// BugSpinNoDec: resetspinning clears m.spinning without decrementing
+	// sched.nmspinning.
+	BugSpinNoDec
+	// BugGoschedLocal: goschedImpl (Gosched and preemption) puts the G in its
+	// own P's runnext instead of the global queue.
+	BugGoschedLocal
+	// BugRetakeIgnoresLocal: retake and handoffp treat the P's local run
+	// queue as empty.
+	BugRetakeIgnoresLocal
+	numBugs
+)
+
+var bugNames = [numBugs]string{
+	BugNone:               "none",
+	BugReadyNoWakep:       "ready-no-wakep",
+	BugNo61:               "no-61",
+	BugSpinNoDec:          "nmspinning-no-dec",
+	BugGoschedLocal:       "gosched-local",
+	BugRetakeIgnoresLocal: "retake-ignores-local",
+}
+
+func (b Bug) String() string {
+	if b < numBugs {
+		return bugNames[b]
+	}
+	return fmt.Sprintf("Bug(%d)", uint8(b))
+}
+
+// Bugs lists every seeded bug (BugNone excluded).
+func Bugs() []Bug {
+	out := make([]Bug, 0, numBugs-1)
+	for b := BugNone + 1; b < numBugs; b++ {
+		out = append(out, b)
+	}
+	return out
+}
+
+// ParseBug maps a name from Bug.String back to the Bug.
+func ParseBug(name string) (Bug, error) {
+	for b := BugNone; b < numBugs; b++ {
+		if bugNames[b] == name {
+			return b, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown seeded bug %q (want one of %v)", name, bugNames)
+}
+
+// Bounds are the parameters of one finite model: how many Ps, Ms and G slots,
+// the ring capacity, how many go statements may run, the fairness period, which
+// optional parts of the scheduler are in, and which seeded bug (if any).
+type Bounds struct {
+	Ps        int  // GOMAXPROCS
+	Ms        int  // M slots; 0 means Ps+Gs (never too few)
+	Gs        int  // G slots, g1..gGs; g1 is the main goroutine
+	Cap       int  // capacity of each P's ring
+	Spawn     int  // total NewProc budget
+	SchedTick int  // period of the global-queue check; 0 means 61
+	Syscalls  bool // EnterSyscall, ExitSyscall*, Retake
+	Netpoll   bool // Netpoll in findRunnable, InjectGList from sysmon
+	Bug       Bug
+}
+
+// withDefaults fills the zero-means-default fields.
+func (b Bounds) withDefaults() Bounds {
+	if b.Ms == 0 {
+		b.Ms = min(b.Ps+b.Gs, MaxMs)
+	}
+	if b.SchedTick == 0 {
+		b.SchedTick = RuntimeSchedTick
+	}
+	return b
+}
+
+// Validate reports the first bound out of range.
+func (b Bounds) Validate() error {
+	b = b.withDefaults()
+	switch {
+	case b.Ps < 1 || b.Ps > MaxPs:
+		return fmt.Errorf("bounds: Ps=%d, want 1..%d", b.Ps, MaxPs)
+	case b.Gs < 1 || b.Gs > MaxGs:
+		return fmt.Errorf("bounds: Gs=%d, want 1..%d", b.Gs, MaxGs)
+	case b.Ms < b.Ps || b.Ms > MaxMs:
+		return fmt.Errorf("bounds: Ms=%d, want Ps(%d)..%d", b.Ms, b.Ps, MaxMs)
+	case b.Spawn < 0 || b.Spawn > MaxSpawn:
+		return fmt.Errorf("bounds: Spawn=%d, want 0..%d", b.Spawn, MaxSpawn)
+	case b.SchedTick < 1 || b.SchedTick > RuntimeSchedTick:
+		return fmt.Errorf("bounds: SchedTick=%d, want 1..%d", b.SchedTick, RuntimeSchedTick)
+	case b.Bug >= numBugs:
+		return fmt.Errorf("bounds: unknown bug %d", b.Bug)
+	}
+	if b.Cap > MaxCap {
+		return fmt.Errorf("bounds: Cap=%d, want at most %d", b.Cap, MaxCap)
+	}
+	if err := ValidQueueCap(b.Cap); err != nil {
+		return fmt.Errorf("bounds: %v", err)
+	}
+	return nil
+}
+
+func (b Bounds) String() string {
+	b = b.withDefaults()
+	s := fmt.Sprintf("Ps=%d Ms=%d Gs=%d Cap=%d Spawn=%d SchedTick=%d Syscalls=%v Netpoll=%v",
+		b.Ps, b.Ms, b.Gs, b.Cap, b.Spawn, b.SchedTick, b.Syscalls, b.Netpoll)
+	if b.Bug != BugNone {
+		s += " Bug=" + b.Bug.String()
+	}
+	return s
+}

@@ -1,0 +1,159 @@
+package spec
+
+import "fmt"
+
+// InvariantError is a broken invariant: which one (its number in
+// docs/spec.md) and what was seen.
+type InvariantError struct {
+	Inv int
+	Msg string
+}
+
+func (e *InvariantError) Error() string { return fmt.Sprintf("invariant %d: %s", e.Inv, e.Msg) }
+
+func inv(n int, format string, args ...any) error {
+	return &InvariantError{Inv: n, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Invariant numbers, as in docs/spec.md.
+const (
+	InvGPlace   = 1 // each G in exactly one place consistent with its status
+	InvQueueCap = 2 // rings within capacity
+	InvSpinning = 3 // a spinning M holds a P with an empty local queue
+	InvPIdle    = 4 // idle P: empty queue, no holder; running P: exactly one holder
+	InvCounts   = 5 // npidle and nmspinning equal their recounts
+	InvFreeLive = 6 // no G both free and live
+	InvMShape   = 7 // M fields consistent with its PC
+)
+
+// Check reports the first invariant s breaks, or nil.
+func (md Model) Check(s State) error { return md.check(&s) }
+
+func (md *Model) check(s *State) error {
+	nG, nP, nM := int(s.nG), int(s.nP), int(s.nM)
+	// Where every G is: queued (count), curg of a holding M, curg of any M.
+	var queued, curg [MaxGs + 1]uint8
+	var curgWithP [MaxGs + 1]bool
+	count := func(g GID) error {
+		if g < 1 || int(g) > nG {
+			return inv(InvGPlace, "queue holds bad G %d", g)
+		}
+		queued[g]++
+		return nil
+	}
+	var holders [MaxPs]uint8
+	spinning := 0
+	for m := 0; m < nM; m++ {
+		ms := &s.M[m]
+		if ms.P != NoP {
+			if int(ms.P) < 0 || int(ms.P) >= nP {
+				return inv(InvMShape, "m%d holds bad P %d", m, ms.P)
+			}
+			holders[ms.P]++
+		}
+		if ms.Spinning {
+			spinning++
+			if ms.P == NoP {
+				return inv(InvSpinning, "m%d spins without a P", m)
+			}
+			if ps := &s.P[ms.P]; !ps.empty() {
+				return inv(InvSpinning, "m%d spins but its p%d has local work (runnext=%s, %d in ring)", m, ms.P, gName(ps.RunNext), ps.N)
+			}
+		}
+		switch ms.PC {
+		case MIdle:
+			if ms.P != NoP || ms.CurG != NoG || ms.Spinning {
+				return inv(InvMShape, "idle m%d holds p%d / %s / spinning=%v", m, ms.P, gName(ms.CurG), ms.Spinning)
+			}
+		case MSched:
+			if ms.P == NoP || ms.CurG != NoG {
+				return inv(InvMShape, "m%d in findRunnable with P=%d curg=%s", m, ms.P, gName(ms.CurG))
+			}
+		case MRecheck:
+			if ms.P != NoP || ms.CurG != NoG || ms.Spinning {
+				return inv(InvMShape, "rechecking m%d holds p%d / %s / spinning=%v", m, ms.P, gName(ms.CurG), ms.Spinning)
+			}
+		case MRun:
+			if ms.CurG == NoG || int(ms.CurG) > nG {
+				return inv(InvMShape, "running m%d has curg %s", m, gName(ms.CurG))
+			}
+			curg[ms.CurG]++
+			curgWithP[ms.CurG] = ms.P != NoP
+		}
+	}
+	for p := 0; p < nP; p++ {
+		ps := &s.P[p]
+		if int(ps.N) > md.b.Cap {
+			return inv(InvQueueCap, "p%d ring holds %d > Cap %d", p, ps.N, md.b.Cap)
+		}
+		if ps.RunNext != NoG {
+			if err := count(ps.RunNext); err != nil {
+				return err
+			}
+		}
+		for i := 0; i < int(ps.N); i++ {
+			if err := count(ps.Ring[i]); err != nil {
+				return err
+			}
+		}
+		switch ps.Status {
+		case PIdle:
+			if !ps.empty() {
+				return inv(InvPIdle, "idle p%d has local work (runnext=%s, %d in ring)", p, gName(ps.RunNext), ps.N)
+			}
+			if holders[p] != 0 {
+				return inv(InvPIdle, "idle p%d is held by an M", p)
+			}
+		case PRunning:
+			if holders[p] != 1 {
+				return inv(InvPIdle, "running p%d is held by %d Ms", p, holders[p])
+			}
+		}
+	}
+	for i := 0; i < int(s.Runq.N); i++ {
+		if err := count(s.Runq.Gs[i]); err != nil {
+			return err
+		}
+	}
+	for g := 1; g <= nG; g++ {
+		st := s.G[g]
+		q, c := queued[g], curg[g]
+		switch st {
+		case GRunnable:
+			if q != 1 || c != 0 {
+				return inv(InvGPlace, "runnable g%d is in %d queues and curg of %d Ms", g, q, c)
+			}
+		case GRunning:
+			if q != 0 || c != 1 || !curgWithP[g] {
+				return inv(InvGPlace, "running g%d: in %d queues, curg of %d Ms, with a P: %v", g, q, c, curgWithP[g])
+			}
+		case GSyscall:
+			if q != 0 || c != 1 {
+				return inv(InvGPlace, "g%d in syscall: in %d queues, curg of %d Ms", g, q, c)
+			}
+		case GWaiting:
+			if q != 0 || c != 0 {
+				return inv(InvGPlace, "waiting g%d is in %d queues and curg of %d Ms", g, q, c)
+			}
+		case GIdle, GDead:
+			if q != 0 || c != 0 {
+				return inv(InvFreeLive, "g%d is free (%v) and live: in %d queues, curg of %d Ms", g, st, q, c)
+			}
+		default:
+			return inv(InvGPlace, "g%d has bad status %d", g, st)
+		}
+	}
+	idle := 0
+	for p := 0; p < nP; p++ {
+		if s.P[p].Status == PIdle {
+			idle++
+		}
+	}
+	if int(s.NPIdle) != idle {
+		return inv(InvCounts, "npidle=%d but %d Ps are idle", s.NPIdle, idle)
+	}
+	if int(s.NMSpinning) != spinning {
+		return inv(InvCounts, "nmspinning=%d but %d Ms spin", s.NMSpinning, spinning)
+	}
+	return nil
+}

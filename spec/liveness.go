@@ -1,0 +1,422 @@
+package spec
+
+import (
+	"context"
+	"fmt"
+)
+
+// Liveness is checked on the explored graph: a property fails when some
+// strongly connected component of the states where it is "bad" admits a fair
+// infinite behaviour (docs/spec.md, "Liveness"). Fairness is checked per SCC,
+// which is exact for weak fairness: a cycle through every state and edge of
+// the SCC exists, and it is fair iff each fairness family is either disabled
+// in some state of the SCC or taken by some edge inside it.
+//
+// Families:
+//   - M(m): the schedule-loop steps of M m, enabled while m is in findRunnable
+//     or in its no-P recheck (PC Sched or Recheck);
+//   - Retake(p): sysmon's untimed retake of P p;
+//   - Slice(p), for the starvation property only: a P that is never idle must
+//     start a fresh time slice (an execute that increments schedtick) or be
+//     preempted.
+//
+// A single state with no edge inside its component is a stutter: it is a fair
+// behaviour when no family is enabled there.
+
+type livenessProp struct {
+	kind  ViolationKind
+	g     GID // the starving G, for KindGlobalStarvation
+	slice bool
+}
+
+type liveEdge struct {
+	to     uint32
+	kind   ActionKind
+	m, p   int8
+	freshP int8
+}
+
+type livenessChecker struct {
+	g    *graph
+	bad  []uint16 // bit 0: work-conservation bad; bit g: g in sched.runq
+	prop livenessProp
+	bit  uint16
+	// Tarjan
+	index, low []int32
+	onStack    []bool
+	stack      []uint32
+	counter    int32
+	best       *sccViolation
+}
+
+type sccViolation struct {
+	entry   uint32
+	members []uint32
+	stutter bool
+}
+
+// workStarved: some G runnable, some P idle, no M spinning, no M rechecking.
+func workStarved(s *State) bool {
+	runnable := false
+	for g := 1; g <= int(s.nG); g++ {
+		if s.G[g] == GRunnable {
+			runnable = true
+			break
+		}
+	}
+	if !runnable {
+		return false
+	}
+	idle := false
+	for p := 0; p < int(s.nP); p++ {
+		if s.P[p].Status == PIdle {
+			idle = true
+			break
+		}
+	}
+	if !idle {
+		return false
+	}
+	for m := 0; m < int(s.nM); m++ {
+		if s.M[m].Spinning || s.M[m].PC == MRecheck {
+			return false
+		}
+	}
+	return true
+}
+
+func checkLiveness(ctx context.Context, g *graph) *Violation {
+	n := len(g.keys)
+	lc := &livenessChecker{g: g, bad: make([]uint16, n)}
+	for i := 0; i < n; i++ {
+		s := g.state(uint32(i))
+		var b uint16
+		if workStarved(&s) {
+			b |= 1
+		}
+		for j := 0; j < int(s.Runq.N); j++ {
+			b |= 1 << s.Runq.Gs[j]
+		}
+		lc.bad[i] = b
+	}
+	lc.index = make([]int32, n)
+	lc.low = make([]int32, n)
+	lc.onStack = make([]bool, n)
+
+	props := []livenessProp{{kind: KindWorkConservation}}
+	for x := 1; x <= int(g.proto.nG); x++ {
+		props = append(props, livenessProp{kind: KindGlobalStarvation, g: GID(x), slice: true})
+	}
+	for _, pr := range props {
+		if ctx.Err() != nil {
+			return nil
+		}
+		lc.prop = pr
+		lc.bit = 1
+		if pr.kind == KindGlobalStarvation {
+			lc.bit = 1 << pr.g
+		}
+		lc.best = nil
+		lc.run(ctx)
+		if lc.best != nil {
+			return lc.violation()
+		}
+	}
+	return nil
+}
+
+// succ lists the edges from state v into bad states of the current property.
+func (lc *livenessChecker) succ(v uint32, dst []liveEdge) []liveEdge {
+	g := lc.g
+	s := g.state(v)
+	var acts []Action
+	acts = g.md.appendEnabled(acts, &s)
+	var buf []byte
+	for _, a := range acts {
+		ns := s
+		info, err := g.md.step(&ns, a)
+		if err != nil {
+			continue
+		}
+		buf = ns.AppendKey(buf[:0])
+		w, ok := g.index[string(buf)]
+		if !ok || lc.bad[w]&lc.bit == 0 {
+			continue
+		}
+		dst = append(dst, liveEdge{to: w, kind: a.Kind, m: a.M, p: a.P, freshP: info.freshP})
+	}
+	return dst
+}
+
+type tarjanFrame struct {
+	v     uint32
+	succs []liveEdge
+	i     int
+}
+
+func (lc *livenessChecker) run(ctx context.Context) {
+	for i := range lc.index {
+		lc.index[i] = -1
+		lc.onStack[i] = false
+	}
+	lc.counter = 0
+	lc.stack = lc.stack[:0]
+	var frames []tarjanFrame
+	push := func(v uint32) {
+		lc.index[v] = lc.counter
+		lc.low[v] = lc.counter
+		lc.counter++
+		lc.stack = append(lc.stack, v)
+		lc.onStack[v] = true
+		frames = append(frames, tarjanFrame{v: v, succs: lc.succ(v, nil)})
+	}
+	for r := range lc.index {
+		if lc.bad[r]&lc.bit == 0 || lc.index[r] >= 0 {
+			continue
+		}
+		if r&1023 == 0 && ctx.Err() != nil {
+			return
+		}
+		push(uint32(r))
+		for len(frames) > 0 {
+			f := &frames[len(frames)-1]
+			if f.i < len(f.succs) {
+				w := f.succs[f.i].to
+				f.i++
+				if lc.index[w] < 0 {
+					push(w)
+				} else if lc.onStack[w] {
+					lc.low[f.v] = min(lc.low[f.v], lc.index[w])
+				}
+				continue
+			}
+			v := f.v
+			frames = frames[:len(frames)-1]
+			if len(frames) > 0 {
+				p := &frames[len(frames)-1]
+				lc.low[p.v] = min(lc.low[p.v], lc.low[v])
+			}
+			if lc.low[v] != lc.index[v] {
+				continue
+			}
+			var members []uint32
+			for {
+				w := lc.stack[len(lc.stack)-1]
+				lc.stack = lc.stack[:len(lc.stack)-1]
+				lc.onStack[w] = false
+				members = append(members, w)
+				if w == v {
+					break
+				}
+			}
+			lc.evaluate(members)
+		}
+	}
+}
+
+// families of one SCC: which are excused (disabled somewhere) and which are
+// discharged by an inner edge.
+type famSet struct {
+	m      [MaxMs]bool
+	retake [MaxPs]bool
+	slice  [MaxPs]bool
+}
+
+func (lc *livenessChecker) retakeEnabled(s *State, p int) bool {
+	md := &lc.g.md
+	if !md.b.Syscalls || s.P[p].Status != PRunning {
+		return false
+	}
+	m := s.holder(p)
+	return m >= 0 && s.M[m].CurG != NoG && s.G[s.M[m].CurG] == GSyscall && md.retakeCond(s, p)
+}
+
+// excused marks the families disabled in s.
+func (lc *livenessChecker) excused(s *State, ex *famSet) {
+	for m := 0; m < int(s.nM); m++ {
+		if pc := s.M[m].PC; pc != MSched && pc != MRecheck {
+			ex.m[m] = true
+		}
+	}
+	for p := 0; p < int(s.nP); p++ {
+		if !lc.retakeEnabled(s, p) {
+			ex.retake[p] = true
+		}
+		if s.P[p].Status == PIdle {
+			ex.slice[p] = true
+		}
+	}
+}
+
+func (e liveEdge) discharge(tk *famSet) {
+	if e.kind.schedStep() {
+		tk.m[e.m] = true
+	}
+	switch e.kind {
+	case ActRetake:
+		tk.retake[e.p] = true
+	case ActPreempt:
+		tk.slice[e.p] = true
+	}
+	if e.freshP >= 0 {
+		tk.slice[e.freshP] = true
+	}
+}
+
+// unmet lists the families neither excused nor discharged.
+func (lc *livenessChecker) unmet(ex, tk *famSet) (ms, retakes, slices []int) {
+	s := &lc.g.proto
+	for m := 0; m < int(s.nM); m++ {
+		if !ex.m[m] && !tk.m[m] {
+			ms = append(ms, m)
+		}
+	}
+	for p := 0; p < int(s.nP); p++ {
+		if !ex.retake[p] && !tk.retake[p] {
+			retakes = append(retakes, p)
+		}
+		if lc.prop.slice && !ex.slice[p] && !tk.slice[p] {
+			slices = append(slices, p)
+		}
+	}
+	return
+}
+
+func (lc *livenessChecker) evaluate(members []uint32) {
+	in := make(map[uint32]bool, len(members))
+	entry := members[0]
+	for _, v := range members {
+		in[v] = true
+		entry = min(entry, v)
+	}
+	if lc.best != nil && lc.best.entry <= entry {
+		return
+	}
+	var ex, tk famSet
+	inner := false
+	for _, v := range members {
+		s := lc.g.state(v)
+		lc.excused(&s, &ex)
+		for _, e := range lc.succ(v, nil) {
+			if in[e.to] {
+				inner = true
+				e.discharge(&tk)
+			}
+		}
+	}
+	ms, rs, ss := lc.unmet(&ex, &tk)
+	if len(ms)+len(rs)+len(ss) > 0 {
+		return
+	}
+	lc.best = &sccViolation{entry: entry, members: members, stutter: !inner}
+}
+
+// violation turns the best violating SCC into a lasso trace: the shortest
+// path to its shallowest state, then a cycle inside it that takes one
+// discharging edge for every family not excused in the SCC.
+func (lc *livenessChecker) violation() *Violation {
+	b := lc.best
+	v := &Violation{Kind: lc.prop.kind}
+	switch lc.prop.kind {
+	case KindWorkConservation:
+		v.Detail = "a G stays runnable while a P stays idle and no M spins or rechecks"
+	default:
+		v.Detail = fmt.Sprintf("%s stays in the global run queue forever", gName(lc.prop.g))
+	}
+	if b.stutter {
+		v.Trace = lc.g.trace(b.entry, nil)
+		v.Trace.Stutter = true
+		return v
+	}
+	in := make(map[uint32]bool, len(b.members))
+	var ex famSet
+	for _, m := range b.members {
+		in[m] = true
+		s := lc.g.state(m)
+		lc.excused(&s, &ex)
+	}
+	// Pick one discharging inner edge per family not excused.
+	type req struct{ from, to uint32 }
+	var reqs []req
+	var got famSet
+	for _, m := range b.members {
+		for _, e := range lc.succ(m, nil) {
+			if !in[e.to] {
+				continue
+			}
+			var one famSet
+			e.discharge(&one)
+			useful := false
+			for i := range one.m {
+				if one.m[i] && !ex.m[i] && !got.m[i] {
+					useful = true
+				}
+			}
+			for i := range one.retake {
+				if one.retake[i] && !ex.retake[i] && !got.retake[i] {
+					useful = true
+				}
+				if lc.prop.slice && one.slice[i] && !ex.slice[i] && !got.slice[i] {
+					useful = true
+				}
+			}
+			if useful {
+				e.discharge(&got)
+				reqs = append(reqs, req{m, e.to})
+			}
+		}
+	}
+	var cycle []uint32
+	cur := b.entry
+	for _, r := range reqs {
+		cycle = append(cycle, lc.innerPath(in, cur, r.from)...)
+		cycle = append(cycle, r.to)
+		cur = r.to
+	}
+	if len(cycle) == 0 {
+		for _, e := range lc.succ(cur, nil) {
+			if in[e.to] {
+				cycle = append(cycle, e.to)
+				cur = e.to
+				break
+			}
+		}
+	}
+	cycle = append(cycle, lc.innerPath(in, cur, b.entry)...)
+	v.Trace = lc.g.trace(b.entry, cycle)
+	return v
+}
+
+// innerPath is a shortest path from a to b inside the SCC, excluding a.
+func (lc *livenessChecker) innerPath(in map[uint32]bool, a, b uint32) []uint32 {
+	if a == b {
+		return nil
+	}
+	prev := map[uint32]uint32{a: a}
+	q := []uint32{a}
+	for len(q) > 0 {
+		v := q[0]
+		q = q[1:]
+		for _, e := range lc.succ(v, nil) {
+			if !in[e.to] {
+				continue
+			}
+			if _, seen := prev[e.to]; seen {
+				continue
+			}
+			prev[e.to] = v
+			if e.to == b {
+				var rev []uint32
+				for x := b; x != a; x = prev[x] {
+					rev = append(rev, x)
+				}
+				for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
+					rev[i], rev[j] = rev[j], rev[i]
+				}
+				return rev
+			}
+			q = append(q, e.to)
+		}
+	}
+	panic("spec: no path inside a strongly connected component")
+}

@@ -1,0 +1,441 @@
+package spec
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Model is the scheduler state machine for one set of Bounds: Init, Enabled,
+// Step and Check. It is a small value; copying it is fine.
+type Model struct {
+	b      Bounds // with defaults filled in
+	period uint8  // schedtick period (61 in the runtime)
+	half   int    // Cap/2: n of globrunqgetbatch(len(pp.runq)/2)
+}
+
+// ErrNoIdleM is returned by Step when startm needs an M and every M slot is
+// busy: the model's M bound is too small (the runtime would create an M).
+var ErrNoIdleM = errors.New("startm: no idle M (raise Bounds.Ms)")
+
+// NewModel validates the bounds and returns the model.
+func NewModel(b Bounds) (Model, error) {
+	if err := b.Validate(); err != nil {
+		return Model{}, err
+	}
+	b = b.withDefaults()
+	return Model{b: b, period: uint8(b.SchedTick), half: b.Cap / 2}, nil
+}
+
+// Bounds returns the model's bounds, defaults filled in.
+func (md Model) Bounds() Bounds { return md.b }
+
+// Init is the state in which main starts: g1 running on m0, which holds p0;
+// every other P idle, every other M parked, every other G slot unused.
+func (md Model) Init() State {
+	s := State{nG: int8(md.b.Gs), nP: int8(md.b.Ps), nM: int8(md.b.Ms)}
+	s.G[1] = GRunning
+	for p := 0; p < md.b.Ps; p++ {
+		s.P[p].Status = PIdle
+	}
+	s.P[0].Status = PRunning
+	for m := 0; m < md.b.Ms; m++ {
+		s.M[m] = MState{PC: MIdle, P: NoP}
+	}
+	s.M[0] = MState{PC: MRun, P: 0, CurG: 1}
+	s.NPIdle = int8(md.b.Ps - 1)
+	s.SpawnLeft = int8(md.b.Spawn)
+	return s
+}
+
+// Enabled lists the actions enabled in s, in a fixed order: each M's actions
+// by M number, then sysmon's per P, then netpoll's per G.
+func (md Model) Enabled(s State) []Action { return md.appendEnabled(nil, &s) }
+
+func (md *Model) appendEnabled(dst []Action, s *State) []Action {
+	for m := 0; m < int(s.nM); m++ {
+		ms := &s.M[m]
+		mi := int8(m)
+		switch ms.PC {
+		case MRun:
+			g := ms.CurG
+			if s.G[g] == GRunning {
+				if s.SpawnLeft > 0 && s.gfget() != NoG {
+					dst = append(dst, Action{Kind: ActNewProc, M: mi, P: NoP})
+				}
+				dst = append(dst,
+					Action{Kind: ActGoExit, M: mi, P: NoP},
+					Action{Kind: ActGosched, M: mi, P: NoP},
+					Action{Kind: ActPark, M: mi, P: NoP})
+				for g2 := 1; g2 <= int(s.nG); g2++ {
+					if s.G[g2] == GWaiting {
+						dst = append(dst, Action{Kind: ActReady, M: mi, P: NoP, G: GID(g2)})
+					}
+				}
+				if md.b.Syscalls {
+					dst = append(dst, Action{Kind: ActEnterSyscall, M: mi, P: NoP})
+				}
+			} else { // GSyscall
+				k := ActExitSyscallNoP
+				if ms.P != NoP {
+					k = ActExitSyscallFast
+				} else if s.NPIdle > 0 {
+					k = ActExitSyscallIdleP
+				}
+				dst = append(dst, Action{Kind: k, M: mi, P: NoP})
+			}
+		case MSched:
+			dst = md.appendSchedSteps(dst, s, mi)
+		case MRecheck:
+			k := ActStopM
+			if s.NPIdle > 0 {
+				if s.Runq.N > 0 {
+					k = ActRecheckGlobal
+				} else if s.anyLocalWork() {
+					k = ActRecheckRunqs
+				}
+			}
+			dst = append(dst, Action{Kind: k, M: mi, P: NoP})
+		}
+	}
+	for p := 0; p < int(s.nP); p++ {
+		if s.P[p].Status != PRunning {
+			continue
+		}
+		m := s.holder(p)
+		if m < 0 || s.M[m].CurG == NoG {
+			continue
+		}
+		switch s.G[s.M[m].CurG] {
+		case GRunning:
+			dst = append(dst, Action{Kind: ActPreempt, M: NoP, P: int8(p)})
+		case GSyscall:
+			if md.b.Syscalls && md.retakeCond(s, p) {
+				dst = append(dst, Action{Kind: ActRetake, M: NoP, P: int8(p)})
+			}
+		}
+	}
+	if md.b.Netpoll {
+		for g := 1; g <= int(s.nG); g++ {
+			if s.G[g] == GWaiting {
+				dst = append(dst, Action{Kind: ActInjectGList, M: NoP, P: NoP, G: GID(g)})
+			}
+		}
+	}
+	return dst
+}
+
+// appendSchedSteps is findRunnable for an M holding a P and no G: exactly one
+// group of steps applies, in the runtime's order.
+func (md *Model) appendSchedSteps(dst []Action, s *State, mi int8) []Action {
+	ms := &s.M[mi]
+	p := int(ms.P)
+	ps := &s.P[p]
+	switch {
+	case md.cond61(s, p):
+		return append(dst, Action{Kind: ActGlobal61, M: mi, P: NoP})
+	case !ps.empty():
+		return append(dst, Action{Kind: ActRunqGet, M: mi, P: NoP})
+	case s.Runq.N > 0:
+		return append(dst, Action{Kind: ActGlobRunqGetBatch, M: mi, P: NoP})
+	}
+	if md.b.Netpoll {
+		for g := 1; g <= int(s.nG); g++ {
+			if s.G[g] == GWaiting {
+				dst = append(dst, Action{Kind: ActNetpoll, M: mi, P: NoP, G: GID(g)})
+			}
+		}
+	}
+	if !ms.Spinning {
+		if 2*int(s.NMSpinning) < int(s.nP)-int(s.NPIdle) {
+			return append(dst, Action{Kind: ActBecomeSpinning, M: mi, P: NoP})
+		}
+		return append(dst, Action{Kind: ActReleaseP, M: mi, P: NoP})
+	}
+	stole := false
+	for j := 0; j < int(s.nP); j++ {
+		if j != p && s.P[j].Status == PRunning && s.P[j].stealable() {
+			dst = append(dst, Action{Kind: ActSteal, M: mi, P: int8(j)})
+			stole = true
+		}
+	}
+	if !stole {
+		dst = append(dst, Action{Kind: ActReleaseP, M: mi, P: NoP})
+	}
+	return dst
+}
+
+func (md *Model) cond61(s *State, p int) bool {
+	return md.b.Bug != BugNo61 && s.P[p].SchedTick == 0 && s.Runq.N > 0
+}
+
+// retakeCond is sysmon's untimed rule for a P in a syscall: retake it if it
+// has local work, or if there is no spinning M and no idle P to pick up work.
+func (md *Model) retakeCond(s *State, p int) bool {
+	local := !s.P[p].empty() && md.b.Bug != BugRetakeIgnoresLocal
+	return local || int(s.NMSpinning)+int(s.NPIdle) == 0
+}
+
+// holder is the M holding P p, or -1.
+func (s *State) holder(p int) int {
+	for m := 0; m < int(s.nM); m++ {
+		if int(s.M[m].P) == p {
+			return m
+		}
+	}
+	return -1
+}
+
+// anyLocalWork reports whether a running P has a non-empty local queue
+// (checkRunqsNoP skips idle Ps).
+func (s *State) anyLocalWork() bool {
+	for p := 0; p < int(s.nP); p++ {
+		if s.P[p].Status == PRunning && !s.P[p].empty() {
+			return true
+		}
+	}
+	return false
+}
+
+// gfget is the G slot NewProc uses: the lowest Dead G (free list), else the
+// lowest never-used slot, else NoG.
+func (s *State) gfget() GID {
+	for g := 1; g <= int(s.nG); g++ {
+		if s.G[g] == GDead {
+			return GID(g)
+		}
+	}
+	for g := 1; g <= int(s.nG); g++ {
+		if s.G[g] == GIdle {
+			return GID(g)
+		}
+	}
+	return NoG
+}
+
+// Step applies a to s. It rejects an action that is not enabled in s.
+func (md Model) Step(s State, a Action) (State, error) {
+	ok := false
+	for _, e := range md.appendEnabled(nil, &s) {
+		if e == a {
+			ok = true
+			break
+		}
+	}
+	if !ok {
+		return s, fmt.Errorf("spec: %v is not enabled", a)
+	}
+	_, err := md.step(&s, a)
+	return s, err
+}
+
+// stepInfo is what liveness needs to know about a transition beyond its
+// action: which P (if any) started a fresh time slice (execute with
+// inheritTime false increments its schedtick).
+type stepInfo struct {
+	freshP int8
+}
+
+// step applies an enabled action to *s in place.
+func (md *Model) step(s *State, a Action) (info stepInfo, err error) {
+	info.freshP = NoP
+	var ms *MState
+	if !a.Kind.external() {
+		ms = &s.M[a.M]
+	}
+	var buf [MaxCap]GID
+	switch a.Kind {
+	case ActNewProc:
+		ng := s.gfget()
+		s.G[ng] = GRunnable
+		s.runqput(int(ms.P), ng, true, md.b.Cap)
+		s.SpawnLeft--
+		err = md.wakep(s)
+	case ActGoExit:
+		s.G[ms.CurG] = GDead
+		ms.CurG, ms.PC = NoG, MSched
+	case ActGosched:
+		g := ms.CurG
+		ms.CurG, ms.PC = NoG, MSched
+		err = md.goschedImpl(s, int(ms.P), g)
+	case ActPark:
+		s.G[ms.CurG] = GWaiting
+		ms.CurG, ms.PC = NoG, MSched
+	case ActReady:
+		s.G[a.G] = GRunnable
+		s.runqput(int(ms.P), a.G, true, md.b.Cap)
+		if md.b.Bug != BugReadyNoWakep {
+			err = md.wakep(s)
+		}
+	case ActEnterSyscall:
+		s.G[ms.CurG] = GSyscall
+	case ActExitSyscallFast:
+		s.G[ms.CurG] = GRunning
+	case ActExitSyscallIdleP:
+		ms.P = int8(s.pidleget())
+		s.G[ms.CurG] = GRunning
+	case ActExitSyscallNoP:
+		s.G[ms.CurG] = GRunnable
+		s.globrunqput(ms.CurG)
+		ms.CurG, ms.PC = NoG, MIdle
+	case ActGlobal61:
+		info.freshP, err = md.run(s, a.M, s.globrunqget(), false)
+	case ActRunqGet:
+		g, inherit := s.P[ms.P].runqget()
+		info.freshP, err = md.run(s, a.M, g, inherit)
+	case ActGlobRunqGetBatch:
+		info.freshP, err = md.takeGlobalBatch(s, a.M, &buf)
+	case ActNetpoll:
+		info.freshP, err = md.run(s, a.M, a.G, false)
+	case ActBecomeSpinning:
+		ms.Spinning = true
+		s.NMSpinning++
+	case ActSteal:
+		n := s.P[a.P].runqsteal(&buf)
+		if !s.P[ms.P].runqputbatch(buf[:n-1], md.b.Cap) {
+			return info, fmt.Errorf("runqsteal: runq overflow")
+		}
+		info.freshP, err = md.run(s, a.M, buf[n-1], false)
+	case ActReleaseP:
+		s.pidleput(int(ms.P))
+		ms.P = NoP
+		if ms.Spinning {
+			ms.Spinning = false
+			s.NMSpinning--
+			ms.PC = MRecheck
+		} else {
+			ms.PC = MIdle
+		}
+	case ActRecheckGlobal:
+		ms.P = int8(s.pidleget())
+		ms.PC = MSched
+		ms.Spinning = true
+		s.NMSpinning++
+		info.freshP, err = md.takeGlobalBatch(s, a.M, &buf)
+	case ActRecheckRunqs:
+		ms.P = int8(s.pidleget())
+		ms.PC = MSched
+		ms.Spinning = true
+		s.NMSpinning++
+	case ActStopM:
+		ms.PC = MIdle
+	case ActPreempt:
+		m := s.holder(int(a.P))
+		g := s.M[m].CurG
+		s.M[m].CurG, s.M[m].PC = NoG, MSched
+		err = md.goschedImpl(s, int(a.P), g)
+	case ActRetake:
+		m := s.holder(int(a.P))
+		s.M[m].P = NoP
+		err = md.handoffp(s, int(a.P))
+	case ActInjectGList:
+		s.G[a.G] = GRunnable
+		s.globrunqput(a.G)
+		if p := s.pidleget(); p >= 0 {
+			err = md.startm(s, p, false)
+		}
+	default:
+		return info, fmt.Errorf("spec: unknown action %v", a)
+	}
+	return info, err
+}
+
+// takeGlobalBatch is globrunqgetbatch(len(runq)/2) + runqputbatch + run.
+func (md *Model) takeGlobalBatch(s *State, m int8, buf *[MaxCap]GID) (int8, error) {
+	p := int(s.M[m].P)
+	g, k := s.globrunqgetbatch(md.half, int(s.nP), buf)
+	if !s.P[p].runqputbatch(buf[:k], md.b.Cap) {
+		return NoP, fmt.Errorf("globrunqgetbatch: couldn't put Gs into empty local runq")
+	}
+	return md.run(s, m, g, false)
+}
+
+// goschedImpl puts a G that gave up its M (Gosched or preemption) on the
+// global queue and calls wakep.
+func (md *Model) goschedImpl(s *State, p int, g GID) error {
+	s.G[g] = GRunnable
+	if md.b.Bug == BugGoschedLocal {
+		s.runqput(p, g, true, md.b.Cap)
+	} else {
+		s.globrunqput(g)
+	}
+	return md.wakep(s)
+}
+
+// run is the end of schedule: resetspinning if the M was spinning, then
+// execute. It returns the P whose time slice restarted, or NoP.
+func (md *Model) run(s *State, m int8, g GID, inheritTime bool) (int8, error) {
+	ms := &s.M[m]
+	if ms.Spinning {
+		ms.Spinning = false
+		if md.b.Bug != BugSpinNoDec {
+			s.NMSpinning--
+		}
+		if err := md.wakep(s); err != nil {
+			return NoP, err
+		}
+	}
+	s.G[g] = GRunning
+	ms.CurG, ms.PC = g, MRun
+	if inheritTime {
+		return NoP, nil
+	}
+	ps := &s.P[ms.P]
+	ps.SchedTick = uint8((int(ps.SchedTick) + 1) % int(md.period))
+	return ms.P, nil
+}
+
+// wakep starts a spinning M on an idle P unless an M already spins.
+func (md *Model) wakep(s *State) error {
+	if s.NMSpinning != 0 {
+		return nil
+	}
+	p := s.pidleget()
+	if p < 0 {
+		return nil
+	}
+	s.NMSpinning++
+	return md.startm(s, p, true)
+}
+
+// handoffp gives away a P whose M is in a syscall: start an M if there is
+// work for it, or if nobody spins and no P is idle; else the P goes idle.
+func (md *Model) handoffp(s *State, p int) error {
+	local := !s.P[p].empty() && md.b.Bug != BugRetakeIgnoresLocal
+	if local || s.Runq.N > 0 {
+		return md.startm(s, p, false)
+	}
+	if s.NMSpinning+s.NPIdle == 0 {
+		s.NMSpinning++
+		return md.startm(s, p, true)
+	}
+	s.pidleput(p)
+	return nil
+}
+
+// startm hands P p to the lowest idle M.
+func (md *Model) startm(s *State, p int, spinning bool) error {
+	for m := 0; m < int(s.nM); m++ {
+		if s.M[m].PC == MIdle {
+			s.M[m] = MState{PC: MSched, P: int8(p), Spinning: spinning}
+			return nil
+		}
+	}
+	return ErrNoIdleM
+}
+
+// pidleget takes the lowest idle P, or returns -1.
+func (s *State) pidleget() int {
+	for p := 0; p < int(s.nP); p++ {
+		if s.P[p].Status == PIdle {
+			s.P[p].Status = PRunning
+			s.NPIdle--
+			return p
+		}
+	}
+	return -1
+}
+
+func (s *State) pidleput(p int) {
+	s.P[p].Status = PIdle
+	s.NPIdle++
+}

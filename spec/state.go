@@ -1,0 +1,267 @@
+package spec
+
+import (
+	"strconv"
+	"strings"
+)
+
+// GStatus is a goroutine's g.atomicstatus, reduced to what scheduling sees.
+type GStatus uint8
+
+const (
+	GIdle     GStatus = iota // _Gidle: the slot has never held a G
+	GRunnable                // _Grunnable: in exactly one run queue
+	GRunning                 // _Grunning: the curg of an M that holds a P
+	GWaiting                 // _Gwaiting: parked, readied by Ready/Netpoll/InjectGList
+	GSyscall                 // _Gsyscall: the curg of an M in a system call
+	GDead                    // _Gdead: exited, on the free list (gFree)
+)
+
+var gStatusNames = [...]string{"idle", "runnable", "running", "waiting", "syscall", "dead"}
+
+func (s GStatus) String() string {
+	if int(s) < len(gStatusNames) {
+		return gStatusNames[s]
+	}
+	return "GStatus(" + strconv.Itoa(int(s)) + ")"
+}
+
+// PStatus is p.status. Go 1.26 has no _Psyscall: a P whose M is in a system
+// call stays _Prunning until retake takes it.
+type PStatus uint8
+
+const (
+	PIdle    PStatus = iota // _Pidle: on sched.pidle, held by no M
+	PRunning                // _Prunning: held by exactly one M
+)
+
+func (s PStatus) String() string {
+	if s == PIdle {
+		return "idle"
+	}
+	return "running"
+}
+
+// MPC is where an M is in the scheduler: the model's program counter.
+type MPC uint8
+
+const (
+	MIdle    MPC = iota // parked in stopm, on sched.midle
+	MSched              // in findRunnable, holding a P, no curg
+	MRecheck            // dropped its P and nmspinning, rechecking without a P
+	MRun                // running its curg (GRunning or GSyscall)
+)
+
+var mpcNames = [...]string{"idle", "sched", "recheck", "run"}
+
+func (pc MPC) String() string {
+	if int(pc) < len(mpcNames) {
+		return mpcNames[pc]
+	}
+	return "MPC(" + strconv.Itoa(int(pc)) + ")"
+}
+
+// NoP marks an M that holds no P (m.p == nil).
+const NoP = -1
+
+// PState is one P: its status, its schedtick residue and its local run queue
+// (runnext plus Ring[:N], head first). The ring is stored compactly for speed;
+// Runq converts it to the reference LocalQueue, and the property tests show the
+// two behave the same.
+type PState struct {
+	Status    PStatus
+	SchedTick uint8
+	RunNext   GID
+	N         uint8
+	Ring      [MaxCap]GID
+}
+
+// MState is one M: its place in the scheduler, the P it holds (NoP if none),
+// its current G (NoG if none) and m.spinning.
+type MState struct {
+	PC       MPC
+	P        int8
+	CurG     GID
+	Spinning bool
+}
+
+// GlobalRunq is sched.runq stored compactly: Gs[:N], head first.
+type GlobalRunq struct {
+	N  uint8
+	Gs [MaxGs]GID
+}
+
+// State is one state of the whole scheduler. It is a flat value: assigning it
+// copies it, and no two States share storage. Only the first Ps / Ms / Gs
+// entries of the arrays are used; the rest stay zero. G is indexed by GID
+// (G[0] is unused).
+type State struct {
+	G          [MaxGs + 1]GStatus
+	P          [MaxPs]PState
+	M          [MaxMs]MState
+	Runq       GlobalRunq
+	NPIdle     int8 // sched.npidle
+	NMSpinning int8 // sched.nmspinning
+	SpawnLeft  int8 // NewProc budget left
+
+	nG, nP, nM int8 // sizes of this model; constant over a run, not part of the key
+}
+
+// NumGs, NumPs and NumMs are the sizes of the model this state belongs to.
+func (s *State) NumGs() int { return int(s.nG) }
+func (s *State) NumPs() int { return int(s.nP) }
+func (s *State) NumMs() int { return int(s.nM) }
+
+// LocalRunq returns P p's run queue as the reference LocalQueue value.
+func (s *State) LocalRunq(p int, capacity int) LocalQueue {
+	ps := &s.P[p]
+	q := LocalQueue{Cap: capacity, RunNext: ps.RunNext}
+	if ps.N > 0 {
+		q.Ring = append([]GID(nil), ps.Ring[:ps.N]...)
+	}
+	return q
+}
+
+// GlobalQueue returns sched.runq as the reference GlobalQueue value.
+func (s *State) GlobalQueue() GlobalQueue {
+	var q GlobalQueue
+	if s.Runq.N > 0 {
+		q.Gs = append([]GID(nil), s.Runq.Gs[:s.Runq.N]...)
+	}
+	return q
+}
+
+// AppendKey appends the canonical encoding of s to dst: every state variable
+// of docs/spec.md, one byte each, queues length-prefixed. Two states of one
+// model have equal keys exactly when they are equal.
+func (s *State) AppendKey(dst []byte) []byte {
+	for g := 1; g <= int(s.nG); g++ {
+		dst = append(dst, byte(s.G[g]))
+	}
+	for p := 0; p < int(s.nP); p++ {
+		ps := &s.P[p]
+		dst = append(dst, byte(ps.Status)|ps.SchedTick<<1, byte(ps.RunNext), ps.N)
+		for i := 0; i < int(ps.N); i++ {
+			dst = append(dst, byte(ps.Ring[i]))
+		}
+	}
+	for m := 0; m < int(s.nM); m++ {
+		ms := &s.M[m]
+		b := byte(ms.PC)
+		if ms.Spinning {
+			b |= 4
+		}
+		dst = append(dst, b|byte(ms.P+1)<<3, byte(ms.CurG))
+	}
+	dst = append(dst, s.Runq.N)
+	for i := 0; i < int(s.Runq.N); i++ {
+		dst = append(dst, byte(s.Runq.Gs[i]))
+	}
+	return append(dst, byte(s.NPIdle), byte(s.NMSpinning), byte(s.SpawnLeft))
+}
+
+// Key is AppendKey as a string, for use as a map key.
+func (s *State) Key() string { return string(s.AppendKey(nil)) }
+
+// decodeKey is the inverse of AppendKey for a model with the sizes of proto.
+func decodeKey(proto *State, key string) State {
+	s := State{nG: proto.nG, nP: proto.nP, nM: proto.nM}
+	i := 0
+	next := func() byte { b := key[i]; i++; return b }
+	for g := 1; g <= int(s.nG); g++ {
+		s.G[g] = GStatus(next())
+	}
+	for p := 0; p < int(s.nP); p++ {
+		ps := &s.P[p]
+		b := next()
+		ps.Status = PStatus(b & 1)
+		ps.SchedTick = b >> 1
+		ps.RunNext = GID(next())
+		ps.N = next()
+		for j := 0; j < int(ps.N); j++ {
+			ps.Ring[j] = GID(next())
+		}
+	}
+	for m := 0; m < int(s.nM); m++ {
+		ms := &s.M[m]
+		b := next()
+		ms.PC = MPC(b & 3)
+		ms.Spinning = b&4 != 0
+		ms.P = int8(b>>3) - 1
+		ms.CurG = GID(next())
+	}
+	s.Runq.N = next()
+	for j := 0; j < int(s.Runq.N); j++ {
+		s.Runq.Gs[j] = GID(next())
+	}
+	s.NPIdle = int8(next())
+	s.NMSpinning = int8(next())
+	s.SpawnLeft = int8(next())
+	return s
+}
+
+func gName(g GID) string {
+	if g == NoG {
+		return "-"
+	}
+	return "g" + strconv.Itoa(int(g))
+}
+
+func writeGs(b *strings.Builder, gs []GID) {
+	b.WriteByte('[')
+	for i, g := range gs {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(gName(g))
+	}
+	b.WriteByte(']')
+}
+
+// String renders the state on a few lines for traces:
+//
+//	G  g1:running g2:runnable ...
+//	P  p0:running tick=1 runnext=g2 runq=[] | p1:idle ...
+//	M  m0:run p0 g1 | m1:sched p1 spinning | m2:idle
+//	sched.runq=[g3] npidle=0 nmspinning=1 spawn=2
+func (s State) String() string {
+	var b strings.Builder
+	b.WriteString("G ")
+	for g := 1; g <= int(s.nG); g++ {
+		b.WriteString(" " + gName(GID(g)) + ":" + s.G[g].String())
+	}
+	b.WriteString("\nP ")
+	for p := 0; p < int(s.nP); p++ {
+		ps := &s.P[p]
+		if p > 0 {
+			b.WriteString(" |")
+		}
+		b.WriteString(" p" + strconv.Itoa(p) + ":" + ps.Status.String())
+		b.WriteString(" tick=" + strconv.Itoa(int(ps.SchedTick)))
+		b.WriteString(" runnext=" + gName(ps.RunNext) + " runq=")
+		writeGs(&b, ps.Ring[:ps.N])
+	}
+	b.WriteString("\nM ")
+	for m := 0; m < int(s.nM); m++ {
+		ms := &s.M[m]
+		if m > 0 {
+			b.WriteString(" |")
+		}
+		b.WriteString(" m" + strconv.Itoa(m) + ":" + ms.PC.String())
+		if ms.P != NoP {
+			b.WriteString(" p" + strconv.Itoa(int(ms.P)))
+		}
+		if ms.CurG != NoG {
+			b.WriteString(" " + gName(ms.CurG))
+		}
+		if ms.Spinning {
+			b.WriteString(" spinning")
+		}
+	}
+	b.WriteString("\nsched.runq=")
+	writeGs(&b, s.Runq.Gs[:s.Runq.N])
+	b.WriteString(" npidle=" + strconv.Itoa(int(s.NPIdle)))
+	b.WriteString(" nmspinning=" + strconv.Itoa(int(s.NMSpinning)))
+	b.WriteString(" spawn=" + strconv.Itoa(int(s.SpawnLeft)))
+	return b.String()
+}
