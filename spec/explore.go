@@ -28,11 +28,11 @@ type Options struct {
 type ViolationKind uint8
 
 const (
-	KindInvariant         ViolationKind = iota + 1 // Check failed
-	KindDeadlock                                   // stuck: no action enabled, live Gs not all waiting
-	KindStepError                                  // Step failed (e.g. M bound exhausted)
-	KindWorkConservation                           // liveness (a)
-	KindGlobalStarvation                           // liveness (b)
+	KindInvariant        ViolationKind = iota + 1 // Check failed
+	KindDeadlock                                  // stuck: no action enabled, live Gs not all waiting
+	KindStepError                                 // Step failed (e.g. M bound exhausted)
+	KindWorkConservation                          // liveness (a)
+	KindGlobalStarvation                          // liveness (b)
 )
 
 var kindNames = [...]string{"", "invariant", "deadlock", "step error", "work conservation (lost wakeup)", "global-queue starvation"}
@@ -117,14 +117,14 @@ type Result struct {
 	// Pruned counts (state, action) pairs not taken because startm found no
 	// idle M: the Ms bound, like the runtime's maxmcount, limits the behaviours
 	// explored. MLimited counts states whose every action was pruned.
-	Pruned   int64
-	MLimited int
-	Complete    bool  // the whole reachable graph was explored (no limit, no cancel, no violation)
-	Liveness    bool  // the liveness checks ran (and passed, if Violation is nil)
-	Violation   *Violation
-	Elapsed     time.Duration
-	BFSElapsed  time.Duration
-	HeapBytes   uint64 // live heap after the search, with its visited set
+	Pruned     int64
+	MLimited   int
+	Complete   bool // the whole reachable graph was explored (no limit, no cancel, no violation)
+	Liveness   bool // the liveness checks ran (and passed, if Violation is nil)
+	Violation  *Violation
+	Elapsed    time.Duration
+	BFSElapsed time.Duration
+	HeapBytes  uint64 // live heap after the search, with its visited set
 }
 
 // StatesPerSec is the BFS rate in distinct states per second.
@@ -349,40 +349,57 @@ func (g *graph) path(id uint32) []uint32 {
 }
 
 // edge finds the first enabled action (in Enabled order) leading from state
-// `from` to state `to`.
-func (g *graph) edge(from, to uint32) (Action, State) {
+// `from` to state `to`; with want set, an action of that kind, M and P is
+// preferred (a liveness cycle names the edge that makes it fair).
+func (g *graph) edge(from, to uint32, want *Action) (Action, State) {
 	s := g.state(from)
-	want := g.keys[to]
+	target := g.keys[to]
 	var buf []byte
+	var first *TraceStep
 	for _, a := range g.md.appendEnabled(nil, &s) {
 		ns := s
 		if _, err := g.md.step(&ns, a); err != nil {
 			continue
 		}
 		buf = ns.AppendKey(buf[:0])
-		if string(buf) == want {
+		if string(buf) != target {
+			continue
+		}
+		if want == nil || (a.Kind == want.Kind && a.M == want.M && a.P == want.P) {
 			return a, ns
 		}
+		if first == nil {
+			first = &TraceStep{a, ns}
+		}
 	}
-	panic("spec: no edge between two states of a BFS path")
+	if first != nil {
+		return first.Action, first.State
+	}
+	panic("spec: no edge between two states of a path")
 }
 
-// trace is the shortest path to id followed by the states of cycle (each
-// entry a state number reached by one step from the previous).
-func (g *graph) trace(id uint32, cycle []uint32) Trace {
+// cycleStep is one step of a liveness cycle: the state reached and,
+// optionally, the action that must be shown.
+type cycleStep struct {
+	to   uint32
+	want *Action
+}
+
+// trace is the shortest path to id followed by the steps of cycle.
+func (g *graph) trace(id uint32, cycle []cycleStep) Trace {
 	p := g.path(id)
 	t := Trace{Init: g.state(0), Loop: -1}
 	for i := 1; i < len(p); i++ {
-		a, s := g.edge(p[i-1], p[i])
+		a, s := g.edge(p[i-1], p[i], nil)
 		t.Steps = append(t.Steps, TraceStep{a, s})
 	}
 	if len(cycle) > 0 {
 		t.Loop = len(t.Steps)
 		prev := id
 		for _, c := range cycle {
-			a, s := g.edge(prev, c)
+			a, s := g.edge(prev, c.to, c.want)
 			t.Steps = append(t.Steps, TraceStep{a, s})
-			prev = c
+			prev = c.to
 		}
 	}
 	return t

@@ -336,7 +336,10 @@ func (lc *livenessChecker) violation() *Violation {
 		lc.excused(&s, &ex)
 	}
 	// Pick one discharging inner edge per family not excused.
-	type req struct{ from, to uint32 }
+	type req struct {
+		from, to uint32
+		act      Action
+	}
 	var reqs []req
 	var got famSet
 	for _, m := range b.members {
@@ -362,21 +365,21 @@ func (lc *livenessChecker) violation() *Violation {
 			}
 			if useful {
 				e.discharge(&got)
-				reqs = append(reqs, req{m, e.to})
+				reqs = append(reqs, req{m, e.to, Action{Kind: e.kind, M: e.m, P: e.p}})
 			}
 		}
 	}
-	var cycle []uint32
+	var cycle []cycleStep
 	cur := b.entry
 	for _, r := range reqs {
 		cycle = append(cycle, lc.innerPath(in, cur, r.from)...)
-		cycle = append(cycle, r.to)
+		cycle = append(cycle, cycleStep{to: r.to, want: &r.act})
 		cur = r.to
 	}
 	if len(cycle) == 0 {
 		for _, e := range lc.succ(cur, nil) {
 			if in[e.to] {
-				cycle = append(cycle, e.to)
+				cycle = append(cycle, cycleStep{to: e.to})
 				cur = e.to
 				break
 			}
@@ -388,7 +391,7 @@ func (lc *livenessChecker) violation() *Violation {
 }
 
 // innerPath is a shortest path from a to b inside the SCC, excluding a.
-func (lc *livenessChecker) innerPath(in map[uint32]bool, a, b uint32) []uint32 {
+func (lc *livenessChecker) innerPath(in map[uint32]bool, a, b uint32) []cycleStep {
 	if a == b {
 		return nil
 	}
@@ -406,9 +409,9 @@ func (lc *livenessChecker) innerPath(in map[uint32]bool, a, b uint32) []uint32 {
 			}
 			prev[e.to] = v
 			if e.to == b {
-				var rev []uint32
+				var rev []cycleStep
 				for x := b; x != a; x = prev[x] {
-					rev = append(rev, x)
+					rev = append(rev, cycleStep{to: x})
 				}
 				for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
 					rev[i], rev[j] = rev[j], rev[i]

@@ -1,0 +1,162 @@
+package spec
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// The real algorithm passes every check (invariants, deadlock, both liveness
+// properties) on a spread of small bounds.
+func TestCorrectModelPasses(t *testing.T) {
+	cases := []Bounds{
+		{Ps: 1, Gs: 3, Cap: 2, Spawn: 2, SchedTick: 2, Syscalls: true, Netpoll: true},
+		{Ps: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true},
+		{Ps: 2, Gs: 3, Cap: 2, Spawn: 2, SchedTick: 3},
+		{Ps: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Netpoll: true},
+	}
+	if !testing.Short() {
+		cases = append(cases, Bounds{Ps: 2, Gs: 3, Cap: 2, Spawn: 2, SchedTick: 2, Syscalls: true, Netpoll: true, Ms: 4})
+	}
+	for _, b := range cases {
+		r, err := Explore(context.Background(), b, Options{Liveness: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%v: %v", b, r)
+		if r.Verdict() != "pass" || !r.Liveness {
+			t.Fatalf("%v: %v\n%v", b, r, r.Violation)
+		}
+		if r.Distinct < 50 || r.Done == 0 {
+			t.Fatalf("%v: suspiciously small or never finishing: %v", b, r)
+		}
+	}
+}
+
+func TestBoundsValidate(t *testing.T) {
+	bad := []Bounds{
+		{Ps: 0, Gs: 1, Cap: 2},
+		{Ps: 5, Gs: 1, Cap: 2},
+		{Ps: 1, Gs: 0, Cap: 2},
+		{Ps: 1, Gs: 9, Cap: 2},
+		{Ps: 1, Gs: 1, Cap: 3},
+		{Ps: 1, Gs: 1, Cap: 16},
+		{Ps: 2, Gs: 1, Cap: 2, Ms: 1},
+		{Ps: 1, Gs: 1, Cap: 2, Spawn: -1},
+		{Ps: 1, Gs: 1, Cap: 2, SchedTick: 62},
+		{Ps: 1, Gs: 1, Cap: 2, Bug: numBugs},
+	}
+	for _, b := range bad {
+		if _, err := Explore(context.Background(), b, Options{}); err == nil {
+			t.Errorf("%+v accepted", b)
+		}
+	}
+	if err := (Bounds{Ps: 4, Gs: 8, Cap: 8, Spawn: 15}).Validate(); err != nil {
+		t.Errorf("largest bounds rejected: %v", err)
+	}
+}
+
+func TestStepRejectsDisabledAction(t *testing.T) {
+	md, err := NewModel(Bounds{Ps: 2, Gs: 2, Cap: 2, Spawn: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := md.Init()
+	for _, a := range []Action{
+		{Kind: ActSteal, M: 0, P: 1},
+		{Kind: ActReady, M: 0, P: NoP, G: 2},
+		{Kind: ActRetake, M: NoP, P: 0},
+		{Kind: ActNewProc, M: 1, P: NoP},
+	} {
+		if _, err := md.Step(s, a); err == nil || !strings.Contains(err.Error(), "not enabled") {
+			t.Errorf("%v: got %v", a, err)
+		}
+	}
+}
+
+// Walk a few thousand states, checking that keys round-trip, that Step does
+// not modify its argument, and that Check holds.
+func TestKeyRoundTripAndValueSemantics(t *testing.T) {
+	md, err := NewModel(Bounds{Ps: 2, Gs: 3, Cap: 2, Spawn: 3, SchedTick: 3, Syscalls: true, Netpoll: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	frontier := []State{md.Init()}
+	seen := map[string]bool{}
+	for len(frontier) > 0 && len(seen) < 5000 {
+		s := frontier[0]
+		frontier = frontier[1:]
+		k := s.Key()
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		if d := decodeKey(&s, k); d != s {
+			t.Fatalf("decode(key) differs:\n%v\n%v", d, s)
+		}
+		if err := md.Check(s); err != nil {
+			t.Fatalf("%v\n%v", err, s)
+		}
+		for _, a := range md.Enabled(s) {
+			before := s
+			ns, err := md.Step(s, a)
+			if err == ErrNoIdleM {
+				continue
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if before != s {
+				t.Fatalf("Step modified its argument")
+			}
+			if a.String() == "" || strings.Contains(a.String(), "ActionKind(") {
+				t.Fatalf("bad action name %q", a.String())
+			}
+			frontier = append(frontier, ns)
+		}
+	}
+}
+
+// A state limit or a cancelled context leaves the result incomplete, never a
+// pass.
+func TestCutShortIsIncomplete(t *testing.T) {
+	b := Bounds{Ps: 2, Gs: 3, Cap: 2, Spawn: 2, SchedTick: 2, Syscalls: true}
+	r, err := Explore(context.Background(), b, Options{MaxStates: 1000, Liveness: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict() != "incomplete" || r.Liveness {
+		t.Fatalf("MaxStates: %v", r)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r, err = Explore(ctx, b, Options{Liveness: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict() != "incomplete" {
+		t.Fatalf("cancelled: %v", r)
+	}
+}
+
+// The checker itself must bite on a broken state, not only on broken steps.
+func TestCheckRejectsBrokenStates(t *testing.T) {
+	md, _ := NewModel(Bounds{Ps: 2, Gs: 3, Cap: 2, Spawn: 2})
+	base := md.Init()
+	cases := map[string]func(s *State){
+		"g in two queues": func(s *State) { s.G[2] = GRunnable; s.P[0].RunNext = 2; s.globrunqput(2) },
+		"runnable nowhere": func(s *State) { s.G[2] = GRunnable },
+		"npidle off":       func(s *State) { s.NPIdle++ },
+		"idle P with work": func(s *State) { s.G[2] = GRunnable; s.P[1].RunNext = 2 },
+		"dead but queued":  func(s *State) { s.G[2] = GDead; s.globrunqput(2) },
+		"spinning no P":    func(s *State) { s.M[1].Spinning = true; s.NMSpinning = 1 },
+		"running twice":    func(s *State) { s.M[1] = MState{PC: MRun, P: NoP, CurG: 1} },
+	}
+	for name, f := range cases {
+		s := base
+		f(&s)
+		if err := md.Check(s); err == nil {
+			t.Errorf("%s: not detected", name)
+		}
+	}
+}

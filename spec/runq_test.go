@@ -1,0 +1,111 @@
+package spec
+
+import (
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// The compact queues of State must behave exactly like the reference values
+// LocalQueue and GlobalQueue: same Gs, same order, same spills, same batches.
+func TestCompactQueuesMatchReference(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		capacity := rapid.SampledFrom([]int{2, 4, 8}).Draw(t, "cap")
+		nP := rapid.IntRange(1, MaxPs).Draw(t, "gomaxprocs")
+		var s State
+		ref := NewLocalQueue(capacity)
+		var glob GlobalQueue
+		next := GID(1)
+		// Gs are recycled by number; the queues never hold more than MaxGs.
+		fresh := func() (GID, bool) {
+			if ref.Len()+glob.Len() >= MaxGs {
+				return NoG, false
+			}
+			used := map[GID]bool{}
+			for _, g := range ref.All() {
+				used[g] = true
+			}
+			for _, g := range glob.Gs {
+				used[g] = true
+			}
+			for i := 0; i < MaxGs; i++ {
+				g := (next+GID(i)-1)%MaxGs + 1
+				if !used[g] {
+					next = g%MaxGs + 1
+					return g, true
+				}
+			}
+			return NoG, false
+		}
+		var buf [MaxCap]GID
+		for i := rapid.IntRange(1, 60).Draw(t, "ops"); i > 0; i-- {
+			switch op := rapid.IntRange(0, 5).Draw(t, "op"); op {
+			case 0: // runqput
+				g, ok := fresh()
+				if !ok {
+					continue
+				}
+				nextSlot := rapid.Bool().Draw(t, "next")
+				var spill []GID
+				ref, spill = ref.Put(g, nextSlot)
+				glob = glob.PutBatch(spill)
+				s.runqput(0, g, nextSlot, capacity)
+			case 1: // runqget
+				var g GID
+				var inh bool
+				ref, g, inh = ref.Get()
+				g2, inh2 := s.P[0].runqget()
+				if g != g2 || inh != inh2 {
+					t.Fatalf("runqget: ref %v %v, compact %v %v", g, inh, g2, inh2)
+				}
+			case 2: // runqsteal
+				var batch []GID
+				ref, batch = ref.Steal(true)
+				n := s.P[0].runqsteal(&buf)
+				if !equalGIDs(batch, buf[:n]) {
+					t.Fatalf("runqsteal: ref %v, compact %v", batch, buf[:n])
+				}
+				if s.P[0].stealable() != !ref.Empty() {
+					t.Fatalf("stealable disagrees with Empty")
+				}
+			case 3: // globrunqput
+				g, ok := fresh()
+				if !ok {
+					continue
+				}
+				glob = glob.Put(g)
+				s.globrunqput(g)
+			case 4: // globrunqget
+				var g GID
+				glob, g = glob.Get()
+				if g2 := s.globrunqget(); g != g2 {
+					t.Fatalf("globrunqget: ref %v, compact %v", g, g2)
+				}
+			case 5: // globrunqgetbatch + runqputbatch onto an emptied ring
+				var g GID
+				var batch []GID
+				glob, g, batch = glob.GetBatch(capacity/2, nP)
+				g2, k := s.globrunqgetbatch(capacity/2, nP, &buf)
+				if g != g2 || !equalGIDs(batch, buf[:k]) {
+					t.Fatalf("globrunqgetbatch: ref %v %v, compact %v %v", g, batch, g2, buf[:k])
+				}
+				if g == NoG || len(ref.Ring) != 0 {
+					// The scheduler only puts a batch onto an empty ring;
+					// otherwise both sides simply drop it.
+					continue
+				}
+				var rest []GID
+				ref, rest = ref.PutBatch(batch)
+				if ok := s.P[0].runqputbatch(buf[:k], capacity); !ok || len(rest) != 0 {
+					t.Fatalf("runqputbatch onto an empty ring: ref rest %v, compact ok %v", rest, ok)
+				}
+			}
+			if got := s.LocalRunq(0, capacity); !got.Equal(ref) {
+				t.Fatalf("local queues differ: ref %v, compact %v", ref, got)
+			}
+			if got := s.GlobalQueue(); !got.Equal(glob) {
+				t.Fatalf("global queues differ: ref %v, compact %v", glob.Gs, got.Gs)
+			}
+		}
+	})
+}
