@@ -70,6 +70,14 @@ func TestSeededBugsAreFound(t *testing.T) {
 			t.Errorf("seeded bug %v has no test case", b)
 		}
 	}
+	// SeededBugBounds (used by gmpcheck verify) must be the bounds tested here.
+	for i, sb := range SeededBugBounds() {
+		want := bugCases[i].bounds
+		want.Bug = bugCases[i].bug
+		if sb != want {
+			t.Errorf("SeededBugBounds()[%d] = %+v, tests use %+v", i, sb, want)
+		}
+	}
 }
 
 // checkTraceReplays replays a counterexample through the exported API: every
