@@ -144,7 +144,7 @@ func TestCheckRejectsBrokenStates(t *testing.T) {
 	md, _ := NewModel(Bounds{Ps: 2, Gs: 3, Cap: 2, Spawn: 2})
 	base := md.Init()
 	cases := map[string]func(s *State){
-		"g in two queues": func(s *State) { s.G[2] = GRunnable; s.P[0].RunNext = 2; s.globrunqput(2) },
+		"g in two queues":  func(s *State) { s.G[2] = GRunnable; s.P[0].RunNext = 2; s.globrunqput(2) },
 		"runnable nowhere": func(s *State) { s.G[2] = GRunnable },
 		"npidle off":       func(s *State) { s.NPIdle++ },
 		"idle P with work": func(s *State) { s.G[2] = GRunnable; s.P[1].RunNext = 2 },
