@@ -1,0 +1,34 @@
+//go:build !gmpcheck_hooks
+
+package impl
+
+// The default build: hooksEnabled is a constant false, so every
+// "hooksEnabled && seeded(...)" test and every yield point below compiles to
+// nothing. BenchmarkRunqPutGet and friends, run with and without the tag,
+// show that the checked code costs the running code nothing.
+const hooksEnabled = false
+
+// yieldHook is empty in the default build: a Runq carries no hook state.
+type yieldHook struct{}
+
+func (yieldHook) at(Op, any) {}
+
+func seeded(Bug) bool { return false }
+
+// SetSeededBug switches a seeded bug on for every queue in the process.
+// Without -tags gmpcheck_hooks only NoBug is accepted.
+func SetSeededBug(b Bug) error {
+	if b == NoBug {
+		return nil
+	}
+	return errNoHooks
+}
+
+// ActiveBug reports the seeded bug switched on, NoBug in the default build.
+func ActiveBug() Bug { return NoBug }
+
+// SetYield installs a yield function; it needs -tags gmpcheck_hooks.
+func (q *Runq) SetYield(YieldFunc) error { return errNoHooks }
+
+// SetYield installs a yield function; it needs -tags gmpcheck_hooks.
+func (s *GlobalRunq) SetYield(YieldFunc) error { return errNoHooks }
