@@ -280,7 +280,7 @@ func TestGlobalRunqGetBatch(t *testing.T) {
 	}{
 		{0, 4, 1, 0},
 		{1, 4, 1, 1},
-		{10, 4, 1, 4},   // capped by n
+		{10, 4, 1, 4},    // capped by n
 		{10, 128, 1, 10}, // capped by size
 		{10, 128, 4, 3},  // fair share: 10/4+1
 		{3, 128, 8, 1},   // 3/8+1
