@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -158,12 +159,13 @@ func (r Result) String() string {
 type graph struct {
 	md     Model
 	proto  State
-	keys   []string
+	seen   *visited
 	parent []uint32
-	index  map[string]uint32
 }
 
-func (g *graph) state(i uint32) State { return decodeKey(&g.proto, g.keys[i]) }
+func (g *graph) state(i uint32) State { return decodeKey(&g.proto, g.seen.key(i)) }
+
+func (g *graph) len() int { return g.seen.len() }
 
 // Explore runs a breadth-first search over every state reachable from
 // Model.Init under the bounds, checking the invariants in each state and
@@ -198,11 +200,9 @@ func Explore(ctx context.Context, b Bounds, opt Options) (Result, error) {
 func bfs(ctx context.Context, md Model, opt Options) (*graph, Result) {
 	res := Result{Bounds: md.b}
 	init := md.Init()
-	g := &graph{md: md, proto: init, index: make(map[string]uint32, 1<<16)}
-	k0 := init.Key()
-	g.keys = append(g.keys, k0)
+	g := &graph{md: md, proto: init, seen: newVisited()}
+	g.seen.lookupOrInsert(init.AppendKey(nil))
 	g.parent = append(g.parent, 0)
-	g.index[k0] = 0
 	if err := md.check(&init); err != nil {
 		res.Distinct = 1
 		res.Violation = &Violation{Kind: KindInvariant, Err: err, Detail: err.Error(), Trace: g.trace(0, nil)}
@@ -214,19 +214,19 @@ func bfs(ctx context.Context, md Model, opt Options) (*graph, Result) {
 		levelEnd  = 1
 		lastPrint = time.Now()
 	)
-	for i := 0; i < len(g.keys); i++ {
+	for i := 0; i < g.len(); i++ {
 		if i == levelEnd {
 			res.Depth++
-			levelEnd = len(g.keys)
+			levelEnd = g.len()
 		}
 		if i&4095 == 0 {
 			if ctx.Err() != nil {
-				res.Distinct = len(g.keys)
+				res.Distinct = g.len()
 				return g, res
 			}
 			if opt.Progress != nil && time.Since(lastPrint) > time.Second {
 				lastPrint = time.Now()
-				fmt.Fprintf(opt.Progress, "explore: %d states, %d queued, depth %d\n", len(g.keys), len(g.keys)-i, res.Depth)
+				fmt.Fprintf(opt.Progress, "explore: %d states, %d queued, depth %d\n", g.len(), g.len()-i, res.Depth)
 			}
 		}
 		s := g.state(uint32(i))
@@ -238,7 +238,7 @@ func bfs(ctx context.Context, md Model, opt Options) (*graph, Result) {
 			case termProgramDeadlock:
 				res.Deadlocks++
 			default:
-				res.Distinct = len(g.keys)
+				res.Distinct = g.len()
 				res.Violation = &Violation{Kind: KindDeadlock,
 					Detail: "no action is enabled but runnable or running Gs remain (stuck scheduler)",
 					Trace:  g.trace(uint32(i), nil)}
@@ -258,23 +258,24 @@ func bfs(ctx context.Context, md Model, opt Options) (*graph, Result) {
 			taken++
 			res.Transitions++
 			if err != nil {
-				res.Distinct = len(g.keys)
+				res.Distinct = g.len()
 				t := g.trace(uint32(i), nil)
 				t.Steps = append(t.Steps, TraceStep{a, ns})
 				res.Violation = &Violation{Kind: KindStepError, Err: err, Detail: err.Error(), Trace: t}
 				return g, res
 			}
 			buf = ns.AppendKey(buf[:0])
-			if _, seen := g.index[string(buf)]; seen {
+			if g.seen.full(len(buf)) {
+				res.Distinct = g.len()
+				return g, res
+			}
+			id, isNew := g.seen.lookupOrInsert(buf)
+			if !isNew {
 				continue
 			}
-			id := uint32(len(g.keys))
-			k := string(buf)
-			g.index[k] = id
-			g.keys = append(g.keys, k)
 			g.parent = append(g.parent, uint32(i))
 			if err := md.check(&ns); err != nil {
-				res.Distinct = len(g.keys)
+				res.Distinct = g.len()
 				res.Depth = g.depth(id)
 				res.Violation = &Violation{Kind: KindInvariant, Err: err, Detail: err.Error(), Trace: g.trace(id, nil)}
 				return g, res
@@ -283,12 +284,12 @@ func bfs(ctx context.Context, md Model, opt Options) (*graph, Result) {
 		if taken == 0 {
 			res.MLimited++
 		}
-		if opt.MaxStates > 0 && len(g.keys) >= opt.MaxStates {
-			res.Distinct = len(g.keys)
+		if opt.MaxStates > 0 && g.len() >= opt.MaxStates {
+			res.Distinct = g.len()
 			return g, res
 		}
 	}
-	res.Distinct = len(g.keys)
+	res.Distinct = g.len()
 	res.Complete = true
 	return g, res
 }
@@ -353,7 +354,7 @@ func (g *graph) path(id uint32) []uint32 {
 // preferred (a liveness cycle names the edge that makes it fair).
 func (g *graph) edge(from, to uint32, want *Action) (Action, State) {
 	s := g.state(from)
-	target := g.keys[to]
+	target := g.seen.key(to)
 	var buf []byte
 	var first *TraceStep
 	for _, a := range g.md.appendEnabled(nil, &s) {
@@ -362,7 +363,7 @@ func (g *graph) edge(from, to uint32, want *Action) (Action, State) {
 			continue
 		}
 		buf = ns.AppendKey(buf[:0])
-		if string(buf) != target {
+		if !bytes.Equal(buf, target) {
 			continue
 		}
 		if want == nil || (a.Kind == want.Kind && a.M == want.M && a.P == want.P) {

@@ -86,7 +86,7 @@ func workStarved(s *State) bool {
 }
 
 func checkLiveness(ctx context.Context, g *graph) *Violation {
-	n := len(g.keys)
+	n := g.len()
 	lc := &livenessChecker{g: g, bad: make([]uint16, n)}
 	for i := 0; i < n; i++ {
 		s := g.state(uint32(i))
@@ -139,7 +139,7 @@ func (lc *livenessChecker) succ(v uint32, dst []liveEdge) []liveEdge {
 			continue
 		}
 		buf = ns.AppendKey(buf[:0])
-		w, ok := g.index[string(buf)]
+		w, ok := g.seen.lookup(buf)
 		if !ok || lc.bad[w]&lc.bit == 0 {
 			continue
 		}

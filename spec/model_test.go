@@ -91,7 +91,7 @@ func TestKeyRoundTripAndValueSemantics(t *testing.T) {
 			continue
 		}
 		seen[k] = true
-		if d := decodeKey(&s, k); d != s {
+		if d := decodeKey(&s, []byte(k)); d != s {
 			t.Fatalf("decode(key) differs:\n%v\n%v", d, s)
 		}
 		if err := md.Check(s); err != nil {

@@ -164,7 +164,7 @@ func (s *State) AppendKey(dst []byte) []byte {
 func (s *State) Key() string { return string(s.AppendKey(nil)) }
 
 // decodeKey is the inverse of AppendKey for a model with the sizes of proto.
-func decodeKey(proto *State, key string) State {
+func decodeKey(proto *State, key []byte) State {
 	s := State{nG: proto.nG, nP: proto.nP, nM: proto.nM}
 	i := 0
 	next := func() byte { b := key[i]; i++; return b }
