@@ -31,8 +31,11 @@ type Runq struct {
 	head    atomic.Uint32
 	tail    atomic.Uint32
 	runnext atomic.Pointer[G]
-	ring    []atomic.Pointer[G]
-	mask    uint32
+	// ring always has the runtime's 256 slots, of which the first mask+1
+	// are used: a fixed-size array indexed by a uint8 needs no bounds
+	// check on the hot path, and a smaller capacity is only a smaller mask.
+	ring *[spec.MaxQueueCap]atomic.Pointer[G]
+	mask uint32
 
 	// glob receives runqputslow's spill. It is shared by all Ps.
 	glob *GlobalRunq
@@ -57,7 +60,7 @@ func NewRunq(capacity int, glob *GlobalRunq) (*Runq, error) {
 		return nil, fmt.Errorf("impl: NewRunq: nil global queue (a full ring spills half its Gs there)")
 	}
 	return &Runq{
-		ring: make([]atomic.Pointer[G], capacity),
+		ring: new([spec.MaxQueueCap]atomic.Pointer[G]),
 		mask: uint32(capacity - 1),
 		glob: glob,
 	}, nil
@@ -68,7 +71,9 @@ func NewRunq(capacity int, glob *GlobalRunq) (*Runq, error) {
 func (q *Runq) SetStealBackoff(f func()) { q.stealBackoff = f }
 
 // Cap is the ring's capacity (runnext not included).
-func (q *Runq) Cap() int { return len(q.ring) }
+func (q *Runq) Cap() int { return int(q.mask) + 1 }
+
+func (q *Runq) size() uint32 { return q.mask + 1 }
 
 // Global is the global queue this ring spills to.
 func (q *Runq) Global() *GlobalRunq { return q.glob }
@@ -94,12 +99,12 @@ func (q *Runq) casHead(old, new uint32) bool {
 func (q *Runq) storeHead(h uint32) { q.hook.at(OpStoreHead, q); q.head.Store(h) }
 func (q *Runq) loadSlot(i uint32) *G {
 	q.hook.at(OpLoadSlot, q)
-	return q.ring[i&q.mask].Load()
+	return q.ring[uint8(i&q.mask)].Load()
 }
-func (q *Runq) ownSlot(i uint32) *G { return q.ring[i&q.mask].Load() }
+func (q *Runq) ownSlot(i uint32) *G { return q.ring[uint8(i&q.mask)].Load() }
 func (q *Runq) storeSlot(i uint32, g *G) {
 	q.hook.at(OpStoreSlot, q)
-	q.ring[i&q.mask].Store(g)
+	q.ring[uint8(i&q.mask)].Store(g)
 }
 func (q *Runq) loadRunnext() *G { q.hook.at(OpLoadRunnext, q); return q.runnext.Load() }
 func (q *Runq) casRunnext(old, new *G) bool {
@@ -128,7 +133,7 @@ func (q *Runq) Put(g *G, next bool) {
 	for {
 		h := q.loadHead()
 		t := q.ownTail()
-		if t-h < uint32(len(q.ring)) {
+		if t-h < q.size() {
 			if hooksEnabled && seeded(BugPublishBeforeWrite) {
 				q.storeTail(t + 1)
 				q.storeSlot(t, g)
@@ -156,7 +161,7 @@ func (q *Runq) Put(g *G, next bool) {
 func (q *Runq) putSlow(g *G, h, t uint32) bool {
 	var buf [spec.MaxQueueCap/2 + 1]*G
 	n := (t - h) / 2
-	if n != uint32(len(q.ring)/2) {
+	if n != q.size()/2 {
 		panic("runqputslow: queue is not full")
 	}
 	for i := range n {
@@ -185,7 +190,7 @@ func (q *Runq) PutBatch(gq *GQueue) {
 	}
 	h := q.loadHead()
 	t := q.ownTail()
-	for !gq.Empty() && t-h < uint32(len(q.ring)) {
+	for !gq.Empty() && t-h < q.size() {
 		q.storeSlot(t, gq.Pop())
 		t++
 	}
@@ -233,7 +238,7 @@ func (q *Runq) Drain() GQueue {
 		if n == 0 {
 			return out
 		}
-		if n > uint32(len(q.ring)) {
+		if n > q.size() {
 			continue // head moved under us: an inconsistent read
 		}
 		if !q.casHead(h, h+n) {
@@ -281,7 +286,7 @@ func (q *Runq) grab(victim *Runq, dst uint32, stealRunNext bool) uint32 {
 			q.storeSlot(dst, next)
 			return 1
 		}
-		if n > uint32(len(victim.ring)/2) {
+		if n > victim.size()/2 {
 			continue // inconsistent read of head and tail
 		}
 		for i := range n {
@@ -304,8 +309,8 @@ func (q *Runq) grab(victim *Runq, dst uint32, stealRunNext bool) uint32 {
 // when the scheduler steals only on finding its own queue empty; otherwise
 // Steal panics with the runtime's "runqsteal: runq overflow".
 func (q *Runq) Steal(victim *Runq, stealRunNext bool) *G {
-	if len(victim.ring) != len(q.ring) {
-		panic(fmt.Sprintf("runqsteal: victim capacity %d differs from thief capacity %d", len(victim.ring), len(q.ring)))
+	if victim.size() != q.size() {
+		panic(fmt.Sprintf("runqsteal: victim capacity %d differs from thief capacity %d", victim.size(), q.size()))
 	}
 	if victim == q {
 		panic("runqsteal: a P cannot steal from itself")
@@ -321,7 +326,7 @@ func (q *Runq) Steal(victim *Runq, stealRunNext bool) *G {
 		return g
 	}
 	h := q.loadHead()
-	if t-h+n >= uint32(len(q.ring)) {
+	if t-h+n >= q.size() {
 		panic("runqsteal: runq overflow")
 	}
 	q.storeTail(t + n)
@@ -354,7 +359,7 @@ func (q *Runq) Empty() bool {
 // (schedtrace's per-P counts), not a basis for decisions.
 func (q *Runq) Len() int {
 	n := int(q.tail.Load() - q.head.Load())
-	if n > len(q.ring) {
+	if n > q.Cap() {
 		n = 0 // raced with a consumer; any value in range would do
 	}
 	if q.runnext.Load() != nil {
@@ -369,7 +374,7 @@ func (q *Runq) Len() int {
 func (q *Runq) Contents() (runnext *G, ring []*G) {
 	h, t := q.head.Load(), q.tail.Load()
 	for i := h; i != t; i++ {
-		ring = append(ring, q.ring[i&q.mask].Load())
+		ring = append(ring, q.ring[uint8(i&q.mask)].Load())
 	}
 	return q.runnext.Load(), ring
 }

@@ -1,0 +1,69 @@
+package impl
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// queueSuite selects the run-queue tests that every seeded bug must fail.
+const queueSuite = "^(TestRunq|TestGlobalRunq)"
+
+// TestSeededBugsCaught proves the queue tests bite: it runs them in the
+// instrumented build once with no bug (they must pass, so a failure below is
+// the bug's doing) and once per seeded bug (they must fail).
+func TestSeededBugsCaught(t *testing.T) {
+	bin := instrumentedTestBinary(t)
+	run := func(bug Bug) (failed []string, out string, err error) {
+		cmd := exec.Command(bin, "-test.run="+queueSuite, "-test.count=1", "-rapid.nofailfile")
+		cmd.Env = append(os.Environ(), "GMPCHECK_BUG="+string(bug))
+		b, err := cmd.CombinedOutput()
+		out = string(b)
+		for _, m := range regexp.MustCompile(`(?m)^--- FAIL: (\S+)`).FindAllStringSubmatch(out, -1) {
+			failed = append(failed, m[1])
+		}
+		return failed, out, err
+	}
+	if failed, out, err := run(NoBug); err != nil {
+		t.Fatalf("the queue suite fails in the instrumented build without a bug (%v): %v\n%s", err, failed, tail(out, 40))
+	}
+	for _, bug := range Bugs {
+		failed, out, err := run(bug)
+		if err == nil {
+			t.Errorf("seeded bug %s: the queue suite passed; it must fail\n%s", bug, tail(out, 20))
+			continue
+		}
+		if len(failed) == 0 {
+			t.Errorf("seeded bug %s: the suite exited with %v but no test reported a failure\n%s", bug, err, tail(out, 40))
+			continue
+		}
+		t.Logf("seeded bug %-22s caught by %s", bug, strings.Join(failed, ", "))
+	}
+}
+
+// instrumentedTestBinary returns this package's test binary built with
+// -tags gmpcheck_hooks: the running binary if it is that already, else a
+// fresh build.
+func instrumentedTestBinary(t *testing.T) string {
+	t.Helper()
+	if HooksEnabled() {
+		return os.Args[0]
+	}
+	bin := filepath.Join(t.TempDir(), "impl.hooks.test")
+	cmd := exec.Command("go", "test", "-c", "-tags", "gmpcheck_hooks", "-o", bin, ".")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("building the instrumented test binary: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func tail(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
