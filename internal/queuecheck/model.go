@@ -146,7 +146,7 @@ func (m *Model) get(src Source) error {
 	var wantInherit bool
 	m.specQ[p], want, wantInherit = m.specQ[p].Get()
 	if gid(g) != want || inherit != wantInherit {
-		return fmt.Errorf("P%d runqget = g%d, %v; spec g%d, %v", p, gid(g), inherit, want, wantInherit)
+		return fmt.Errorf("runqget on P%d = g%d, %v; spec g%d, %v", p, gid(g), inherit, want, wantInherit)
 	}
 	return nil
 }
@@ -165,12 +165,12 @@ func (m *Model) steal(src Source) error {
 	m.specQ[victim], batch = m.specQ[victim].Steal(srn)
 	if len(batch) == 0 {
 		if g != nil {
-			return fmt.Errorf("P%d runqsteal from P%d took %v, spec takes nothing", thief, victim, g)
+			return fmt.Errorf("runqsteal by P%d from P%d took %v, spec takes nothing", thief, victim, g)
 		}
 		return nil
 	}
 	if gid(g) != batch[len(batch)-1] {
-		return fmt.Errorf("P%d runqsteal from P%d returned g%d; spec's batch is %v and the last one is returned", thief, victim, gid(g), batch)
+		return fmt.Errorf("runqsteal by P%d from P%d returned g%d; spec's batch is %v and the last one is returned", thief, victim, gid(g), batch)
 	}
 	m.specQ[thief], _ = m.specQ[thief].PutBatch(batch[:len(batch)-1])
 	return nil
@@ -182,7 +182,7 @@ func (m *Model) drain(src Source) error {
 	var want []spec.GID
 	m.specQ[p], want = m.specQ[p].Drain()
 	if got := gids(gq.Slice()); !slices.Equal(got, want) {
-		return fmt.Errorf("P%d runqdrain = %v, spec %v", p, got, want)
+		return fmt.Errorf("runqdrain on P%d = %v, spec %v", p, got, want)
 	}
 	return nil
 }
@@ -190,7 +190,7 @@ func (m *Model) drain(src Source) error {
 func (m *Model) empty(src Source) error {
 	p := m.pickP(src)
 	if got, want := m.runqs[p].Empty(), m.specQ[p].Empty(); got != want {
-		return fmt.Errorf("P%d runqempty = %v, spec %v", p, got, want)
+		return fmt.Errorf("runqempty on P%d = %v, spec %v", p, got, want)
 	}
 	return nil
 }
@@ -236,7 +236,7 @@ func (m *Model) Check() error {
 		next, ring := q.Contents()
 		want := m.specQ[p]
 		if gid(next) != want.RunNext || !slices.Equal(gids(ring), want.Ring) {
-			return fmt.Errorf("P%d: impl runnext=g%d ring=%v; spec %v", p, gid(next), gids(ring), want)
+			return fmt.Errorf("contents of P%d: impl runnext=g%d ring=%v; spec %v", p, gid(next), gids(ring), want)
 		}
 	}
 	if got := gids(m.glob.Contents()); !slices.Equal(got, m.specGlob.Gs) {
