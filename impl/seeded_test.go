@@ -44,14 +44,12 @@ func TestSeededBugsCaught(t *testing.T) {
 	}
 }
 
-// instrumentedTestBinary returns this package's test binary built with
-// -tags gmpcheck_hooks: the running binary if it is that already, else a
-// fresh build.
+// instrumentedTestBinary builds this package's test binary with -tags
+// gmpcheck_hooks. It is built afresh even when this binary has the hooks,
+// because this one may carry -race, which would slow seven runs of the
+// stress test several times over without checking anything more.
 func instrumentedTestBinary(t *testing.T) string {
 	t.Helper()
-	if HooksEnabled() {
-		return os.Args[0]
-	}
 	bin := filepath.Join(t.TempDir(), "impl.hooks.test")
 	cmd := exec.Command("go", "test", "-c", "-tags", "gmpcheck_hooks", "-o", bin, ".")
 	if out, err := cmd.CombinedOutput(); err != nil {
