@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// runCmd runs the command line in-process and returns its exit code and
+// output.
+func runCmd(args ...string) (int, string) {
+	var out bytes.Buffer
+	code := run(args, &out, &out)
+	return code, out.String()
+}
+
+func TestUsageErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{nil, exitUsage, "usage: gmpcheck"},
+		{[]string{"-h"}, exitPass, "commands:"},
+		{[]string{"nosuch"}, exitUsage, `unknown command "nosuch"`},
+		{[]string{"verify", "-nosuchflag"}, exitUsage, "flag provided but not defined"},
+		{[]string{"verify", "-only", "nosuchstage"}, exitUsage, `no stage named "nosuchstage"`},
+		{[]string{"verify", "extra"}, exitUsage, "unexpected arguments"},
+		{[]string{"verify", "-h"}, exitPass, "usage: gmpcheck verify"},
+		{[]string{"queues", "-steps", "0"}, exitUsage, "-steps and -ops >= 1"},
+		{[]string{"queues", "-h"}, exitPass, "usage: gmpcheck queues"},
+	}
+	for _, tt := range tests {
+		code, out := runCmd(tt.args...)
+		if code != tt.code || !strings.Contains(out, tt.want) {
+			t.Errorf("gmpcheck %q: exit %d, want %d; output should contain %q:\n%s", tt.args, code, tt.code, tt.want, out)
+		}
+	}
+}
+
+func TestEveryCommandHasHelp(t *testing.T) {
+	for name := range commands {
+		code, out := runCmd(name, "-h")
+		if code != exitPass || !strings.Contains(out, "usage: gmpcheck "+name) {
+			t.Errorf("gmpcheck %s -h: exit %d, output:\n%s", name, code, out)
+		}
+	}
+}
+
+func TestQueuesSmallBudgetPasses(t *testing.T) {
+	code, out := runCmd("queues", "-seqs", "20", "-steps", "50", "-ops", "20000")
+	if code != exitPass || !strings.Contains(out, "queues: PASS") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+}
+
+func TestQueuesTimeoutIsInconclusive(t *testing.T) {
+	code, out := runCmd("queues", "-seqs", "1000000", "-timeout", "50ms")
+	if code != exitInconclusive || !strings.Contains(out, "INCONCLUSIVE") {
+		t.Fatalf("a run cut short by its timeout: exit %d, want %d:\n%s", code, exitInconclusive, out)
+	}
+}
+
+func TestVerdicts(t *testing.T) {
+	if worst(pass, inconclusive) != inconclusive || worst(inconclusive, fail) != fail || worst(pass, pass) != pass {
+		t.Fatal("worst does not order fail > inconclusive > pass")
+	}
+	for v, code := range map[verdict]int{pass: 0, fail: 1, inconclusive: 3} {
+		if v.exitCode() != code {
+			t.Errorf("%v exits %d, want %d", v, v.exitCode(), code)
+		}
+	}
+}
