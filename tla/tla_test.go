@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -67,13 +68,31 @@ func TestModels(t *testing.T) {
 	for _, c := range cfgs {
 		t.Run(c.Name, func(t *testing.T) {
 			t.Parallel()
-			ctx, cancel := context.WithTimeout(context.Background(), cfgTimeout)
-			defer cancel()
-			res, err := tlacheck.RunChecker(ctx, dir, c, "")
-			if err != nil {
-				t.Fatal(err)
+			var res tlacheck.Result
+			if c.TLCOnly {
+				if jar == "" {
+					// Reported as SKIP, never as PASS: nothing checked it.
+					t.Skipf("%s needs TLC (liveness under fairness, which tla-checker 0.9.0 cannot check): set TLA2TOOLS_JAR", c.Name)
+				}
+			} else {
+				ctx, cancel := context.WithTimeout(context.Background(), cfgTimeout)
+				defer cancel()
+				// Passing GMP cfgs also export their state graph for the
+				// cross-check against the executable spec.
+				dot := ""
+				if c.Module == "GMP" && c.ExpectPass() {
+					dot = filepath.Join(t.TempDir(), c.Name+".dot")
+				}
+				var err error
+				res, err = tlacheck.RunChecker(ctx, dir, c, dot)
+				if err != nil {
+					t.Fatal(err)
+				}
+				judge(t, c, res)
+				if dot != "" && res.Outcome == tlacheck.Pass {
+					crossCheck(t, c, dot)
+				}
 			}
-			judge(t, c, res)
 			if jar == "" {
 				return
 			}
@@ -84,7 +103,7 @@ func TestModels(t *testing.T) {
 				t.Fatal(err)
 			}
 			judge(t, c, tres)
-			if c.ExpectPass() && tres.Outcome == tlacheck.Pass && res.Outcome == tlacheck.Pass && tres.States != res.States {
+			if !c.TLCOnly && c.ExpectPass() && tres.Outcome == tlacheck.Pass && res.Outcome == tlacheck.Pass && tres.States != res.States {
 				t.Errorf("distinct states differ: tla-checker %d, TLC %d", res.States, tres.States)
 			}
 		})

@@ -25,6 +25,8 @@ import (
 //	\* expect: NoLossNoDup           this invariant or property must fail
 //	\* expect: Deadlock              the checker must report a deadlock
 //	\* states: 28371                 distinct states of a passing run (optional)
+//	\* checker: tlc                  only TLC can check this cfg (liveness
+//	                                 under fairness; see docs/tla.md)
 //
 // Seeded-bug cfgs (Module_bug_name.cfg) must expect a failure.
 type Cfg struct {
@@ -32,9 +34,13 @@ type Cfg struct {
 	Module     string   // the module it configures
 	Name       string   // file name without .cfg, e.g. RunQueue_bug_cas_store
 	Expect     string   // "pass", "Deadlock", or an invariant/property name
+	TLCOnly    bool     // tla-checker cannot check it; only TLC runs it
 	States     int      // expected distinct states when Expect is pass; 0: not pinned
 	Invariants []string // INVARIANT(S) names, in order
 	Properties []string // PROPERTY(IES) names, in order
+	// Constants holds the CONSTANTS given one per line as "Name = value",
+	// the value as written (e.g. "2", "TRUE", "\"none\"", "{t1, t2}").
+	Constants map[string]string
 }
 
 // ModulePath is the .tla file the cfg configures.
@@ -109,6 +115,11 @@ func ParseCfg(path string) (Cfg, error) {
 					return Cfg{}, fmt.Errorf("%s:%d: expect wants one word (pass, Deadlock or a name), got %q", path, lineNo, val)
 				}
 				c.Expect = val
+			case "checker":
+				if val != "tlc" {
+					return Cfg{}, fmt.Errorf("%s:%d: checker wants \"tlc\", got %q", path, lineNo, val)
+				}
+				c.TLCOnly = true
 			case "states":
 				n, err := strconv.Atoi(val)
 				if err != nil || n <= 0 {
@@ -121,6 +132,15 @@ func ParseCfg(path string) (Cfg, error) {
 		if line == "" {
 			continue
 		}
+		if section == "const" {
+			if name, val, ok := strings.Cut(line, "="); ok && len(strings.Fields(name)) == 1 {
+				if c.Constants == nil {
+					c.Constants = map[string]string{}
+				}
+				c.Constants[strings.TrimSpace(name)] = strings.TrimSpace(val)
+				continue
+			}
+		}
 		for _, word := range strings.Fields(line) {
 			if strings.HasPrefix(word, `\*`) {
 				break
@@ -132,7 +152,10 @@ func ParseCfg(path string) (Cfg, error) {
 			case "PROPERTY", "PROPERTIES":
 				section = "prop"
 				continue
-			case "CONSTANT", "CONSTANTS", "SPECIFICATION", "INIT", "NEXT", "SYMMETRY",
+			case "CONSTANT", "CONSTANTS":
+				section = "const"
+				continue
+			case "SPECIFICATION", "INIT", "NEXT", "SYMMETRY",
 				"CHECK_DEADLOCK", "CONSTRAINT", "CONSTRAINTS", "ACTION_CONSTRAINT",
 				"ACTION_CONSTRAINTS", "VIEW", "ALIAS", "POSTCONDITION":
 				section = ""
