@@ -193,29 +193,57 @@ func specGraph(ctx context.Context, b spec.Bounds) (states map[string]bool, edge
 }
 
 // crossCheck compares the DOT graph of a GMP cfg with the spec's graph and
-// with spec.Explore's distinct-state count.
+// with spec.Explore's distinct-state count. On the smallest cfg it also
+// shows that the comparison bites: the same graph against the spec with a
+// seeded bug (gosched-local) must differ.
 func crossCheck(t *testing.T, c tlacheck.Cfg, dotPath string) {
 	t.Helper()
 	b, err := boundsFromCfg(c)
 	if err != nil {
 		t.Fatal(err)
 	}
+	summary, err := graphDiff(dotPath, b)
+	if err != nil {
+		t.Errorf("cross-check with the spec: %v", err)
+		return
+	}
+	t.Log(summary)
+	if c.Name == "GMP" {
+		mutant := b
+		mutant.Bug = spec.BugGoschedLocal
+		if _, err := graphDiff(dotPath, mutant); err == nil {
+			t.Errorf("cross-check self-test: GMP.tla's graph matched the spec with bug %v", mutant.Bug)
+		} else {
+			t.Logf("cross-check self-test: against the %v spec it reports: %v", mutant.Bug, firstLine(err.Error()))
+		}
+	}
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// graphDiff returns a one-line summary when the DOT graph and the spec's
+// graph under b are equal, else an error describing the difference.
+func graphDiff(dotPath string, b spec.Bounds) (string, error) {
 	g, err := tlacheck.ReadDOT(dotPath)
 	if err != nil {
-		t.Fatalf("reading tla-checker's state graph: %v", err)
+		return "", fmt.Errorf("reading tla-checker's state graph: %v", err)
 	}
 	tlaStates := map[string]bool{}
 	keys := make([]string, len(g.States))
 	for i, vars := range g.States {
 		k, err := tlaKey(vars, b)
 		if err != nil {
-			t.Fatalf("state s%d: %v", i, err)
+			return "", fmt.Errorf("state s%d: %v", i, err)
 		}
 		keys[i] = k
 		tlaStates[k] = true
 	}
+	var problems []string
 	if len(tlaStates) != len(g.States) {
-		t.Errorf("the DOT graph maps %d states to %d distinct spec states", len(g.States), len(tlaStates))
+		problems = append(problems, fmt.Sprintf("the DOT graph maps %d states to %d distinct spec states", len(g.States), len(tlaStates)))
 	}
 	tlaEdges := map[[2]string]bool{}
 	for _, e := range g.Edges {
@@ -227,17 +255,15 @@ func crossCheck(t *testing.T, c tlacheck.Cfg, dotPath string) {
 	defer cancel()
 	goStates, goEdges, err := specGraph(ctx, b)
 	if err != nil {
-		t.Fatal(err)
+		return "", err
 	}
 	res, err := spec.Explore(ctx, b, spec.Options{})
 	if err != nil {
-		t.Fatal(err)
+		return "", err
 	}
 	if res.Distinct != len(goStates) {
-		t.Errorf("spec.Explore found %d distinct states, the exported Model API %d", res.Distinct, len(goStates))
+		problems = append(problems, fmt.Sprintf("spec.Explore found %d distinct states, the exported Model API %d", res.Distinct, len(goStates)))
 	}
-	t.Logf("%v: TLA+ %d states %d edges; spec %d states %d edges (Explore: %d states, %d transitions, %d pruned)",
-		b, len(tlaStates), len(tlaEdges), len(goStates), len(goEdges), res.Distinct, res.Transitions, res.Pruned)
 	diff := func(what string, a, b map[string]bool) {
 		var only []string
 		for k := range a {
@@ -247,31 +273,39 @@ func crossCheck(t *testing.T, c tlacheck.Cfg, dotPath string) {
 		}
 		if len(only) > 0 {
 			sort.Strings(only)
-			t.Errorf("%d states %s, e.g.\n  %s", len(only), what, strings.Join(only[:min(3, len(only))], "\n  "))
+			problems = append(problems, fmt.Sprintf("%d states %s, e.g.\n  %s", len(only), what, strings.Join(only[:min(3, len(only))], "\n  ")))
 		}
 	}
 	diff("reached by GMP.tla but not by the spec", tlaStates, goStates)
 	diff("reached by the spec but not by GMP.tla", goStates, tlaStates)
-	missing, extra := 0, 0
+	var missing, extra []string
 	for e := range goEdges {
 		if !tlaEdges[e] {
-			missing++
-			if missing == 1 {
-				t.Errorf("spec edge missing from GMP.tla:\n  %s\n  -> %s", e[0], e[1])
-			}
+			missing = append(missing, e[0]+"\n  -> "+e[1])
 		}
 	}
 	for e := range tlaEdges {
 		if !goEdges[e] {
-			extra++
-			if extra == 1 {
-				t.Errorf("GMP.tla edge not in the spec:\n  %s\n  -> %s", e[0], e[1])
-			}
+			extra = append(extra, e[0]+"\n  -> "+e[1])
 		}
 	}
-	if missing+extra > 0 {
-		t.Errorf("edges: %d only in the spec, %d only in GMP.tla", missing, extra)
+	if len(missing)+len(extra) > 0 {
+		sort.Strings(missing)
+		sort.Strings(extra)
+		msg := fmt.Sprintf("edges: %d only in the spec, %d only in GMP.tla", len(missing), len(extra))
+		if len(missing) > 0 {
+			msg += "\n  spec only: " + missing[0]
+		}
+		if len(extra) > 0 {
+			msg += "\n  GMP.tla only: " + extra[0]
+		}
+		problems = append(problems, msg)
 	}
+	if len(problems) > 0 {
+		return "", errors.New(strings.Join(problems, "\n"))
+	}
+	return fmt.Sprintf("%v: GMP.tla and spec agree: %d states, %d edges (spec.Explore: %d states, %d transitions, %d pruned by the M bound)",
+		b, len(tlaStates), len(tlaEdges), res.Distinct, res.Transitions, res.Pruned), nil
 }
 
 // TestKeyMapping checks the two renderings on the initial state, without

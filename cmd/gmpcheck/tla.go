@@ -1,0 +1,303 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/gmpcheck/gmpcheck/tla/tlacheck"
+)
+
+// tla: model-check the TLA+ modules in tla/ (RunQueue.tla, GMP.tla) with
+// tla-checker under node, and with TLC when a tla2tools.jar is given, and
+// print one row per cfg and checker.
+
+func init() {
+	registerCommand(command{
+		name:    "tla",
+		summary: "model-check the TLA+ specs in tla/ with tla-checker (and TLC) and report per cfg",
+		run:     runTLA,
+	})
+	registerStage(stage{name: "tla", order: 40, run: tlaStage})
+}
+
+// tlaRow is one checker's run on one cfg.
+type tlaRow struct {
+	cfg     tlacheck.Cfg
+	res     tlacheck.Result
+	verdict tlacheck.Verdict
+	why     string
+	notRun  string // why the cfg was not run by this checker, if it was not
+	err     error
+}
+
+func runTLA(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("tla", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dirFlag := fs.String("dir", "", "the tla directory (default: tla/ in the current directory or a parent)")
+	match := fs.String("run", "", "only cfgs whose name matches this regular expression")
+	jar := fs.String("tlc", os.Getenv("TLA2TOOLS_JAR"), "tla2tools.jar: also run TLC (default $TLA2TOOLS_JAR)")
+	timeout := fs.Duration("timeout", 5*time.Minute, "time limit per checker run (a run cut short is inconclusive)")
+	workers := fs.Int("j", 2, "cfgs checked in parallel")
+	traces := fs.Bool("v", false, "print the counterexample of every failing run, expected or not")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: gmpcheck tla [-dir d] [-run re] [-tlc jar] [-timeout d] [-j n] [-v]")
+		fmt.Fprintln(stderr, "\nModel-checks every Module.cfg / Module_variant.cfg in tla/ with tla-checker")
+		fmt.Fprintln(stderr, "(install: npm ci --prefix tla) and, with -tlc, with TLC. Seeded-bug cfgs")
+		fmt.Fprintln(stderr, "(_bug_) must fail with the property their \"\\* expect:\" line names.")
+		fmt.Fprintln(stderr, "Exit: 0 every run as expected, 1 a run not as expected, 2 usage,")
+		fmt.Fprintln(stderr, "3 inconclusive (checker missing, or a run cut short).")
+		fmt.Fprintln(stderr)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return flagExit(err)
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "tla: unexpected arguments %q\n", fs.Args())
+		return exitUsage
+	}
+	if *workers < 1 {
+		fmt.Fprintln(stderr, "tla: -j must be at least 1")
+		return exitUsage
+	}
+	var re *regexp.Regexp
+	if *match != "" {
+		var err error
+		if re, err = regexp.Compile(*match); err != nil {
+			fmt.Fprintf(stderr, "tla: -run: %v\n", err)
+			return exitUsage
+		}
+	}
+	dir, cfgs, err := loadTLACfgs(*dirFlag, re)
+	if err != nil {
+		fmt.Fprintf(stderr, "tla: %v\n", err)
+		return exitUsage
+	}
+	if err := tlacheck.CheckInstalled(dir); err != nil {
+		fmt.Fprintf(stderr, "tla: %v\n", err)
+		return exitInconclusive
+	}
+	rows := checkTLACfgs(context.Background(), dir, cfgs, *jar, *timeout, *workers, stderr)
+	v := printTLAReport(stdout, rows, *traces)
+	if *jar == "" {
+		fmt.Fprintln(stdout, "\nTLC not run (no -tlc / TLA2TOOLS_JAR); cfgs marked \"checker: tlc\" were checked by nothing.")
+	}
+	fmt.Fprintf(stdout, "\ntla: %s\n", v)
+	return v.exitCode()
+}
+
+func loadTLACfgs(dirFlag string, re *regexp.Regexp) (string, []tlacheck.Cfg, error) {
+	start := dirFlag
+	if start == "" {
+		start = "."
+	}
+	dir, err := tlacheck.FindDir(start)
+	if err != nil {
+		return "", nil, err
+	}
+	all, err := tlacheck.FindCfgs(dir)
+	if err != nil {
+		return "", nil, err
+	}
+	var cfgs []tlacheck.Cfg
+	for _, c := range all {
+		if re == nil || re.MatchString(c.Name) {
+			cfgs = append(cfgs, c)
+		}
+	}
+	if len(cfgs) == 0 {
+		return "", nil, fmt.Errorf("no cfg in %s matches", dir)
+	}
+	return dir, cfgs, nil
+}
+
+// checkTLACfgs runs every cfg with tla-checker (unless it is TLC-only) and,
+// if jar is set, with TLC, workers at a time. Rows come back in cfg order.
+func checkTLACfgs(ctx context.Context, dir string, cfgs []tlacheck.Cfg, jar string, timeout time.Duration, workers int, log io.Writer) []tlaRow {
+	type job struct {
+		i   int
+		tlc bool
+	}
+	var jobs []job
+	for i, c := range cfgs {
+		jobs = append(jobs, job{i, false})
+		if jar != "" {
+			jobs = append(jobs, job{i, true})
+		}
+		_ = c
+	}
+	rows := make([]tlaRow, len(jobs))
+	var mu sync.Mutex
+	next := 0
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				if next == len(jobs) {
+					mu.Unlock()
+					return
+				}
+				k := next
+				next++
+				mu.Unlock()
+				j := jobs[k]
+				c := cfgs[j.i]
+				row := tlaRow{cfg: c}
+				switch {
+				case ctx.Err() != nil:
+					row.res.Tool = toolName(j.tlc)
+					row.res.Outcome = tlacheck.Timeout
+					row.verdict, row.why = tlacheck.Inconclusive, "not run: time limit reached"
+				case !j.tlc && c.TLCOnly:
+					row.res.Tool = "tla-checker"
+					row.notRun = "needs TLC (liveness under fairness)"
+				default:
+					rctx, cancel := context.WithTimeout(ctx, timeout)
+					if j.tlc {
+						row.res, row.err = tlacheck.RunTLC(rctx, jar, c)
+					} else {
+						row.res, row.err = tlacheck.RunChecker(rctx, dir, c, "")
+					}
+					cancel()
+					if row.err == nil {
+						row.verdict, row.why = tlacheck.Judge(c, row.res)
+					}
+				}
+				mu.Lock()
+				switch {
+				case row.notRun != "":
+					fmt.Fprintf(log, "tla: %s: %s: not run, %s\n", c.Name, row.res.Tool, row.notRun)
+				case row.err != nil:
+					fmt.Fprintf(log, "tla: %s: %s: error: %v\n", c.Name, toolName(j.tlc), row.err)
+				default:
+					fmt.Fprintf(log, "tla: %s: %s: %s\n", c.Name, row.res, row.why)
+				}
+				mu.Unlock()
+				rows[k] = row
+			}
+		}()
+	}
+	wg.Wait()
+	return rows
+}
+
+func toolName(tlc bool) string {
+	if tlc {
+		return "TLC"
+	}
+	return "tla-checker"
+}
+
+// printTLAReport prints the table and returns the overall verdict. A run
+// that was not possible for the checker (TLC-only cfg) neither passes nor
+// fails; an error or a wrong verdict fails; a cut-short run is inconclusive.
+func printTLAReport(w io.Writer, rows []tlaRow, traces bool) verdict {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "CFG\tCHECKER\tEXPECTED\tRESULT\tSTATES\tTIME\tVERDICT")
+	overall := pass
+	var failures []tlaRow
+	for _, r := range rows {
+		result, states, took, v := "", "", "", ""
+		switch {
+		case r.notRun != "":
+			result, v = "not run: "+r.notRun, "-"
+		case r.err != nil:
+			result, v = "error", "FAIL"
+			overall = worst(overall, fail)
+			failures = append(failures, r)
+		default:
+			result = string(r.res.Outcome)
+			if r.res.Name != "" && r.res.Outcome != tlacheck.Deadlock {
+				result += " " + r.res.Name
+			}
+			states = fmt.Sprint(r.res.States)
+			took = r.res.Elapsed.Round(10 * time.Millisecond).String()
+			switch r.verdict {
+			case tlacheck.OK:
+				v = "ok"
+			case tlacheck.Inconclusive:
+				v = "INCONCLUSIVE"
+				overall = worst(overall, inconclusive)
+			default:
+				v = "FAIL"
+				overall = worst(overall, fail)
+				failures = append(failures, r)
+			}
+			if traces && r.res.Outcome != tlacheck.Pass && r.verdict == tlacheck.OK {
+				failures = append(failures, r)
+			}
+		}
+		expected := r.cfg.Expect
+		if expected != "pass" {
+			expected = "fails: " + expected
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.cfg.Name, r.res.Tool, expected, result, states, took, v)
+	}
+	tw.Flush()
+	for _, r := range failures {
+		fmt.Fprintf(w, "\n== %s (%s)\n", r.cfg.Name, r.res.Tool)
+		if r.err != nil {
+			fmt.Fprintln(w, r.err)
+			continue
+		}
+		fmt.Fprintf(w, "%s\n%s\n%s\n", r.why, r.res.Message, r.res.Trace)
+	}
+	return overall
+}
+
+// tlaStage is the verify stage: every cfg with tla-checker (TLC too when
+// TLA2TOOLS_JAR is set), two at a time, within the verify budget.
+func tlaStage(ctx context.Context, log io.Writer) stageResult {
+	dir, cfgs, err := loadTLACfgs("", nil)
+	if err != nil {
+		return stageResult{fail, err.Error()}
+	}
+	if err := tlacheck.CheckInstalled(dir); err != nil {
+		fmt.Fprintln(log, err)
+		if errors.Is(err, tlacheck.ErrNotInstalled) {
+			return stageResult{inconclusive, "tla-checker not installed: run 'npm ci --prefix tla'"}
+		}
+		return stageResult{fail, err.Error()}
+	}
+	sctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
+	defer cancel()
+	jar := os.Getenv("TLA2TOOLS_JAR")
+	rows := checkTLACfgs(sctx, dir, cfgs, jar, 2*time.Minute, 2, log)
+	v := printTLAReport(io.Discard, rows, false)
+	ok, notRun, bad, states := 0, 0, 0, 0
+	for _, r := range rows {
+		switch {
+		case r.notRun != "":
+			notRun++
+		case r.err == nil && r.verdict == tlacheck.OK:
+			ok++
+			if r.res.Outcome == tlacheck.Pass {
+				states += r.res.States
+			}
+		default:
+			bad++
+		}
+	}
+	summary := fmt.Sprintf("%d/%d checker runs as expected (%d states in passing runs)", ok, len(rows), states)
+	if bad > 0 {
+		summary += fmt.Sprintf(", %d not as expected", bad)
+	}
+	if notRun > 0 {
+		summary += fmt.Sprintf("; %d cfgs need TLC and were not run (set TLA2TOOLS_JAR)", notRun)
+	}
+	if ctx.Err() != nil && v == pass {
+		v = inconclusive
+	}
+	return stageResult{v, summary}
+}
