@@ -38,6 +38,10 @@ type G struct {
 	goid      uint64
 	status    atomic.Uint32
 	schedlink *G
+
+	// x is the scheduler's per-G state (sched.go); the run queues never
+	// touch it.
+	x gsched
 }
 
 // NewG returns a goroutine descriptor with the given id, in status Gidle.

@@ -1,0 +1,96 @@
+package impl
+
+import (
+	"fmt"
+
+	"github.com/gmpcheck/gmpcheck/spec"
+)
+
+// EventKind classifies scheduler events.
+type EventKind uint8
+
+const (
+	// EvAction is one step of the scheduler, named by the spec action it
+	// implements (Event.Action): NewProc, GoExit, Gosched, Park, Ready,
+	// EnterSyscall, ExitSyscallFast/IdleP/NoP, Global61, RunqGet,
+	// GlobRunqGetBatch, BecomeSpinning, Steal, ReleaseP, RecheckGlobal,
+	// RecheckRunqs, StopM, Preempt, Retake, InjectGList.
+	EvAction EventKind = iota
+	EvGStatus   // a G changed status: From → To
+	EvRunqPut   // G put on P's local queue (On: into runnext)
+	EvGlobPut   // G put on the global queue
+	EvGlobBatch // N Gs moved from the global queue to P's ring (G runs now)
+	EvSteal     // M on P stole N Gs from Victim (G runs now)
+	EvSpinning  // M's spinning flag became On
+	EvStartM    // M started (woken or created) on P, spinning if On
+	EvHandoff   // handoffp of P: to an M (On) or to the idle list
+	numEventKinds
+)
+
+var eventKindNames = [numEventKinds]string{
+	"Action", "GStatus", "RunqPut", "GlobPut", "GlobBatch", "Steal", "Spinning", "StartM", "Handoff",
+}
+
+func (k EventKind) String() string {
+	if k < numEventKinds {
+		return eventKindNames[k]
+	}
+	return fmt.Sprintf("EventKind(%d)", uint8(k))
+}
+
+// Event is one scheduler event. It is a small value so that emitting one
+// allocates nothing; which fields mean something depends on Kind. M and P
+// are -1 when absent (sysmon acts without an M, injectglist without a P).
+type Event struct {
+	Kind     EventKind
+	Action   spec.ActionKind // EvAction
+	M, P     int32
+	Victim   int32 // EvSteal, EvAction Steal
+	G        uint64
+	From, To Gstatus // EvGStatus
+	N        int32
+	On       bool
+}
+
+func (e Event) String() string {
+	switch e.Kind {
+	case EvAction:
+		s := fmt.Sprintf("m%d p%d %v", e.M, e.P, e.Action)
+		switch e.Action {
+		case spec.ActSteal:
+			s += fmt.Sprintf("(p%d)", e.Victim)
+		}
+		if e.G != 0 {
+			s += fmt.Sprintf(" g%d", e.G)
+		}
+		return s
+	case EvGStatus:
+		return fmt.Sprintf("g%d %v→%v", e.G, e.From, e.To)
+	default:
+		return fmt.Sprintf("%v m%d p%d g%d victim=%d n=%d on=%v", e.Kind, e.M, e.P, e.G, e.Victim, e.N, e.On)
+	}
+}
+
+// emit delivers e if tracing is on. The nil check is the whole cost of
+// tracing when it is off: Event is built on the stack and never escapes.
+func (s *Sched) emit(e Event) {
+	if s.trace != nil {
+		s.trace(e)
+	}
+}
+
+func (s *Sched) emitAction(a spec.ActionKind, m *M, p int32, g *G) {
+	if s.trace != nil {
+		mid := int32(-1)
+		if m != nil {
+			mid = m.id
+		}
+		s.trace(Event{Kind: EvAction, Action: a, M: mid, P: p, Victim: -1, G: gidOf(g)})
+	}
+}
+
+func (s *Sched) emitStatus(g *G, from, to Gstatus) {
+	if s.trace != nil {
+		s.trace(Event{Kind: EvGStatus, M: -1, P: -1, G: g.goid, From: from, To: to})
+	}
+}

@@ -1,0 +1,244 @@
+package impl
+
+import (
+	"fmt"
+	"sync/atomic"
+
+	"github.com/gmpcheck/gmpcheck/spec"
+)
+
+// M is a worker: in the runtime an OS thread, here a goroutine (optionally
+// locked to an OS thread). It runs the schedule loop while holding a P and
+// hands control to one G at a time.
+type M struct {
+	id   int32
+	p    atomic.Pointer[P]
+	curg atomic.Pointer[G]
+	oldp *P // the P held when the current syscall began
+
+	// pc is where the M is in the scheduler (the spec's M PC): idle in
+	// stopm, in findRunnable holding a P, in the no-P recheck, or running
+	// its curg. Only the M itself changes it, except that startm moves an
+	// idle M to MSched under sched.lock.
+	pc       spec.MPC
+	spinning bool // m.spinning: looking for work to steal
+	idle     bool // on sched.midle; under sched.lock
+	kill     bool // Shutdown: exit instead of scheduling
+
+	park chan struct{} // stopm sleeps here (m.park note)
+	back chan struct{} // the running G yields control back here
+
+	rng uint64 // per-M random state for the steal order (cheaprand)
+}
+
+// ID is the M's number (m.id).
+func (m *M) ID() int { return int(m.id) }
+
+// mput puts m on the idle list. sched.lock held.
+func (s *Sched) mput(m *M) {
+	m.idle = true
+	m.pc = spec.MIdle
+	s.nmidle++
+	s.checkdead()
+}
+
+// mget takes an idle M, or returns nil. sched.lock held. Like pidleget it
+// takes the lowest-numbered one, which is the spec's choice.
+func (s *Sched) mget() *M {
+	for _, m := range s.allm {
+		if m.idle {
+			m.idle = false
+			s.nmidle--
+			return m
+		}
+	}
+	return nil
+}
+
+// startm gives pp to an idle M, or a new one, and sets it running the
+// schedule loop; spinning means the caller already counted it in
+// nmspinning. lockHeld says whether the caller holds sched.lock.
+func (s *Sched) startm(pp *P, spinning, lockHeld bool) {
+	if !lockHeld {
+		s.glob.Lock()
+	}
+	if s.stopping.Load() {
+		// No new work after Shutdown: give the P back, undo the count.
+		if spinning {
+			s.nmspinning.Add(-1)
+		}
+		s.idlep.set(int(pp.id))
+		pp.status.Store(uint32(spec.PIdle))
+		s.npidle.Add(1)
+		if !lockHeld {
+			s.glob.Unlock()
+		}
+		return
+	}
+	if spinning && s.bug != spec.BugRetakeIgnoresLocal && !pp.runq.Empty() {
+		panic("startm: p has runnable gs")
+	}
+	m := s.mget()
+	created := m == nil
+	if created {
+		m = s.newm()
+	}
+	m.spinning = spinning
+	m.pc = spec.MSched
+	acquirep(m, pp)
+	if s.dead.Load() {
+		s.clearDead()
+	}
+	if !lockHeld {
+		s.glob.Unlock()
+	}
+	s.emit(Event{Kind: EvStartM, M: m.id, P: pp.id, On: spinning})
+	if created {
+		s.launchM(m)
+	} else {
+		s.wakeM(m)
+	}
+	if s.sysmonOn.Load() {
+		s.wakeSysmon()
+	}
+}
+
+// newm allocates the next M. sched.lock held. startm launches its
+// goroutine once the M has its P.
+func (s *Sched) newm() *M {
+	if len(s.allm) >= s.cfg.MaxMs {
+		panic(fmt.Sprintf("runtime: program exceeds %d-thread limit", s.cfg.MaxMs))
+	}
+	m := &M{
+		id:   int32(len(s.allm)),
+		pc:   spec.MIdle,
+		park: make(chan struct{}, 1),
+		back: make(chan struct{}, 1),
+		rng:  s.cfg.Seed*0x9e3779b97f4a7c15 + uint64(len(s.allm))*0xbf58476d1ce4e5b9 + 1,
+	}
+	s.allm = append(s.allm, m)
+	s.mcount.Store(int32(len(s.allm)))
+	return m
+}
+
+// stopm parks m on the idle list; the shell then blocks until startm hands
+// it a P. sched.lock must not be held. It reports false if the scheduler is
+// stopping, in which case m must exit instead.
+func (s *Sched) stopm(m *M) bool {
+	if m.p.Load() != nil {
+		panic("stopm holding p")
+	}
+	if m.spinning {
+		panic("stopm spinning")
+	}
+	s.glob.Lock()
+	if s.stopping.Load() {
+		s.glob.Unlock()
+		return false
+	}
+	s.mput(m)
+	s.glob.Unlock()
+	return true
+}
+
+// wakep starts a spinning M on an idle P, unless some M is already spinning
+// (it will find the new work, and wake another if it finds some): at most
+// one M at a time is woken to look for work.
+func (s *Sched) wakep() {
+	if s.nmspinning.Load() != 0 || !s.nmspinning.CompareAndSwap(0, 1) {
+		return
+	}
+	s.glob.Lock()
+	pp := s.pidleget()
+	if pp == nil {
+		s.nmspinning.Add(-1)
+		s.glob.Unlock()
+		return
+	}
+	s.startm(pp, true, true)
+	s.glob.Unlock()
+}
+
+// resetspinning is called when a spinning M found work: it stops spinning
+// and, since it may not be the only work, wakes another spinning M.
+func (s *Sched) resetspinning(m *M) {
+	if !m.spinning {
+		panic("resetspinning: not a spinning m")
+	}
+	m.spinning = false
+	s.emit(Event{Kind: EvSpinning, M: m.id, P: pidOf(m.p.Load()), On: false})
+	if s.bug != spec.BugSpinNoDec {
+		if s.nmspinning.Add(-1) < 0 {
+			panic("findRunnable: negative nmspinning")
+		}
+	}
+	s.wakep()
+}
+
+// becomeSpinning marks m spinning and counts it.
+func (s *Sched) becomeSpinning(m *M) {
+	m.spinning = true
+	s.nmspinning.Add(1)
+	s.emit(Event{Kind: EvSpinning, M: m.id, P: pidOf(m.p.Load()), On: true})
+}
+
+// handoffp finds a home for a P whose M cannot use it (retaken from a
+// syscall): an M right away if there is work for it (its own queue or the
+// global one), a spinning M if nobody else is spinning or idle to pick up
+// future work, otherwise the idle list. The conditions mirror findRunnable's:
+// whenever findRunnable would find a G on pp, handoffp starts an M.
+func (s *Sched) handoffp(pp *P) {
+	s.counters.Handoffs.Add(1)
+	local := !pp.runq.Empty() && s.bug != spec.BugRetakeIgnoresLocal
+	if local || s.globNonEmpty() {
+		s.emit(Event{Kind: EvHandoff, P: pp.id, On: true})
+		s.startm(pp, false, false)
+		return
+	}
+	if s.nmspinning.Load()+s.npidle.Load() == 0 && s.nmspinning.CompareAndSwap(0, 1) {
+		s.emit(Event{Kind: EvHandoff, P: pp.id, On: true})
+		s.startm(pp, true, false)
+		return
+	}
+	s.glob.Lock()
+	if s.glob.runq.Len() != 0 {
+		s.glob.Unlock()
+		s.emit(Event{Kind: EvHandoff, P: pp.id, On: true})
+		s.startm(pp, false, false)
+		return
+	}
+	if s.bug == spec.BugRetakeIgnoresLocal && !pp.runq.Empty() {
+		// The seeded bug's consequence: a P with local work goes idle
+		// (pidleput would refuse it); leave it held by no M instead.
+		pp.m.Store(nil)
+		s.idlep.set(int(pp.id))
+		pp.status.Store(uint32(spec.PIdle))
+		s.npidle.Add(1)
+	} else {
+		s.pidleput(pp)
+	}
+	s.glob.Unlock()
+	s.emit(Event{Kind: EvHandoff, P: pp.id, On: false})
+}
+
+// globNonEmpty reports whether the global queue holds a G.
+func (s *Sched) globNonEmpty() bool {
+	s.glob.Lock()
+	n := s.glob.runq.Len()
+	s.glob.Unlock()
+	return n != 0
+}
+
+func pidOf(pp *P) int32 {
+	if pp == nil {
+		return -1
+	}
+	return pp.id
+}
+
+func gidOf(g *G) uint64 {
+	if g == nil {
+		return 0
+	}
+	return g.goid
+}

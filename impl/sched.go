@@ -1,0 +1,324 @@
+package impl
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gmpcheck/gmpcheck/spec"
+)
+
+// Config configures a Sched. The zero value of every field means the
+// runtime's default.
+type Config struct {
+	// Procs is GOMAXPROCS: the number of Ps. Default runtime.GOMAXPROCS(0).
+	Procs int
+	// QueueCapacity is the capacity of each P's local ring, a power of two
+	// in [2, 256]. Default 256, the runtime's.
+	QueueCapacity int
+	// LockOSThread wires each M goroutine to its own OS thread, so that an
+	// M is a thread as in the runtime (costs a thread switch per hand-off).
+	LockOSThread bool
+	// MaxMs bounds the number of Ms (the runtime's maxmcount, 10000).
+	MaxMs int
+	// SchedTickPeriod is the period of findRunnable's global-queue fairness
+	// check, schedtick%61 in the runtime. Default 61; the deterministic
+	// driver sets it to the spec's (small) SchedTick.
+	SchedTickPeriod int
+	// ForcePreempt is sysmon's time slice (forcePreemptNS, 10 ms).
+	ForcePreempt time.Duration
+	// NoSysmon disables the sysmon goroutine: no time-slice preemption and
+	// no retake of Ps blocked in syscalls.
+	NoSysmon bool
+	// Trace, if set, receives every scheduler event, synchronously, from the
+	// goroutine that caused it. It must be safe for concurrent use. When nil
+	// the events are not built at all.
+	Trace func(Event)
+	// SchedTrace, if positive, makes sysmon write a schedtrace line (the
+	// runtime's GODEBUG=schedtrace format) to SchedTraceOut at this interval.
+	SchedTrace    time.Duration
+	SchedTraceOut io.Writer
+	// Seed seeds the per-M random steal order. Zero picks a fixed seed.
+	Seed uint64
+	// Bug selects a seeded bug (the spec's names: ready-no-wakep, no-61,
+	// nmspinning-no-dec, gosched-local, retake-ignores-local) so that the
+	// checks can prove they reject it. spec.BugNone is the real scheduler.
+	Bug spec.Bug
+
+	deterministic bool // set by NewDriver: no goroutines, no sleeping
+}
+
+// Errors returned by the scheduler's API.
+var (
+	// ErrDeadlock is returned by Wait when every live G is parked and no M
+	// is left to ready them: the runtime's checkdead.
+	ErrDeadlock = errors.New("all goroutines are asleep - deadlock!")
+	// ErrShutdown is returned by Go and Ready after Shutdown.
+	ErrShutdown = errors.New("gmpcheck: scheduler is shut down")
+)
+
+// Sched is the G/M/P scheduler: GOMAXPROCS Ps with local run queues, Ms as
+// worker goroutines, Gs as goroutines that run only while their M hands them
+// control.
+//
+// The scheduling decisions (what to run next, whom to steal from, whether to
+// spin, whether to retake) are made by the functions of schedule.go,
+// steal.go, proc.go and syscall.go on this state; blocking and waking
+// goroutines is confined to shell.go. The deterministic Driver calls the
+// decision functions one step at a time without any goroutine.
+type Sched struct {
+	cfg        Config
+	glob       *GlobalRunq // sched.runq; glob.Lock is sched.lock
+	allp       []*P
+	gomaxprocs int32
+	period     uint32 // schedtick period (61)
+	half       int32  // len(p.runq)/2: globrunqgetbatch's n
+	bug        spec.Bug
+	det        bool
+	trace      func(Event)
+
+	stealOrder randomOrder
+	idlep      pMask // idlepMask: written under sched.lock, read by thieves
+	npidle     atomic.Int32
+	nmspinning atomic.Int32
+
+	// Under sched.lock.
+	allm     []*M
+	nmidle   int32
+	mcount   atomic.Int32 // len(allm), readable without the lock
+	sysmonOn atomic.Bool  // sysmon is in deep sleep waiting for sysmonWake
+
+	gfree struct { // sched.gFree
+		sync.Mutex
+		q GQueue
+	}
+	allgs struct {
+		sync.Mutex
+		gs []*G
+	}
+	goidgen atomic.Uint64
+
+	nlive atomic.Int64 // Gs created and not yet exited
+
+	waitMu   sync.Mutex
+	waitCond sync.Cond
+	deadErr  error       // set by checkdead, cleared when an M starts again
+	dead     atomic.Bool // deadErr != nil, readable under sched.lock alone
+
+	stopping   atomic.Bool
+	shutOnce   sync.Once
+	wg         sync.WaitGroup // every goroutine the scheduler started
+	mwg        sync.WaitGroup // the M goroutines
+	sysmonWake chan struct{}
+	sysmonStop chan struct{}
+	start      time.Time
+	counters   Counters
+}
+
+// Counters are cumulative scheduler statistics, read with Stats.
+type Counters struct {
+	Spawned, Exited, Steals, Preempts, Retakes, Handoffs atomic.Int64
+}
+
+// Stats is a snapshot of Counters.
+type Stats struct {
+	Spawned, Exited, Steals, Preempts, Retakes, Handoffs int64
+	Ms                                                   int
+}
+
+// New builds a scheduler with its Ps and (unless disabled) its sysmon. No M
+// exists until the first G is created.
+func New(cfg Config) (*Sched, error) {
+	if cfg.Procs == 0 {
+		cfg.Procs = runtime.GOMAXPROCS(0)
+	}
+	if cfg.Procs < 1 || cfg.Procs > 1<<16 {
+		return nil, fmt.Errorf("impl: Procs %d: want 1..65536", cfg.Procs)
+	}
+	if cfg.QueueCapacity == 0 {
+		cfg.QueueCapacity = DefaultQueueCapacity
+	}
+	if err := spec.ValidQueueCap(cfg.QueueCapacity); err != nil {
+		return nil, fmt.Errorf("impl: %w", err)
+	}
+	if cfg.MaxMs == 0 {
+		cfg.MaxMs = 10000
+	}
+	if cfg.MaxMs < cfg.Procs {
+		return nil, fmt.Errorf("impl: MaxMs %d < Procs %d", cfg.MaxMs, cfg.Procs)
+	}
+	if cfg.SchedTickPeriod == 0 {
+		cfg.SchedTickPeriod = spec.RuntimeSchedTick
+	}
+	if cfg.SchedTickPeriod < 1 {
+		return nil, fmt.Errorf("impl: SchedTickPeriod %d: want >= 1", cfg.SchedTickPeriod)
+	}
+	if cfg.ForcePreempt == 0 {
+		cfg.ForcePreempt = forcePreemptNS
+	}
+	if cfg.SchedTrace > 0 && cfg.SchedTraceOut == nil {
+		return nil, fmt.Errorf("impl: SchedTrace set without SchedTraceOut")
+	}
+	s := &Sched{
+		cfg:        cfg,
+		glob:       NewGlobalRunq(),
+		gomaxprocs: int32(cfg.Procs),
+		period:     uint32(cfg.SchedTickPeriod),
+		half:       int32(cfg.QueueCapacity / 2),
+		bug:        cfg.Bug,
+		det:        cfg.deterministic,
+		trace:      cfg.Trace,
+		idlep:      newPMask(cfg.Procs),
+		sysmonWake: make(chan struct{}, 1),
+		sysmonStop: make(chan struct{}),
+		start:      time.Now(),
+	}
+	s.waitCond.L = &s.waitMu
+	s.stealOrder = newRandomOrder(uint32(cfg.Procs))
+	s.allp = make([]*P, cfg.Procs)
+	for i := range s.allp {
+		q, err := NewRunq(cfg.QueueCapacity, s.glob)
+		if err != nil {
+			return nil, err
+		}
+		pp := &P{id: int32(i), runq: q}
+		if !s.det {
+			q.SetStealBackoff(s.stealBackoff(pp))
+		}
+		s.allp[i] = pp
+		// Every P starts idle (on sched.pidle).
+		pp.status.Store(uint32(spec.PIdle))
+		s.idlep.set(i)
+	}
+	s.npidle.Store(int32(cfg.Procs))
+	if !s.det && !cfg.NoSysmon {
+		s.wg.Add(1)
+		go s.sysmon()
+	}
+	return s, nil
+}
+
+// Procs is GOMAXPROCS.
+func (s *Sched) Procs() int { return int(s.gomaxprocs) }
+
+// Go is newproc from outside the scheduler (no current P): the new G joins
+// the global queue and an idle P, if any, gets an M to run it, as
+// injectglist does for Gs readied without a P.
+func (s *Sched) Go(fn func(Task)) error {
+	if fn == nil {
+		return errors.New("gmpcheck: Go of nil func")
+	}
+	if s.stopping.Load() {
+		return ErrShutdown
+	}
+	g := s.newproc1(nil, fn)
+	s.injectglist(g)
+	return nil
+}
+
+// Ready makes a parked G runnable from outside the scheduler (no P): the
+// global queue plus an M for an idle P (injectglist). It fails unless g is
+// waiting.
+func (s *Sched) Ready(t Task) error {
+	g, ok := t.(*G)
+	if !ok || g == nil || g.x.s != s {
+		return fmt.Errorf("gmpcheck: Ready of a goroutine not created by this scheduler")
+	}
+	if s.stopping.Load() {
+		return ErrShutdown
+	}
+	if !g.casStatus(Gwaiting, Grunnable) {
+		return readyErr(g)
+	}
+	s.emitStatus(g, Gwaiting, Grunnable)
+	s.injectglist(g)
+	return nil
+}
+
+func readyErr(g *G) error {
+	return fmt.Errorf("bad g->status in ready: %v is %v, not waiting", g, g.Status())
+}
+
+// Wait blocks until every G has exited (nil), or until checkdead finds every
+// live G parked with no M left to ready them (ErrDeadlock, or a "scheduler
+// stuck" error if runnable Gs were left with every M idle, which is a
+// scheduler bug). A Ready from outside can still revive a deadlocked
+// scheduler; Wait may then be called again.
+func (s *Sched) Wait() error {
+	s.waitMu.Lock()
+	defer s.waitMu.Unlock()
+	for {
+		if s.nlive.Load() == 0 {
+			return nil
+		}
+		if s.deadErr != nil {
+			return s.deadErr
+		}
+		if s.stopping.Load() {
+			return ErrShutdown
+		}
+		s.waitCond.Wait()
+	}
+}
+
+func (s *Sched) broadcastWait() {
+	s.waitMu.Lock()
+	s.waitCond.Broadcast()
+	s.waitMu.Unlock()
+}
+
+// Live is the number of Gs created and not yet exited.
+func (s *Sched) Live() int64 { return s.nlive.Load() }
+
+// Stats returns the cumulative counters.
+func (s *Sched) Stats() Stats {
+	return Stats{
+		Spawned: s.counters.Spawned.Load(), Exited: s.counters.Exited.Load(),
+		Steals: s.counters.Steals.Load(), Preempts: s.counters.Preempts.Load(),
+		Retakes: s.counters.Retakes.Load(), Handoffs: s.counters.Handoffs.Load(),
+		Ms: int(s.mcount.Load()),
+	}
+}
+
+// Shutdown stops the scheduler and every goroutine it started. Running Gs
+// are not interrupted: Shutdown waits until each reaches a scheduling point
+// (or finishes its syscall). Gs still parked or runnable are then ended with
+// runtime.Goexit, so their deferred calls run. Go and Ready fail afterwards.
+// Shutdown is idempotent.
+func (s *Sched) Shutdown() {
+	s.shutOnce.Do(func() {
+		s.stopping.Store(true)
+		s.broadcastWait()
+		if !s.det && !s.cfg.NoSysmon {
+			close(s.sysmonStop)
+		}
+		s.glob.Lock()
+		for _, m := range s.allm {
+			if m.idle {
+				m.idle = false
+				m.kill = true
+				s.nmidle--
+				s.wakeM(m)
+			}
+		}
+		s.glob.Unlock()
+		// Ms exit at their next scheduling step; once they are gone no G
+		// can be resumed, so the remaining G goroutines can be ended.
+		s.mwg.Wait()
+		s.allgs.Lock()
+		gs := s.allgs.gs
+		s.allgs.gs = nil
+		s.allgs.Unlock()
+		for _, g := range gs {
+			if g.x.started {
+				g.x.kill = true
+				g.x.wake <- struct{}{}
+			}
+		}
+		s.wg.Wait()
+	})
+}

@@ -1,0 +1,68 @@
+package impl
+
+import (
+	"strconv"
+	"time"
+)
+
+// appendSchedtrace appends one schedtrace line in the runtime's
+// GODEBUG=schedtrace=X format:
+//
+//	SCHED 12ms: gomaxprocs=2 idleprocs=0 threads=4 spinningthreads=0 needspinning=0 idlethreads=1 runqueue=3 [ 0 5 ] schedticks=[ 17 9 ]
+//
+// threads counts the Ms created plus sysmon; needspinning is always 0 (the
+// flag belongs to netpoll's hand-off, which is not implemented). The
+// bracketed list is each P's ring length (runnext excluded, as in the
+// runtime).
+func (s *Sched) appendSchedtrace(b []byte, now time.Duration) []byte {
+	s.glob.Lock()
+	defer s.glob.Unlock()
+	threads := len(s.allm)
+	if !s.det && !s.cfg.NoSysmon {
+		threads++
+	}
+	b = append(b, "SCHED "...)
+	b = strconv.AppendInt(b, now.Milliseconds(), 10)
+	b = append(b, "ms: gomaxprocs="...)
+	b = strconv.AppendInt(b, int64(s.gomaxprocs), 10)
+	b = append(b, " idleprocs="...)
+	b = strconv.AppendInt(b, int64(s.npidle.Load()), 10)
+	b = append(b, " threads="...)
+	b = strconv.AppendInt(b, int64(threads), 10)
+	b = append(b, " spinningthreads="...)
+	b = strconv.AppendInt(b, int64(s.nmspinning.Load()), 10)
+	b = append(b, " needspinning=0 idlethreads="...)
+	b = strconv.AppendInt(b, int64(s.nmidle), 10)
+	b = append(b, " runqueue="...)
+	b = strconv.AppendInt(b, int64(s.glob.runq.Len()), 10)
+	for i, pp := range s.allp {
+		b = append(b, ' ')
+		if i == 0 {
+			b = append(b, "[ "...)
+		}
+		b = strconv.AppendInt(b, int64(ringLen(pp.runq)), 10)
+		if i == len(s.allp)-1 {
+			b = append(b, " ]"...)
+		}
+	}
+	b = append(b, " schedticks=[ "...)
+	for _, pp := range s.allp {
+		b = strconv.AppendUint(b, uint64(pp.schedtick.Load()), 10)
+		b = append(b, ' ')
+	}
+	return append(b, "]\n"...)
+}
+
+// SchedTrace returns the current schedtrace line.
+func (s *Sched) SchedTrace() string {
+	return string(s.appendSchedtrace(nil, time.Since(s.start)))
+}
+
+// ringLen is t-h of a ring, read without synchronising (a snapshot).
+func ringLen(q *Runq) int {
+	n := int(int32(q.tail.Load() - q.head.Load()))
+	if n < 0 || n > q.Cap() {
+		return 0
+	}
+	return n
+}

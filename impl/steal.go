@@ -1,0 +1,111 @@
+package impl
+
+import (
+	"runtime"
+
+	"github.com/gmpcheck/gmpcheck/spec"
+)
+
+// stealTries is the number of passes stealWork makes over the Ps; only the
+// last may take a victim's runnext.
+const stealTries = 4
+
+// randomOrder enumerates 0..count-1 starting anywhere, with a stride
+// coprime to count, so every P is visited exactly once per pass and thieves
+// starting at the same time spread over different victims.
+type randomOrder struct {
+	count    uint32
+	coprimes []uint32
+}
+
+func newRandomOrder(count uint32) randomOrder {
+	ord := randomOrder{count: count}
+	for i := uint32(1); i <= count; i++ {
+		if gcd(i, count) == 1 {
+			ord.coprimes = append(ord.coprimes, i)
+		}
+	}
+	return ord
+}
+
+type randomEnum struct {
+	i, count, pos, inc uint32
+}
+
+func (ord *randomOrder) start(r uint32) randomEnum {
+	return randomEnum{
+		count: ord.count,
+		pos:   r % ord.count,
+		inc:   ord.coprimes[r/ord.count%uint32(len(ord.coprimes))],
+	}
+}
+
+func (e *randomEnum) done() bool     { return e.i == e.count }
+func (e *randomEnum) position() uint32 { return e.pos }
+func (e *randomEnum) next() {
+	e.i++
+	e.pos = (e.pos + e.inc) % e.count
+}
+
+func gcd(a, b uint32) uint32 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// cheaprand is a per-M splitmix64 step: no shared state, so thieves do not
+// contend on a random source, and a fixed Seed makes the Driver repeatable.
+func (m *M) cheaprand() uint32 {
+	m.rng += 0x9e3779b97f4a7c15
+	z := m.rng
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return uint32((z ^ z>>31) >> 32)
+}
+
+// stealWork makes stealTries passes over the other Ps in a random order,
+// skipping idle ones (their queues are empty), and steals half of the first
+// non-empty ring it finds; runnext is taken only in the last pass, because
+// the victim is probably about to run it. It returns the G to run and the
+// victim's id.
+func (s *Sched) stealWork(m *M) (*G, int32) {
+	pp := m.p.Load()
+	for i := 0; i < stealTries; i++ {
+		stealRunNext := i == stealTries-1
+		for e := s.stealOrder.start(m.cheaprand()); !e.done(); e.next() {
+			p2 := s.allp[e.position()]
+			if p2 == pp || s.idlep.read(int(p2.id)) {
+				continue
+			}
+			if g := pp.runq.Steal(p2.runq, stealRunNext); g != nil {
+				if s.trace != nil {
+					s.emit(Event{Kind: EvSteal, M: m.id, P: pp.id, Victim: p2.id, G: g.goid, N: int32(pp.runq.Len() + 1)})
+				}
+				return g, p2.id
+			}
+		}
+	}
+	return nil, -1
+}
+
+// stealBackoff is installed on each P's queue and runs before a thief takes
+// that P's runnext: if the P is running a G (not in a syscall), that G has
+// probably just readied runnext and is about to block, so the thief yields
+// once to let the owner run it instead of bouncing it between Ps. The
+// runtime sleeps 3µs (or yields the thread where timers are coarse); a
+// goroutine yield is the user-space equivalent.
+func (s *Sched) stealBackoff(pp *P) func() {
+	return func() {
+		if pp.status.Load() != uint32(spec.PRunning) {
+			return
+		}
+		m := pp.m.Load()
+		if m == nil {
+			return
+		}
+		if g := m.curg.Load(); g == nil || g.Status() != Gsyscall {
+			runtime.Gosched()
+		}
+	}
+}

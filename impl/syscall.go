@@ -1,0 +1,137 @@
+package impl
+
+import (
+	"fmt"
+	"runtime"
+
+	"github.com/gmpcheck/gmpcheck/spec"
+)
+
+// gscan is the runtime's _Gscan bit: sysmon sets it on a G in a syscall
+// while it takes the G's P, and exitsyscall waits for it to clear. It
+// serialises retake with the syscall's exit without a lock on the fast path.
+const gscan Gstatus = 0x1000
+
+// entersyscall: the running G is about to block outside the scheduler. It
+// keeps its M and, for now, its P; sysmon takes the P if the call lasts.
+func (s *Sched) entersyscall(m *M) {
+	g := m.curg.Load()
+	pp := m.p.Load()
+	s.emitAction(spec.ActEnterSyscall, m, pp.id, g)
+	m.oldp = pp
+	if !g.casStatus(Grunning, Gsyscall) {
+		panic(fmt.Sprintf("entersyscall: bad g status %v", g.Status()))
+	}
+	s.emitStatus(g, Grunning, Gsyscall)
+	if s.sysmonOn.Load() {
+		s.wakeSysmon()
+	}
+}
+
+// exitsyscall is the G's return from a syscall, run by the G itself. It
+// reports true if the G may go on running: the fast path (its M still holds
+// its P) or an idle P it could take. Otherwise the G must give its M back
+// (exitsyscallNoP).
+func (s *Sched) exitsyscall(m *M) bool {
+	g := m.curg.Load()
+	// Wait out a retake in progress (the scan bit), then claim the G.
+	for !g.casStatus(Gsyscall, Grunning) {
+		if g.Status() != Gsyscall|gscan {
+			panic(fmt.Sprintf("exitsyscall: bad g status %v", g.Status()))
+		}
+		runtime.Gosched()
+	}
+	m.oldp = nil
+	if pp := m.p.Load(); pp != nil {
+		pp.syscalltick.Add(1)
+		s.emitAction(spec.ActExitSyscallFast, m, pp.id, g)
+		s.emitStatus(g, Gsyscall, Grunning)
+		return true
+	}
+	if s.npidle.Load() > 0 {
+		s.glob.Lock()
+		pp := s.pidleget()
+		s.glob.Unlock()
+		if pp != nil {
+			acquirep(m, pp)
+			pp.syscalltick.Add(1)
+			if s.sysmonOn.Load() {
+				s.wakeSysmon()
+			}
+			s.emitAction(spec.ActExitSyscallIdleP, m, pp.id, g)
+			s.emitStatus(g, Gsyscall, Grunning)
+			return true
+		}
+	}
+	return false
+}
+
+// exitsyscallNoP runs on the M after its G found no P: the G goes to the
+// global queue (runnable, for any M with a P) and the M stops. In the rare
+// case a P went idle meanwhile, the M takes it and runs the G at once.
+func (s *Sched) exitsyscallNoP(m *M) stepResult {
+	g := m.curg.Load()
+	if !g.casStatus(Grunning, Grunnable) {
+		panic(fmt.Sprintf("exitsyscallNoP: bad g status %v", g.Status()))
+	}
+	dropg(m)
+	s.glob.Lock()
+	if pp := s.pidleget(); pp != nil {
+		s.glob.Unlock()
+		acquirep(m, pp)
+		s.emitAction(spec.ActExitSyscallIdleP, m, pp.id, g)
+		s.emitStatus(g, Gsyscall, Grunning)
+		s.execute(m, g, false)
+		return stepRun
+	}
+	s.glob.put(g)
+	s.glob.Unlock()
+	s.emitAction(spec.ActExitSyscallNoP, m, -1, g)
+	s.emitStatus(g, Gsyscall, Grunnable)
+	s.emit(Event{Kind: EvGlobPut, M: m.id, P: -1, G: g.goid})
+	if !s.stopm(m) {
+		return stepExit
+	}
+	return stepPark
+}
+
+// retakeSyscallOK is sysmon's rule for taking the P of an M blocked in a
+// syscall that has lasted at least one sysmon tick: take it if the P has
+// local work (it is stranded), or if no M is spinning and no P idle (nobody
+// else could pick up new work), or once the syscall has lasted 10 ms
+// (long enough that the P is better used elsewhere).
+func retakeSyscallOK(runqEmpty bool, nmspinning, npidle int32, long bool) bool {
+	return !runqEmpty || nmspinning+npidle == 0 || long
+}
+
+// retakeSyscall takes pp from its M if that M's G is in a syscall and the
+// decide function, given whether pp's queue is empty, agrees; then hands pp
+// off. It reports whether it took the P.
+func (s *Sched) retakeSyscall(pp *P, decide func(runqEmpty bool) bool) bool {
+	m := pp.m.Load()
+	if m == nil {
+		return false
+	}
+	g := m.curg.Load()
+	if g == nil || !g.casStatus(Gsyscall, Gsyscall|gscan) {
+		return false
+	}
+	// The scan bit holds the G in its syscall: m.p cannot change now.
+	if m.p.Load() != pp {
+		g.casStatus(Gsyscall|gscan, Gsyscall)
+		return false
+	}
+	empty := pp.runq.Empty() || s.bug == spec.BugRetakeIgnoresLocal
+	if !decide(empty) {
+		g.casStatus(Gsyscall|gscan, Gsyscall)
+		return false
+	}
+	m.p.Store(nil)
+	pp.m.Store(nil)
+	pp.syscalltick.Add(1)
+	g.casStatus(Gsyscall|gscan, Gsyscall)
+	s.counters.Retakes.Add(1)
+	s.emitAction(spec.ActRetake, nil, pp.id, g)
+	s.handoffp(pp)
+	return true
+}
