@@ -1,0 +1,232 @@
+package linearize
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/anishathalye/porcupine"
+)
+
+// RunConfig is a whole linearizability run: Rounds rounds of Config, each on
+// a fresh queue and checked as its own history.
+type RunConfig struct {
+	Config
+	Rounds int
+	Seed   uint64 // round i uses a seed derived from Seed and i
+	// Workers is how many rounds are checked in parallel (0: GOMAXPROCS).
+	// Recording runs in its own goroutines alongside.
+	Workers int
+	// HTML is where the visualization of a violating round is written
+	// ("" : a file named after the seed in the system's temporary directory).
+	HTML string
+	// Progress, if set, receives a line every few seconds.
+	Progress io.Writer
+}
+
+// Report is the outcome of Run.
+type Report struct {
+	// Result is porcupine.Ok when every round was checked and linearizable,
+	// Illegal when one was not, Unknown when the context ended first
+	// (inconclusive, never a pass).
+	Result porcupine.CheckResult
+	Rounds int // rounds checked to a verdict
+	Ops    int // operations in those rounds
+	// Concurrent is how many of those operations overlapped an operation
+	// of another client (see Concurrent): the share of the history that
+	// actually tested concurrency, which depends on how often the clients'
+	// goroutines ran in parallel or were interleaved by Config.Perturb.
+	Concurrent int
+	// CheckTime is the time spent inside porcupine, summed over workers;
+	// RecordTime the time spent recording; Wall the whole run.
+	CheckTime, RecordTime, Wall time.Duration
+
+	// For an Illegal result: the round, its seed, its history and the HTML
+	// visualization written (HTMLErr if writing it failed).
+	FailedRound int
+	FailedSeed  uint64
+	History     []porcupine.Operation
+	HTML        string
+	HTMLErr     error
+}
+
+// OpsPerSecond is the checking throughput: operations checked per second of
+// porcupine time on one core.
+func (r Report) OpsPerSecond() float64 {
+	if r.CheckTime <= 0 {
+		return 0
+	}
+	return float64(r.Ops) / r.CheckTime.Seconds()
+}
+
+func (r Report) String() string {
+	s := fmt.Sprintf("%s: %d rounds, %d ops (%d concurrent) checked in %s of checking (%.0f ops/s per core), %s recording, %s wall",
+		verdictName(r.Result), r.Rounds, r.Ops, r.Concurrent, r.CheckTime.Round(time.Millisecond), r.OpsPerSecond(),
+		r.RecordTime.Round(time.Millisecond), r.Wall.Round(time.Millisecond))
+	if r.Result == porcupine.Illegal {
+		s += fmt.Sprintf("; round %d (seed %d) is not linearizable", r.FailedRound, r.FailedSeed)
+	}
+	return s
+}
+
+func verdictName(r porcupine.CheckResult) string {
+	switch r {
+	case porcupine.Ok:
+		return "linearizable"
+	case porcupine.Illegal:
+		return "NOT linearizable"
+	}
+	return "inconclusive"
+}
+
+// RoundSeed is the seed of round i of a run with the given seed.
+func RoundSeed(seed uint64, i int) uint64 { return seed ^ (uint64(i)+1)*0x9E3779B97F4A7C15 }
+
+type recorded struct {
+	index int
+	seed  uint64
+	hist  []porcupine.Operation
+}
+
+// Run records and checks rc.Rounds rounds. It stops at the first round that
+// is not linearizable and writes that round's visualization. When ctx ends
+// first (a deadline makes each round's check time out with it), the result
+// is Unknown.
+func Run(ctx context.Context, rc RunConfig) (Report, error) {
+	if err := rc.Config.Validate(); err != nil {
+		return Report{}, err
+	}
+	if rc.Rounds < 1 {
+		return Report{}, fmt.Errorf("linearize: %d rounds: want at least 1", rc.Rounds)
+	}
+	chk, err := NewChecker(rc.Capacity)
+	if err != nil {
+		return Report{}, err
+	}
+	workers := rc.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	start := time.Now()
+
+	var (
+		mu     sync.Mutex
+		rep    Report
+		failed *recorded
+		runErr error
+	)
+	rounds := make(chan recorded, 2*workers)
+	go func() {
+		defer close(rounds)
+		for i := range rc.Rounds {
+			if ctx.Err() != nil {
+				return
+			}
+			seed := RoundSeed(rc.Seed, i)
+			t0 := time.Now()
+			h, err := RecordRound(rc.Config, seed)
+			d := time.Since(t0)
+			mu.Lock()
+			rep.RecordTime += d
+			if err != nil && runErr == nil {
+				runErr = err
+			}
+			mu.Unlock()
+			if err != nil {
+				cancel()
+				return
+			}
+			select {
+			case rounds <- recorded{i, seed, h}:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+
+	var progressMu sync.Mutex
+	lastProgress := time.Now()
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r := range rounds {
+				if ctx.Err() != nil {
+					continue // drain: the producer may be blocked on a send
+				}
+				var timeout time.Duration
+				if dl, ok := ctx.Deadline(); ok {
+					if timeout = time.Until(dl); timeout <= 0 {
+						continue
+					}
+				}
+				t0 := time.Now()
+				res, err := chk.Check(r.hist, timeout)
+				d := time.Since(t0)
+				conc := Concurrent(r.hist)
+				mu.Lock()
+				rep.CheckTime += d
+				switch {
+				case err != nil:
+					if runErr == nil {
+						runErr = fmt.Errorf("round %d: %w", r.index, err)
+					}
+					cancel()
+				case res == porcupine.Illegal:
+					if failed == nil || r.index < failed.index {
+						failed = &r
+					}
+					cancel()
+				case res == porcupine.Ok:
+					rep.Rounds++
+					rep.Ops += len(r.hist)
+					rep.Concurrent += conc
+				}
+				done, ops := rep.Rounds, rep.Ops
+				mu.Unlock()
+				if rc.Progress != nil {
+					progressMu.Lock()
+					if time.Since(lastProgress) > 5*time.Second {
+						lastProgress = time.Now()
+						fmt.Fprintf(rc.Progress, "%d/%d rounds, %d ops linearizable so far\n", done, rc.Rounds, ops)
+					}
+					progressMu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	rep.Wall = time.Since(start)
+	if runErr != nil {
+		return rep, runErr
+	}
+	switch {
+	case failed != nil:
+		rep.Result = porcupine.Illegal
+		rep.FailedRound, rep.FailedSeed, rep.History = failed.index, failed.seed, failed.hist
+		path := rc.HTML
+		if path == "" {
+			path = filepath.Join(os.TempDir(), fmt.Sprintf("gmpcheck-lin-seed%d-round%d.html", rc.Seed, failed.index))
+		}
+		// The verbose re-check of one short round is quick; it gets its
+		// own budget so that a run cut short still explains its violation.
+		if _, err := chk.Visualize(failed.hist, time.Minute, path); err != nil {
+			rep.HTMLErr = err
+		} else {
+			rep.HTML = path
+		}
+	case rep.Rounds == rc.Rounds:
+		rep.Result = porcupine.Ok
+	default:
+		rep.Result = porcupine.Unknown
+	}
+	return rep, nil
+}

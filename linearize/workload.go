@@ -1,0 +1,188 @@
+package linearize
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/anishathalye/porcupine"
+
+	"github.com/gmpcheck/gmpcheck/impl"
+	"github.com/gmpcheck/gmpcheck/spec"
+)
+
+// MaxThieves bounds Config.Thieves: porcupine's search grows quickly with the
+// number of concurrent clients, and the issue asks for 1..3.
+const MaxThieves = 8
+
+// Config describes the rounds a run records: one owner and Thieves thieves
+// on a fresh queue of the given Capacity, about Ops operations in all per
+// round, then a final drain of the local and global queues by the owner.
+type Config struct {
+	Capacity int // ring capacity: a power of two in 2..256
+	Thieves  int // 1..MaxThieves
+	Ops      int // operations per round, shared among the clients (prefill and final drain not counted)
+	// Perturb installs a yield function at every atomic access of the
+	// queues that sometimes calls runtime.Gosched, so that goroutines
+	// interleave inside operations far more often than real timing does.
+	// It needs the instrumented build (-tags gmpcheck_hooks).
+	Perturb bool
+}
+
+// Validate reports what is wrong with c, if anything.
+func (c Config) Validate() error {
+	if err := spec.ValidQueueCap(c.Capacity); err != nil {
+		return fmt.Errorf("linearize: %w", err)
+	}
+	if c.Thieves < 1 || c.Thieves > MaxThieves {
+		return fmt.Errorf("linearize: %d thieves: want 1..%d", c.Thieves, MaxThieves)
+	}
+	if c.Ops < 1 || c.Ops > 100000 {
+		return fmt.Errorf("linearize: %d operations per round: want 1..100000", c.Ops)
+	}
+	if c.Perturb && !impl.HooksEnabled() {
+		return fmt.Errorf("linearize: perturbation needs the yield hooks: build with -tags gmpcheck_hooks")
+	}
+	return nil
+}
+
+// RecordRound runs one round on a fresh queue and returns its history.
+// seed fixes every client's choice of operations (not the interleaving,
+// which is up to the Go scheduler).
+//
+// The owner first puts a random number of Gs (half the rounds start empty,
+// the others with up to a full ring, so that overflow is reached at every
+// capacity); then all clients start together and each performs its share of
+// Ops: the owner a mix of Put, PutNext, Get, Drain, Empty and GlobGet, each
+// thief a mix of Steal with and without runnext, Empty and GlobGet. Last the
+// owner drains its queue and takes from the global queue until it is empty,
+// so that a G lost anywhere shows up as a final state the model disagrees
+// with.
+func RecordRound(cfg Config, seed uint64) ([]porcupine.Operation, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	glob := impl.NewGlobalRunq()
+	victim, err := impl.NewRunq(cfg.Capacity, glob)
+	if err != nil {
+		return nil, err
+	}
+	thieves := make([]*impl.Runq, cfg.Thieves)
+	for i := range thieves {
+		// Thieves spill nowhere: their rings are emptied after each steal.
+		if thieves[i], err = impl.NewRunq(cfg.Capacity, impl.NewGlobalRunq()); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.Perturb {
+		if err := victim.SetYield(perturb); err != nil {
+			return nil, err
+		}
+		if err := glob.SetYield(perturb); err != nil {
+			return nil, err
+		}
+	}
+	r, err := NewRecorder(victim, thieves...)
+	if err != nil {
+		return nil, err
+	}
+
+	var nextID uint64
+	newG := func() *impl.G { nextID++; return impl.NewG(nextID) }
+	rng := rand.New(rand.NewPCG(seed, 0))
+	if rng.IntN(2) == 0 {
+		for range rng.IntN(cfg.Capacity + 1) {
+			if rng.IntN(4) == 0 {
+				r.PutNext(newG())
+			} else {
+				r.Put(newG())
+			}
+		}
+	}
+
+	share := max(1, cfg.Ops/(cfg.Thieves+1))
+	// A starting line: an operation takes tens of nanoseconds, so a client
+	// that began as soon as it was scheduled would often run its whole share
+	// before the next client got a processor. Every client waits until all
+	// have arrived (yielding, so that late ones get scheduled), and the last
+	// to arrive sets a start time a few microseconds ahead, which the
+	// clients on processors spin towards and so cross together.
+	var (
+		wg      sync.WaitGroup
+		ready   atomic.Int32
+		startAt atomic.Int64
+	)
+	clients := int32(cfg.Thieves + 1)
+	barrier := func() {
+		if ready.Add(1) == clients {
+			startAt.Store(time.Now().Add(startLead).UnixNano())
+		}
+		for startAt.Load() == 0 {
+			runtime.Gosched()
+		}
+		for at := startAt.Load(); time.Now().UnixNano() < at; {
+		}
+	}
+	for c := 1; c <= cfg.Thieves; c++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(seed, uint64(c)))
+			barrier()
+			for range share {
+				switch x := rng.IntN(100); {
+				case x < 35:
+					r.Steal(c, false)
+				case x < 70:
+					r.Steal(c, true)
+				case x < 85:
+					r.Empty(c)
+				default:
+					r.GlobGet(c)
+				}
+			}
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		barrier()
+		for range share {
+			switch x := rng.IntN(100); {
+			case x < 40:
+				r.Put(newG())
+			case x < 55:
+				r.PutNext(newG())
+			case x < 80:
+				r.Get()
+			case x < 85:
+				r.Drain()
+			case x < 92:
+				r.Empty(0)
+			default:
+				r.GlobGet(0)
+			}
+		}
+	}()
+	wg.Wait()
+
+	r.Drain()
+	for r.GlobGet(0) != nil {
+	}
+	return r.History(), nil
+}
+
+// startLead is how far ahead of the last client's arrival a round starts.
+const startLead = 20 * time.Microsecond
+
+// perturb is the yield function of Config.Perturb: at one access in four
+// the goroutine gives up its processor, so that another client's accesses
+// land between two of its own.
+func perturb(impl.Op, any) {
+	if rand.N(4) == 0 {
+		runtime.Gosched()
+	}
+}
