@@ -1,0 +1,256 @@
+package impl
+
+import (
+	"fmt"
+
+	"github.com/gmpcheck/gmpcheck/spec"
+)
+
+// Driver runs the scheduler's real decision code one step at a time, with
+// no goroutine of its own: no M goroutines, no G goroutines, no sysmon. The
+// caller plays every part. It tells an M to take its next scheduler step
+// (the M decides what that step is), scripts what each running G does
+// (spawn, exit, yield, park, ready, syscall), and plays sysmon (preempt,
+// retake). After each command Actions reports the spec action the
+// scheduler took and Snapshot its state, so a test can compare both with
+// spec/ step by step.
+//
+// Its initial state is the spec's: main (g1) running on m0, which holds p0.
+type Driver struct {
+	s       *Sched
+	main    *G
+	actions []Event
+}
+
+// NewDriver builds a deterministic scheduler. cfg.Trace, if set, also
+// receives every event.
+func NewDriver(cfg Config) (*Driver, error) {
+	d := &Driver{}
+	user := cfg.Trace
+	cfg.Trace = func(e Event) {
+		if e.Kind == EvAction {
+			d.actions = append(d.actions, e)
+		}
+		if user != nil {
+			user(e)
+		}
+	}
+	cfg.deterministic = true
+	cfg.NoSysmon = true
+	s, err := New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	d.s = s
+	s.glob.Lock()
+	pp := s.pidleget()
+	m := s.newm()
+	m.idle = false
+	acquirep(m, pp)
+	s.glob.Unlock()
+	d.main = s.newproc1(pp, nil)
+	s.execute(m, d.main, true) // main's slice is not a schedtick
+	d.actions = nil
+	return d, nil
+}
+
+// Sched is the scheduler being driven.
+func (d *Driver) Sched() *Sched { return d.s }
+
+// Main is g1.
+func (d *Driver) Main() *G { return d.main }
+
+// Actions returns the EvAction events since the last call and forgets them.
+func (d *Driver) Actions() []Event {
+	a := d.actions
+	d.actions = nil
+	return a
+}
+
+func (d *Driver) m(i int) (*M, error) {
+	if i < 0 || i >= len(d.s.allm) {
+		return nil, fmt.Errorf("driver: no m%d", i)
+	}
+	return d.s.allm[i], nil
+}
+
+// running returns m i if it is running a G in status st.
+func (d *Driver) running(i int, st Gstatus) (*M, error) {
+	m, err := d.m(i)
+	if err != nil {
+		return nil, err
+	}
+	if m.pc != spec.MRun {
+		return nil, fmt.Errorf("driver: m%d is %v, not running a G", i, m.pc)
+	}
+	if g := m.curg.Load(); g.Status() != st {
+		return nil, fmt.Errorf("driver: m%d's %v is %v, not %v", i, g, g.Status(), st)
+	}
+	return m, nil
+}
+
+// Step makes M i take one step of its schedule loop (findRunnable or the
+// no-P recheck); the scheduler decides which.
+func (d *Driver) Step(i int) error {
+	m, err := d.m(i)
+	if err != nil {
+		return err
+	}
+	if m.pc != spec.MSched && m.pc != spec.MRecheck {
+		return fmt.Errorf("driver: m%d is %v, not scheduling", i, m.pc)
+	}
+	d.s.schedStep(m)
+	return nil
+}
+
+// NewProc makes M i's G start a new G (newproc).
+func (d *Driver) NewProc(i int) (*G, error) {
+	m, err := d.running(i, Grunning)
+	if err != nil {
+		return nil, err
+	}
+	return d.s.newproc(m, nil), nil
+}
+
+// GoExit makes M i's G exit.
+func (d *Driver) GoExit(i int) error {
+	m, err := d.running(i, Grunning)
+	if err == nil {
+		d.s.goexit0(m)
+	}
+	return err
+}
+
+// Gosched makes M i's G yield.
+func (d *Driver) Gosched(i int) error {
+	m, err := d.running(i, Grunning)
+	if err == nil {
+		d.s.goschedImpl(m, false)
+	}
+	return err
+}
+
+// Park makes M i's G park.
+func (d *Driver) Park(i int) error {
+	m, err := d.running(i, Grunning)
+	if err == nil {
+		d.s.parkm(m, nil)
+	}
+	return err
+}
+
+// Ready makes M i's G ready g.
+func (d *Driver) Ready(i int, g *G) error {
+	m, err := d.running(i, Grunning)
+	if err != nil {
+		return err
+	}
+	return d.s.ready(m, g)
+}
+
+// EnterSyscall makes M i's G enter a syscall.
+func (d *Driver) EnterSyscall(i int) error {
+	m, err := d.running(i, Grunning)
+	if err == nil {
+		d.s.entersyscall(m)
+	}
+	return err
+}
+
+// ExitSyscall makes M i's G return from its syscall: it keeps running if it
+// gets a P, else it is queued and the M stops.
+func (d *Driver) ExitSyscall(i int) error {
+	m, err := d.running(i, Gsyscall)
+	if err != nil {
+		return err
+	}
+	if !d.s.exitsyscall(m) {
+		d.s.exitsyscallNoP(m)
+	}
+	return nil
+}
+
+// Preempt plays sysmon finding P p's G past its time slice; the G honours
+// the request at once (its next Checkpoint).
+func (d *Driver) Preempt(p int) error {
+	if p < 0 || p >= len(d.s.allp) {
+		return fmt.Errorf("driver: no p%d", p)
+	}
+	pp := d.s.allp[p]
+	m := pp.m.Load()
+	if m == nil || !d.s.preemptone(pp) {
+		return fmt.Errorf("driver: p%d is not running a G", p)
+	}
+	m.curg.Load().x.preempt.Store(false)
+	d.s.goschedImpl(m, true)
+	return nil
+}
+
+// Retake plays sysmon looking at P p after its G has been in a syscall for
+// one sysmon tick but less than 10 ms (the untimed rule). It reports whether
+// the P was taken.
+func (d *Driver) Retake(p int) (bool, error) {
+	if p < 0 || p >= len(d.s.allp) {
+		return false, fmt.Errorf("driver: no p%d", p)
+	}
+	s := d.s
+	return s.retakeSyscall(s.allp[p], func(empty bool) bool {
+		return retakeSyscallOK(empty, s.nmspinning.Load(), s.npidle.Load(), false)
+	}), nil
+}
+
+// Inject readies a parked G from outside the scheduler (injectglist).
+func (d *Driver) Inject(g *G) error { return d.s.Ready(g) }
+
+// Snapshot is the scheduler's state in the spec's terms.
+type Snapshot struct {
+	Gs         []*G // every G ever created, in creation order
+	Ps         []PSnapshot
+	Ms         []MSnapshot
+	Runq       []*G // global queue, head first
+	NPIdle     int32
+	NMSpinning int32
+}
+
+// PSnapshot is one P.
+type PSnapshot struct {
+	Status    spec.PStatus
+	SchedTick uint32
+	RunNext   *G
+	Ring      []*G
+}
+
+// MSnapshot is one M.
+type MSnapshot struct {
+	PC       spec.MPC
+	P        int // -1: none
+	CurG     *G
+	Spinning bool
+}
+
+// Snapshot reads the whole state. It is exact only when nothing runs
+// concurrently, as under the Driver.
+func (s *Sched) Snapshot() Snapshot {
+	var sn Snapshot
+	s.allgs.Lock()
+	sn.Gs = append(sn.Gs, s.allgs.gs...)
+	s.allgs.Unlock()
+	for _, pp := range s.allp {
+		next, ring := pp.runq.Contents()
+		sn.Ps = append(sn.Ps, PSnapshot{
+			Status:    spec.PStatus(pp.status.Load()),
+			SchedTick: pp.schedtick.Load(),
+			RunNext:   next,
+			Ring:      ring,
+		})
+	}
+	s.glob.Lock()
+	for _, m := range s.allm {
+		sn.Ms = append(sn.Ms, MSnapshot{PC: m.pc, P: int(pidOf(m.p.Load())), CurG: m.curg.Load(), Spinning: m.spinning})
+	}
+	sn.Runq = s.glob.runq.Slice()
+	s.glob.Unlock()
+	sn.NPIdle = s.npidle.Load()
+	sn.NMSpinning = s.nmspinning.Load()
+	return sn
+}
