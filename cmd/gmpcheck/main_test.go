@@ -71,3 +71,23 @@ func TestVerdicts(t *testing.T) {
 		}
 	}
 }
+
+func TestExploreExitCodes(t *testing.T) {
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"explore", "-q", "-ps", "1", "-gs", "2", "-spawn", "1"}, exitPass, "PASS"},
+		{[]string{"explore", "-q", "-ps", "2", "-gs", "2", "-spawn", "1", "-bug", "nmspinning-no-dec"}, exitFail, "VIOLATION (2 steps) invariant"},
+		{[]string{"explore", "-q", "-max-states", "100"}, exitInconclusive, "INCONCLUSIVE"},
+		{[]string{"explore", "-bug", "nosuchbug"}, exitUsage, "nosuchbug"},
+		{[]string{"explore", "-ps", "0"}, exitUsage, ""},
+	}
+	for _, tt := range tests {
+		code, out := runCmd(tt.args...)
+		if code != tt.code || !strings.Contains(out, tt.want) {
+			t.Errorf("gmpcheck %q: exit %d, want %d; output should contain %q:\n%s", tt.args, code, tt.code, tt.want, out)
+		}
+	}
+}
