@@ -5,53 +5,7 @@ import (
 	"testing"
 
 	"github.com/anishathalye/porcupine"
-
-	"github.com/gmpcheck/gmpcheck/spec"
 )
-
-// A hist builds hand-written histories: seq appends an operation that starts
-// after everything before it has returned; at gives explicit timestamps for
-// overlapping operations.
-type hist struct {
-	ops []porcupine.Operation
-	now int64
-}
-
-type call struct {
-	in  Input
-	out Output
-}
-
-func put(g spec.GID) call     { return call{in: Input{Kind: KindPut, G: g}} }
-func putNext(g spec.GID) call { return call{in: Input{Kind: KindPutNext, G: g}} }
-func get(g spec.GID, inherit bool) call {
-	return call{Input{Kind: KindGet}, Output{G: g, InheritTime: inherit}}
-}
-func steal(runnext bool, gs ...spec.GID) call {
-	return call{Input{Kind: KindSteal, StealRunNext: runnext}, Output{Gs: gs}}
-}
-func drain(gs ...spec.GID) call { return call{Input{Kind: KindDrain}, Output{Gs: gs}} }
-func empty(e bool) call         { return call{Input{Kind: KindEmpty}, Output{Empty: e}} }
-func globGet(g spec.GID) call   { return call{Input{Kind: KindGlobGet}, Output{G: g}} }
-func (h *hist) seq(client int, cs ...call) *hist {
-	for _, c := range cs {
-		h.now += 10
-		h.at(client, c, h.now, h.now+5)
-	}
-	return h
-}
-func (h *hist) at(client int, c call, callT, retT int64) *hist {
-	h.ops = append(h.ops, MakeOp(client, c.in, c.out, callT, retT))
-	h.now = max(h.now, retT)
-	return h
-}
-func puts(gs ...spec.GID) []call {
-	var cs []call
-	for _, g := range gs {
-		cs = append(cs, put(g))
-	}
-	return cs
-}
 
 func mustCheck(t *testing.T, capacity int, h []porcupine.Operation) porcupine.CheckResult {
 	t.Helper()
@@ -66,108 +20,33 @@ func mustCheck(t *testing.T, capacity int, h []porcupine.Operation) porcupine.Ch
 	return res
 }
 
-// TestHandWrittenHistories: each illegal history breaks one rule of the
-// queue's contract and has a legal twin that differs only there, so a
-// model that rejected everything would fail as surely as one that accepted
-// everything.
+// TestHandWrittenHistories: each illegal history of HandWritten breaks one
+// rule of the queue's contract and has a legal twin that differs only
+// there, so a model that rejected everything would fail as surely as one
+// that accepted everything.
 func TestHandWrittenHistories(t *testing.T) {
-	type tc struct {
-		name  string
-		cap   int
-		h     *hist
-		legal bool
-	}
-	h := func() *hist { return &hist{} }
-	cases := []tc{
-		// A G obtained twice.
-		{"G twice: get then steal", 4, h().seq(0, puts(1, 2)...).seq(0, get(1, false)).seq(1, steal(false, 1)), false},
-		{"twin: get then steal the next", 4, h().seq(0, puts(1, 2)...).seq(0, get(1, false)).seq(1, steal(false, 2)), true},
-		{"G twice: concurrent get and steal", 4, h().seq(0, puts(1, 2)...).at(0, get(1, false), 100, 120).at(1, steal(false, 1), 105, 115), false},
-		{"twin: concurrent get and steal, different Gs", 4, h().seq(0, puts(1, 2)...).at(0, get(1, false), 100, 120).at(1, steal(false, 2), 105, 115), true},
-		{"G twice: two thieves", 8, h().seq(0, puts(1, 2, 3, 4)...).at(1, steal(false, 1, 2), 100, 120).at(2, steal(false, 1), 101, 119), false},
-		{"twin: two thieves", 8, h().seq(0, puts(1, 2, 3, 4)...).at(1, steal(false, 1, 2), 100, 120).at(2, steal(false, 3), 101, 119), true},
-		{"G twice: drain after steal", 4, h().seq(0, puts(1, 2)...).seq(1, steal(false, 1)).seq(0, drain(1, 2)), false},
-		{"G twice: global take", 4, h().seq(0, puts(1, 2, 3, 4, 5)...).seq(1, globGet(1)).seq(2, globGet(1)), false},
-
-		// A G lost.
-		{"G lost: get says empty", 4, h().seq(0, puts(1, 2)...).seq(0, get(1, false), get(0, false)), false},
-		{"twin: get the second", 4, h().seq(0, puts(1, 2)...).seq(0, get(1, false), get(2, false), get(0, false)), true},
-		{"G lost: drain", 4, h().seq(0, put(1), drain()), false},
-		{"G lost: put not on the ring", 4, h().seq(0, put(1), put(2), drain(2)), false},
-		{"G lost: overflow drops the G put", 4,
-			h().seq(0, puts(1, 2, 3, 4, 5)...).seq(0, drain(3, 4), globGet(1), globGet(2), globGet(0)), false},
-		{"twin: overflow keeps the G put", 4,
-			h().seq(0, puts(1, 2, 3, 4, 5)...).seq(0, drain(3, 4), globGet(1), globGet(2), globGet(5), globGet(0)), true},
-		{"G lost: overflow spills the wrong half", 4,
-			h().seq(0, puts(1, 2, 3, 4, 5)...).seq(0, drain(1, 2), globGet(3), globGet(4), globGet(5)), false},
-
-		// Steal size and position.
-		{"steal more than half", 4, h().seq(0, puts(1, 2, 3, 4)...).seq(1, steal(false, 1, 2, 3)), false},
-		{"twin: steal exactly half", 4, h().seq(0, puts(1, 2, 3, 4)...).seq(1, steal(false, 1, 2)), true},
-		{"twin: steal less than half (a stale tail)", 4, h().seq(0, puts(1, 2, 3, 4)...).seq(1, steal(false, 1)), true},
-		{"steal more than half of an odd ring", 8, h().seq(0, puts(1, 2, 3)...).seq(1, steal(false, 1, 2, 3)), false},
-		{"twin: steal half rounded up", 8, h().seq(0, puts(1, 2, 3)...).seq(1, steal(false, 1, 2)), true},
-		{"steal from the tail", 4, h().seq(0, puts(1, 2, 3, 4)...).seq(1, steal(false, 3, 4)), false},
-		{"steal the last G", 4, h().seq(0, puts(1, 2, 3, 4)...).seq(1, steal(false, 4)), false},
-		{"steal out of order", 4, h().seq(0, puts(1, 2, 3, 4)...).seq(1, steal(false, 2, 1)), false},
-		{"steal nothing from a non-empty ring", 4, h().seq(0, put(1)).seq(1, steal(true)), false},
-		{"twin: steal nothing from runnext alone", 4, h().seq(0, putNext(1)).seq(1, steal(true)), true},
-		{"steal runnext without asking", 4, h().seq(0, putNext(1)).seq(1, steal(false, 1)), false},
-		{"twin: steal runnext when asked", 4, h().seq(0, putNext(1)).seq(1, steal(true, 1), empty(true)), true},
-		{"steal of a G never put", 4, h().seq(0, put(1)).seq(1, steal(false, 7)), false},
-
-		// runqempty.
-		{"empty true with a G in the ring", 4, h().seq(0, put(1)).seq(1, empty(true)), false},
-		{"empty true with a G in runnext", 4, h().seq(0, putNext(1)).seq(1, empty(true)), false},
-		{"twin: empty false", 4, h().seq(0, putNext(1)).seq(1, empty(false)), true},
-		{"twin: spurious false on an empty queue", 4, h().seq(1, empty(false)), true},
-		{"empty true while a G moves from runnext to the ring", 4,
-			h().seq(0, putNext(1)).at(1, empty(true), 100, 200).at(0, putNext(2), 110, 120).at(0, get(2, true), 130, 140), false},
-
-		// runqget and runnext.
-		{"get skips runnext", 4, h().seq(0, put(1), putNext(2), get(1, false)), false},
-		{"twin: get takes runnext first", 4, h().seq(0, put(1), putNext(2), get(2, true), get(1, false)), true},
-		{"get of runnext without inheriting the slice", 4, h().seq(0, putNext(2), get(2, false)), false},
-		{"get of the ring inheriting the slice", 4, h().seq(0, put(2), get(2, true)), false},
-		{"putnext does not kick the old runnext to the tail", 4, h().seq(0, put(1), putNext(2), putNext(3), drain(3, 2, 1)), false},
-		{"twin: putnext kicks the old runnext to the tail", 4, h().seq(0, put(1), putNext(2), putNext(3), drain(3, 1, 2)), true},
-		{"drain with runnext last", 4, h().seq(0, put(1), putNext(2), drain(1, 2)), false},
-
-		// runqput(next)'s displaced runnext G in flight (see Queues).
-		{"empty while the displaced runnext is in flight", 4,
-			h().seq(0, putNext(1)).at(0, putNext(2), 100, 200).at(1, steal(true, 2), 110, 120).at(1, empty(true), 130, 140), true},
-		{"empty after the displaced runnext must have landed", 4,
-			h().seq(0, putNext(1)).at(0, putNext(2), 100, 200).at(1, steal(true, 2), 110, 120).at(1, empty(true), 210, 220), false},
-		{"steal of the displaced runnext once landed", 4,
-			h().seq(0, putNext(1)).at(0, putNext(2), 100, 200).at(1, steal(true), 110, 120).at(1, steal(false, 1), 130, 140), true},
-		{"displaced runnext lands at the tail", 4,
-			h().seq(0, put(3), putNext(1)).at(0, putNext(2), 100, 200).at(1, steal(false, 1), 130, 140), false},
-		{"displaced runnext spills a full ring", 4,
-			h().seq(0, puts(3, 4, 5, 6)...).seq(0, putNext(1)).at(0, putNext(2), 100, 200).
-				at(1, steal(false, 5), 110, 120).at(2, globGet(3), 130, 140).seq(0, globGet(4), globGet(1), drain(2, 6)), true},
-
-		// runqputslow's spill in transit (see Queues).
-		{"spill seen in transit", 4,
-			h().seq(0, puts(1, 2, 3, 4)...).at(0, put(5), 100, 200).at(1, steal(false, 3), 110, 120).at(1, globGet(0), 130, 140), true},
-		{"spill must have landed once the put returned", 4,
-			h().seq(0, puts(1, 2, 3, 4)...).at(0, put(5), 100, 200).at(1, steal(false, 3), 110, 120).at(1, globGet(0), 210, 220), false},
-		{"twin: spill landed once the put returned", 4,
-			h().seq(0, puts(1, 2, 3, 4)...).at(0, put(5), 100, 200).at(1, steal(false, 3), 110, 120).at(1, globGet(1), 210, 220), true},
-		{"spill taken from the global queue in transit", 4,
-			h().seq(0, puts(1, 2, 3, 4)...).at(0, put(5), 100, 200).at(1, globGet(1), 110, 120).at(2, globGet(2), 130, 140), true},
-		{"spill taken out of order", 4,
-			h().seq(0, puts(1, 2, 3, 4)...).at(0, put(5), 100, 200).at(1, globGet(2), 110, 120), false},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
+	var legal, illegal int
+	for _, c := range HandWritten() {
+		t.Run(c.Name, func(t *testing.T) {
 			want := porcupine.Illegal
-			if c.legal {
+			if c.Legal {
 				want = porcupine.Ok
 			}
-			if got := mustCheck(t, c.cap, c.h.ops); got != want {
-				t.Fatalf("got %v, want %v\n%s", got, want, formatHistory(c.h.ops))
+			if got := mustCheck(t, c.Capacity, c.History); got != want {
+				t.Fatalf("got %v, want %v\n%s", got, want, formatHistory(c.History))
 			}
 		})
+		if c.Legal {
+			legal++
+		} else {
+			illegal++
+		}
+	}
+	if legal < 10 || illegal < 20 {
+		t.Fatalf("only %d legal and %d illegal cases", legal, illegal)
+	}
+	if err := SelfTest(); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -93,6 +93,11 @@ type recorded struct {
 	hist  []porcupine.Operation
 }
 
+// batchRounds is how many rounds Run records before checking them. Recording
+// and checking alternate rather than overlap so that the checkers do not take
+// the processors the recorded clients need to run in parallel.
+const batchRounds = 64
+
 // Run records and checks rc.Rounds rounds. It stops at the first round that
 // is not linearizable and writes that round's visualization. When ctx ends
 // first (a deadline makes each round's check time out with it), the result
@@ -112,102 +117,71 @@ func Run(ctx context.Context, rc RunConfig) (Report, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	start := time.Now()
+	lastProgress := start
+	var rep Report
+	var failed *recorded
+	batch := make([]recorded, 0, batchRounds)
+	results := make([]porcupine.CheckResult, batchRounds)
+	errs := make([]error, batchRounds)
+	durs := make([]time.Duration, batchRounds)
 
-	var (
-		mu     sync.Mutex
-		rep    Report
-		failed *recorded
-		runErr error
-	)
-	rounds := make(chan recorded, 2*workers)
-	go func() {
-		defer close(rounds)
-		for i := range rc.Rounds {
-			if ctx.Err() != nil {
-				return
-			}
-			seed := RoundSeed(rc.Seed, i)
-			t0 := time.Now()
+	for next := 0; next < rc.Rounds && failed == nil && ctx.Err() == nil; {
+		batch = batch[:0]
+		t0 := time.Now()
+		for ; next < rc.Rounds && len(batch) < batchRounds && ctx.Err() == nil; next++ {
+			seed := RoundSeed(rc.Seed, next)
 			h, err := RecordRound(rc.Config, seed)
-			d := time.Since(t0)
-			mu.Lock()
-			rep.RecordTime += d
-			if err != nil && runErr == nil {
-				runErr = err
-			}
-			mu.Unlock()
 			if err != nil {
-				cancel()
-				return
+				return rep, err
 			}
-			select {
-			case rounds <- recorded{i, seed, h}:
-			case <-ctx.Done():
-				return
+			batch = append(batch, recorded{next, seed, h})
+		}
+		rep.RecordTime += time.Since(t0)
+
+		// Check the batch: worker w takes rounds w, w+workers, ...
+		var wg sync.WaitGroup
+		for w := range min(workers, len(batch)) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := w; i < len(batch); i += workers {
+					var timeout time.Duration
+					if dl, ok := ctx.Deadline(); ok {
+						if timeout = time.Until(dl); timeout <= 0 {
+							results[i], errs[i], durs[i] = porcupine.Unknown, nil, 0
+							continue
+						}
+					}
+					t := time.Now()
+					results[i], errs[i] = chk.Check(batch[i].hist, timeout)
+					durs[i] = time.Since(t)
+				}
+			}()
+		}
+		wg.Wait()
+		for i := range batch {
+			rep.CheckTime += durs[i]
+			if errs[i] != nil {
+				return rep, fmt.Errorf("round %d: %w", batch[i].index, errs[i])
+			}
+			switch results[i] {
+			case porcupine.Ok:
+				rep.Rounds++
+				rep.Ops += len(batch[i].hist)
+				rep.Concurrent += Concurrent(batch[i].hist)
+			case porcupine.Illegal:
+				if failed == nil {
+					failed = &batch[i]
+				}
 			}
 		}
-	}()
-
-	var progressMu sync.Mutex
-	lastProgress := time.Now()
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for r := range rounds {
-				if ctx.Err() != nil {
-					continue // drain: the producer may be blocked on a send
-				}
-				var timeout time.Duration
-				if dl, ok := ctx.Deadline(); ok {
-					if timeout = time.Until(dl); timeout <= 0 {
-						continue
-					}
-				}
-				t0 := time.Now()
-				res, err := chk.Check(r.hist, timeout)
-				d := time.Since(t0)
-				conc := Concurrent(r.hist)
-				mu.Lock()
-				rep.CheckTime += d
-				switch {
-				case err != nil:
-					if runErr == nil {
-						runErr = fmt.Errorf("round %d: %w", r.index, err)
-					}
-					cancel()
-				case res == porcupine.Illegal:
-					if failed == nil || r.index < failed.index {
-						failed = &r
-					}
-					cancel()
-				case res == porcupine.Ok:
-					rep.Rounds++
-					rep.Ops += len(r.hist)
-					rep.Concurrent += conc
-				}
-				done, ops := rep.Rounds, rep.Ops
-				mu.Unlock()
-				if rc.Progress != nil {
-					progressMu.Lock()
-					if time.Since(lastProgress) > 5*time.Second {
-						lastProgress = time.Now()
-						fmt.Fprintf(rc.Progress, "%d/%d rounds, %d ops linearizable so far\n", done, rc.Rounds, ops)
-					}
-					progressMu.Unlock()
-				}
-			}
-		}()
+		if rc.Progress != nil && time.Since(lastProgress) > 5*time.Second {
+			lastProgress = time.Now()
+			fmt.Fprintf(rc.Progress, "%d/%d rounds, %d ops linearizable so far\n", rep.Rounds, rc.Rounds, rep.Ops)
+		}
 	}
-	wg.Wait()
 	rep.Wall = time.Since(start)
-	if runErr != nil {
-		return rep, runErr
-	}
 	switch {
 	case failed != nil:
 		rep.Result = porcupine.Illegal
