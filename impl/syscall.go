@@ -36,10 +36,13 @@ func (s *Sched) exitsyscall(m *M) bool {
 	g := m.curg.Load()
 	// Wait out a retake in progress (the scan bit), then claim the G.
 	for !g.casStatus(Gsyscall, Grunning) {
-		if g.Status() != Gsyscall|gscan {
-			panic(fmt.Sprintf("exitsyscall: bad g status %v", g.Status()))
+		switch st := g.Status(); st {
+		case Gsyscall|gscan:
+			runtime.Gosched()
+		case Gsyscall: // the scan bit was just released: retry
+		default:
+			panic(fmt.Sprintf("exitsyscall: bad g status %v", st))
 		}
-		runtime.Gosched()
 	}
 	m.oldp = nil
 	if pp := m.p.Load(); pp != nil {

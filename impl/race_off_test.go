@@ -1,0 +1,5 @@
+//go:build !race
+
+package impl
+
+const raceEnabled = false
