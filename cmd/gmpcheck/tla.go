@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"strings"
 	"sync"
 	"text/tabwriter"
 	"time"
@@ -17,7 +18,10 @@ import (
 
 // tla: model-check the TLA+ modules in tla/ (RunQueue.tla, GMP.tla) with
 // tla-checker under node, and with TLC when a tla2tools.jar is given, and
-// print one row per cfg and checker.
+// print one row per cfg and checker. Passing GMP cfgs are also compared
+// with the spec's graph; temporal cfgs are checked by the Go explorer's
+// liveness on tla-checker's graph once it is shown equal to the spec's
+// (tlacheck.CheckCfg), a row of its own kind (tlacheck.ToolGoLiveness).
 
 func init() {
 	registerCommand(command{
@@ -34,7 +38,6 @@ type tlaRow struct {
 	res     tlacheck.Result
 	verdict tlacheck.Verdict
 	why     string
-	notRun  string // why the cfg was not run by this checker, if it was not
 	err     error
 }
 
@@ -52,6 +55,9 @@ func runTLA(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "\nModel-checks every Module.cfg / Module_variant.cfg in tla/ with tla-checker")
 		fmt.Fprintln(stderr, "(install: npm ci --prefix tla) and, with -tlc, with TLC. Seeded-bug cfgs")
 		fmt.Fprintln(stderr, "(_bug_) must fail with the property their \"\\* expect:\" line names.")
+		fmt.Fprintln(stderr, "Passing GMP cfgs are compared with the spec's state graph; temporal cfgs")
+		fmt.Fprintln(stderr, "(PROPERTY) are checked by TLC and, as \""+tlacheck.ToolGoLiveness+"\",")
+		fmt.Fprintln(stderr, "by the Go explorer's liveness on tla-checker's graph shown equal to the spec's.")
 		fmt.Fprintln(stderr, "Exit: 0 every run as expected, 1 a run not as expected, 2 usage,")
 		fmt.Fprintln(stderr, "3 inconclusive (checker missing, or a run cut short).")
 		fmt.Fprintln(stderr)
@@ -88,7 +94,8 @@ func runTLA(args []string, stdout, stderr io.Writer) int {
 	rows := checkTLACfgs(context.Background(), dir, cfgs, *jar, *timeout, *workers, stderr)
 	v := printTLAReport(stdout, rows, *traces)
 	if *jar == "" {
-		fmt.Fprintln(stdout, "\nTLC not run (no -tlc / TLA2TOOLS_JAR); cfgs marked \"checker: tlc\" were checked by nothing.")
+		fmt.Fprintln(stdout, "\nTLC not run (no -tlc / TLA2TOOLS_JAR): temporal properties were checked by the Go explorer")
+		fmt.Fprintln(stdout, "on tla-checker's graph (shown equal to the spec's), not by a TLA+ checker.")
 	}
 	fmt.Fprintf(stdout, "\ntla: %s\n", v)
 	return v.exitCode()
@@ -119,20 +126,19 @@ func loadTLACfgs(dirFlag string, re *regexp.Regexp) (string, []tlacheck.Cfg, err
 	return dir, cfgs, nil
 }
 
-// checkTLACfgs runs every cfg with tla-checker (unless it is TLC-only) and,
-// if jar is set, with TLC, workers at a time. Rows come back in cfg order.
+// checkTLACfgs runs every cfg with tla-checker (tlacheck.CheckCfg) and, if
+// jar is set, with TLC, workers at a time. Rows come back in cfg order.
 func checkTLACfgs(ctx context.Context, dir string, cfgs []tlacheck.Cfg, jar string, timeout time.Duration, workers int, log io.Writer) []tlaRow {
 	type job struct {
 		i   int
 		tlc bool
 	}
 	var jobs []job
-	for i, c := range cfgs {
+	for i := range cfgs {
 		jobs = append(jobs, job{i, false})
 		if jar != "" {
 			jobs = append(jobs, job{i, true})
 		}
-		_ = c
 	}
 	rows := make([]tlaRow, len(jobs))
 	var mu sync.Mutex
@@ -156,18 +162,15 @@ func checkTLACfgs(ctx context.Context, dir string, cfgs []tlacheck.Cfg, jar stri
 				row := tlaRow{cfg: c}
 				switch {
 				case ctx.Err() != nil:
-					row.res.Tool = toolName(j.tlc)
+					row.res.Tool = toolName(j.tlc, c)
 					row.res.Outcome = tlacheck.Timeout
 					row.verdict, row.why = tlacheck.Inconclusive, "not run: time limit reached"
-				case !j.tlc && c.TLCOnly:
-					row.res.Tool = "tla-checker"
-					row.notRun = "needs TLC (liveness under fairness)"
 				default:
 					rctx, cancel := context.WithTimeout(ctx, timeout)
 					if j.tlc {
 						row.res, row.err = tlacheck.RunTLC(rctx, jar, c)
 					} else {
-						row.res, row.err = tlacheck.RunChecker(rctx, dir, c, "")
+						row.res, row.err = tlacheck.CheckCfg(rctx, dir, c)
 					}
 					cancel()
 					if row.err == nil {
@@ -175,13 +178,14 @@ func checkTLACfgs(ctx context.Context, dir string, cfgs []tlacheck.Cfg, jar stri
 					}
 				}
 				mu.Lock()
-				switch {
-				case row.notRun != "":
-					fmt.Fprintf(log, "tla: %s: %s: not run, %s\n", c.Name, row.res.Tool, row.notRun)
-				case row.err != nil:
-					fmt.Fprintf(log, "tla: %s: %s: error: %v\n", c.Name, toolName(j.tlc), row.err)
-				default:
+				if row.err != nil {
+					row.res.Tool = toolName(j.tlc, c)
+					fmt.Fprintf(log, "tla: %s: %s: error: %v\n", c.Name, row.res.Tool, row.err)
+				} else {
 					fmt.Fprintf(log, "tla: %s: %s: %s\n", c.Name, row.res, row.why)
+					if row.res.Tool == tlacheck.ToolGoLiveness || strings.Contains(row.res.Message, "agree") {
+						fmt.Fprintf(log, "tla: %s: %s\n", c.Name, row.res.Message)
+					}
 				}
 				mu.Unlock()
 				rows[k] = row
@@ -192,16 +196,19 @@ func checkTLACfgs(ctx context.Context, dir string, cfgs []tlacheck.Cfg, jar stri
 	return rows
 }
 
-func toolName(tlc bool) string {
-	if tlc {
+func toolName(tlc bool, c tlacheck.Cfg) string {
+	switch {
+	case tlc:
 		return "TLC"
+	case c.Temporal():
+		return tlacheck.ToolGoLiveness
 	}
 	return "tla-checker"
 }
 
-// printTLAReport prints the table and returns the overall verdict. A run
-// that was not possible for the checker (TLC-only cfg) neither passes nor
-// fails; an error or a wrong verdict fails; a cut-short run is inconclusive.
+// printTLAReport prints the table and returns the overall verdict: an
+// error or a wrong verdict fails; a cut-short run is inconclusive. Every
+// cfg has a row per checker that ran it; none is left out.
 func printTLAReport(w io.Writer, rows []tlaRow, traces bool) verdict {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "CFG\tCHECKER\tEXPECTED\tRESULT\tSTATES\tTIME\tVERDICT")
@@ -210,8 +217,6 @@ func printTLAReport(w io.Writer, rows []tlaRow, traces bool) verdict {
 	for _, r := range rows {
 		result, states, took, v := "", "", "", ""
 		switch {
-		case r.notRun != "":
-			result, v = "not run: "+r.notRun, "-"
 		case r.err != nil:
 			result, v = "error", "FAIL"
 			overall = worst(overall, fail)
@@ -275,11 +280,12 @@ func tlaStage(ctx context.Context, log io.Writer) stageResult {
 	jar := os.Getenv("TLA2TOOLS_JAR")
 	rows := checkTLACfgs(sctx, dir, cfgs, jar, 2*time.Minute, 2, log)
 	v := printTLAReport(io.Discard, rows, false)
-	ok, notRun, bad, states := 0, 0, 0, 0
+	ok, bad, goLive, states := 0, 0, 0, 0
 	for _, r := range rows {
+		if r.res.Tool == tlacheck.ToolGoLiveness && r.err == nil && r.verdict == tlacheck.OK {
+			goLive++
+		}
 		switch {
-		case r.notRun != "":
-			notRun++
 		case r.err == nil && r.verdict == tlacheck.OK:
 			ok++
 			if r.res.Outcome == tlacheck.Pass {
@@ -293,8 +299,11 @@ func tlaStage(ctx context.Context, log io.Writer) stageResult {
 	if bad > 0 {
 		summary += fmt.Sprintf(", %d not as expected", bad)
 	}
-	if notRun > 0 {
-		summary += fmt.Sprintf("; %d cfgs need TLC and were not run (set TLA2TOOLS_JAR)", notRun)
+	if goLive > 0 {
+		summary += fmt.Sprintf("; temporal properties of %d cfgs by the Go explorer on tla-checker's graph", goLive)
+		if jar == "" {
+			summary += " (no TLC)"
+		}
 	}
 	if ctx.Err() != nil && v == pass {
 		v = inconclusive

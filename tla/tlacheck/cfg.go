@@ -25,19 +25,20 @@ import (
 //	\* expect: NoLossNoDup           this invariant or property must fail
 //	\* expect: Deadlock              the checker must report a deadlock
 //	\* states: 28371                 distinct states of a passing run (optional)
-//	\* checker: tlc                  only TLC can check this cfg (liveness
-//	                                 under fairness; see docs/tla.md)
 //
-// Seeded-bug cfgs (Module_bug_name.cfg) must expect a failure.
+// Seeded-bug cfgs (Module_bug_name.cfg) must expect a failure. A cfg with
+// PROPERTY lines is temporal: TLC checks its properties; without TLC they
+// are checked by the Go explorer on the state graph tla-checker exports,
+// once that graph is shown equal to the spec's (golive.go).
 type Cfg struct {
 	Path       string   // the .cfg file
 	Module     string   // the module it configures
 	Name       string   // file name without .cfg, e.g. RunQueue_bug_cas_store
 	Expect     string   // "pass", "Deadlock", or an invariant/property name
-	TLCOnly    bool     // tla-checker cannot check it; only TLC runs it
 	States     int      // expected distinct states when Expect is pass; 0: not pinned
 	Invariants []string // INVARIANT(S) names, in order
 	Properties []string // PROPERTY(IES) names, in order
+	Spec       string   // the SPECIFICATION formula's name, if any
 	// Constants holds the CONSTANTS given one per line as "Name = value",
 	// the value as written (e.g. "2", "TRUE", "\"none\"", "{t1, t2}").
 	Constants map[string]string
@@ -48,6 +49,9 @@ func (c Cfg) ModulePath() string { return filepath.Join(filepath.Dir(c.Path), c.
 
 // IsBug reports whether the cfg is a seeded bug (its name has "_bug_").
 func (c Cfg) IsBug() bool { return strings.Contains(c.Name, "_bug_") }
+
+// Temporal reports whether the cfg checks temporal properties.
+func (c Cfg) Temporal() bool { return len(c.Properties) > 0 }
 
 // ExpectPass reports whether the cfg must pass.
 func (c Cfg) ExpectPass() bool { return c.Expect == "pass" }
@@ -116,10 +120,7 @@ func ParseCfg(path string) (Cfg, error) {
 				}
 				c.Expect = val
 			case "checker":
-				if val != "tlc" {
-					return Cfg{}, fmt.Errorf("%s:%d: checker wants \"tlc\", got %q", path, lineNo, val)
-				}
-				c.TLCOnly = true
+				return Cfg{}, fmt.Errorf("%s:%d: the checker line is gone: temporal cfgs are checked by TLC or by the Go explorer on tla-checker's graph (docs/tla.md)", path, lineNo)
 			case "states":
 				n, err := strconv.Atoi(val)
 				if err != nil || n <= 0 {
@@ -155,7 +156,10 @@ func ParseCfg(path string) (Cfg, error) {
 			case "CONSTANT", "CONSTANTS":
 				section = "const"
 				continue
-			case "SPECIFICATION", "INIT", "NEXT", "SYMMETRY",
+			case "SPECIFICATION":
+				section = "spec"
+				continue
+			case "INIT", "NEXT", "SYMMETRY",
 				"CHECK_DEADLOCK", "CONSTRAINT", "CONSTRAINTS", "ACTION_CONSTRAINT",
 				"ACTION_CONSTRAINTS", "VIEW", "ALIAS", "POSTCONDITION":
 				section = ""
@@ -166,6 +170,9 @@ func ParseCfg(path string) (Cfg, error) {
 				c.Invariants = append(c.Invariants, word)
 			case "prop":
 				c.Properties = append(c.Properties, word)
+			case "spec":
+				c.Spec = word
+				section = ""
 			}
 		}
 	}
@@ -186,6 +193,52 @@ func ParseCfg(path string) (Cfg, error) {
 		return Cfg{}, fmt.Errorf("%s: a states count is only meaningful for a passing cfg", path)
 	}
 	return c, nil
+}
+
+// cfgKeywords are the words that start a section of a TLC cfg.
+var cfgKeywords = map[string]bool{
+	"CONSTANT": true, "CONSTANTS": true, "INVARIANT": true, "INVARIANTS": true,
+	"PROPERTY": true, "PROPERTIES": true, "SPECIFICATION": true, "INIT": true,
+	"NEXT": true, "SYMMETRY": true, "CHECK_DEADLOCK": true, "CONSTRAINT": true,
+	"CONSTRAINTS": true, "ACTION_CONSTRAINT": true, "ACTION_CONSTRAINTS": true,
+	"VIEW": true, "ALIAS": true, "POSTCONDITION": true,
+}
+
+// SafetyCfg returns the cfg text without its PROPERTY/PROPERTIES sections
+// (the keyword and the names after it, up to the next keyword) and, if spec
+// is not empty, with the SPECIFICATION's formula replaced by spec (the same
+// Init and Next without the fairness conjuncts: the reachable graph is the
+// same). Comments and everything else stay.
+func SafetyCfg(text, spec string) string {
+	var out []string
+	inProp, afterSpec := false, false
+	for _, line := range strings.SplitAfter(text, "\n") {
+		code, comment, hasComment := strings.Cut(line, `\*`)
+		var kept []string
+		changed := false
+		for _, word := range strings.Fields(code) {
+			if cfgKeywords[word] {
+				inProp = word == "PROPERTY" || word == "PROPERTIES"
+			} else if afterSpec && spec != "" {
+				word, changed = spec, true
+			}
+			afterSpec = word == "SPECIFICATION"
+			if !inProp {
+				kept = append(kept, word)
+			}
+		}
+		switch {
+		case !changed && len(kept) == len(strings.Fields(code)):
+			out = append(out, line) // untouched
+		case len(kept) > 0 || hasComment:
+			l := strings.Join(kept, " ")
+			if hasComment {
+				l += ` \*` + strings.TrimRight(comment, "\n")
+			}
+			out = append(out, l+"\n")
+		}
+	}
+	return strings.Join(out, "")
 }
 
 // FindCfgs returns every cfg in dir, sorted by name.

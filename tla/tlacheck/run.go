@@ -76,16 +76,46 @@ type checkerJSON struct {
 	ElapsedMS      int64    `json:"elapsed_ms"`
 }
 
-// RunChecker model-checks c with tla-checker under node. dotFile, if not
-// empty, receives the full state graph in DOT. A time-out is a Result with
-// Outcome Timeout, not an error; errors are reserved for failures to run.
-func RunChecker(ctx context.Context, dir string, c Cfg, dotFile string) (Result, error) {
+// RunOptions select what RunChecker asks of tla-checker besides the check.
+type RunOptions struct {
+	// DOT, if not empty, receives the full state graph in DOT.
+	DOT string
+	// SafetySpec, if not empty, checks a copy of the cfg without its
+	// PROPERTY lines and with SPECIFICATION SafetySpec (SafetyCfg):
+	// tla-checker 0.9.0 evaluates temporal properties unsoundly (it ignores
+	// fairness) and rejects fairness that is not WF/SF, so for a temporal
+	// cfg only its exploration, invariants and deadlock check are used
+	// (see golive.go).
+	SafetySpec string
+}
+
+// RunChecker model-checks c with tla-checker under node. A time-out is a
+// Result with Outcome Timeout, not an error; errors are reserved for
+// failures to run.
+func RunChecker(ctx context.Context, dir string, c Cfg, opt RunOptions) (Result, error) {
 	if err := CheckInstalled(dir); err != nil {
 		return Result{}, err
 	}
-	args := []string{filepath.Join(dir, "run.mjs"), c.ModulePath(), c.Path}
-	if dotFile != "" {
-		args = append(args, "--dot", dotFile)
+	cfgPath := c.Path
+	if opt.SafetySpec != "" {
+		text, err := os.ReadFile(c.Path)
+		if err != nil {
+			return Result{}, err
+		}
+		tmp, err := os.MkdirTemp("", "gmpcheck-cfg-")
+		if err != nil {
+			return Result{}, err
+		}
+		defer os.RemoveAll(tmp)
+		cfgPath = filepath.Join(tmp, filepath.Base(c.Path))
+		if err := os.WriteFile(cfgPath, []byte(SafetyCfg(string(text), opt.SafetySpec)), 0o644); err != nil {
+			return Result{}, err
+		}
+		c.Properties = nil
+	}
+	args := []string{filepath.Join(dir, "run.mjs"), c.ModulePath(), cfgPath}
+	if opt.DOT != "" {
+		args = append(args, "--dot", opt.DOT)
 	}
 	cmd := exec.CommandContext(ctx, "node", args...)
 	cmd.Dir = dir

@@ -159,3 +159,43 @@ func TestParseValue(t *testing.T) {
 		}
 	}
 }
+
+func TestSafetyCfg(t *testing.T) {
+	in := "\\* expect: pass\nCONSTANTS\n    N = 1\nSPECIFICATION FairSpec \\* fair\nPROPERTIES\n    P1\n    P2 \\* two\nINVARIANTS\n    Inv\nPROPERTY P3\n"
+	want := "\\* expect: pass\nCONSTANTS\n    N = 1\nSPECIFICATION Spec \\* fair\n \\* two\nINVARIANTS\n    Inv\n"
+	if got := SafetyCfg(in, "Spec"); got != want {
+		t.Errorf("SafetyCfg:\n%s\nwant:\n%s", got, want)
+	}
+	if got := SafetyCfg("SPECIFICATION S\nINVARIANT I\n", ""); got != "SPECIFICATION S\nINVARIANT I\n" {
+		t.Errorf("SafetyCfg without properties changed the text: %q", got)
+	}
+	c, err := ParseCfg(writeCfg(t, "M.cfg", in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Temporal() || c.Spec != "FairSpec" || strings.Join(c.Properties, ",") != "P1,P2,P3" {
+		t.Errorf("parsed %+v", c)
+	}
+}
+
+func TestAttributeTLA(t *testing.T) {
+	idle := tlaM{pc: "idle", p: -1}
+	from := []tlaM{{pc: "sched", p: 0}, idle, {pc: "run", p: 1, curg: 2}}
+	// m0 runs a G and its wakep starts m1: the agent is m0, not m1.
+	to := []tlaM{{pc: "run", p: 0, curg: 1}, {pc: "sched", p: 1, spinning: true}, from[2]}
+	if m, err := attributeTLA(ClassSched, from, to); err != nil || m != 0 {
+		t.Errorf("SchedStep: got m%d, %v; want m0", m, err)
+	}
+	// Preempt of m2's G on p1.
+	to = []tlaM{from[0], idle, {pc: "sched", p: 1}}
+	if p, err := attributeTLA(ClassPreempt, from, to); err != nil || p != 1 {
+		t.Errorf("Preempt: got p%d, %v; want p1", p, err)
+	}
+	// A step that changes no M in its schedule loop cannot be a SchedStep.
+	if _, err := attributeTLA(ClassSched, from, from); err == nil {
+		t.Error("an unattributable SchedStep was accepted")
+	}
+	if a, err := attributeTLA(ClassGoroutine, from, to); err != nil || a != -1 {
+		t.Errorf("GoroutineStep: got %d, %v; want -1 (no fairness agent)", a, err)
+	}
+}

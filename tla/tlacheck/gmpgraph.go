@@ -1,0 +1,453 @@
+package tlacheck
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gmpcheck/gmpcheck/spec"
+)
+
+// The cross-check of GMP.tla against the executable spec: for a GMP cfg,
+// the state graph tla-checker explores (exported as DOT) must be the graph
+// of spec's Model under the same bounds, state for state and labelled edge
+// for labelled edge. This is what lets the Go explorer's liveness check on
+// the spec's graph stand for the temporal properties of GMP.tla (golive.go).
+//
+// The mapping (docs/tla.md): a TLA+ state st maps to the spec.State with
+//
+//	st.G[g]          ↔ State.G[g].String()            (g in 1..NG)
+//	st.P[p].status   ↔ State.P[p].Status.String()     (p in 0..NP-1)
+//	st.P[p].tick     ↔ State.P[p].SchedTick
+//	st.P[p].runnext  ↔ State.P[p].RunNext
+//	st.P[p].ring     ↔ State.P[p].Ring[:N]
+//	st.M[m].pc       ↔ State.M[m].PC.String()         (m in 0..NM-1)
+//	st.M[m].p        ↔ State.M[m].P                   (-1 = NoP in both)
+//	st.M[m].curg     ↔ State.M[m].CurG
+//	st.M[m].spinning ↔ State.M[m].Spinning
+//	st.Runq          ↔ State.Runq.Gs[:N]
+//	st.NPIdle, st.NMSpinning, st.SpawnLeft ↔ the fields of the same names
+//
+// and both sides are rendered to the same canonical string.
+//
+// An edge is (from, to, class, agent) with from ≠ to. The class is the
+// label tla-checker gives a transition (the operator of Next it came
+// through: SchedStep, GoroutineStep, Preempt, Retake, InjectGList); on the
+// spec side it is the class of the action's kind. The agent is what the
+// fairness conditions are indexed by: the M of a SchedStep, the P of a
+// Preempt or Retake, -1 for the rest. The spec knows the agent from the
+// action's parameters; on the TLA+ side it is read off the transition
+// (attributeTLA). Self-loops are left out: the TLA+ module's Terminated
+// stutters in the terminal states the spec accepts, and a stutter step
+// discharges no fairness condition (<<A>>_st). The spec must have none
+// (checked). A spec step that would need an M beyond the bound is not taken
+// on either side.
+
+// Edge classes: the labels tla-checker writes on GMP.tla's transitions.
+const (
+	ClassSched     = "SchedStep"
+	ClassGoroutine = "GoroutineStep"
+	ClassPreempt   = "Preempt"
+	ClassRetake    = "Retake"
+	ClassInject    = "InjectGList"
+	classTerm      = "Terminated"
+)
+
+// specClass is the TLA+ class of a spec action and the agent fairness
+// indexes it by.
+func specClass(a spec.Action) (string, int) {
+	switch k := a.Kind; {
+	case k >= spec.ActGlobal61 && k <= spec.ActStopM:
+		return ClassSched, int(a.M)
+	case k <= spec.ActExitSyscallNoP:
+		return ClassGoroutine, -1
+	case k == spec.ActPreempt:
+		return ClassPreempt, int(a.P)
+	case k == spec.ActRetake:
+		return ClassRetake, int(a.P)
+	case k == spec.ActInjectGList:
+		return ClassInject, -1
+	}
+	return "unknown " + a.Kind.String(), -1
+}
+
+// BoundsFromCfg reads the GMP constants of a cfg into spec.Bounds. The Bug
+// constant must name a spec.Bug (GMP.tla uses the same names).
+func BoundsFromCfg(c Cfg) (spec.Bounds, error) {
+	num := func(name string) (int, error) {
+		v, ok := c.Constants[name]
+		if !ok {
+			return 0, fmt.Errorf("%s: constant %s missing", c.Name, name)
+		}
+		return strconv.Atoi(v)
+	}
+	boolean := func(name string) (bool, error) {
+		switch c.Constants[name] {
+		case "TRUE":
+			return true, nil
+		case "FALSE":
+			return false, nil
+		}
+		return false, fmt.Errorf("%s: constant %s = %q, want TRUE or FALSE", c.Name, name, c.Constants[name])
+	}
+	var b spec.Bounds
+	var errs []error
+	for _, f := range []struct {
+		name string
+		dst  *int
+	}{{"NP", &b.Ps}, {"NM", &b.Ms}, {"NG", &b.Gs}, {"Cap", &b.Cap}, {"Spawn", &b.Spawn}, {"SchedTick", &b.SchedTick}} {
+		n, err := num(f.name)
+		errs = append(errs, err)
+		*f.dst = n
+	}
+	var err error
+	b.Syscalls, err = boolean("Syscalls")
+	errs = append(errs, err)
+	b.Netpoll, err = boolean("Netpoll")
+	errs = append(errs, err)
+	b.Bug, err = spec.ParseBug(strings.Trim(c.Constants["Bug"], `"`))
+	errs = append(errs, err)
+	if err := errors.Join(errs...); err != nil {
+		return spec.Bounds{}, err
+	}
+	return b, b.Validate()
+}
+
+// SpecKey renders a spec.State canonically.
+func SpecKey(s spec.State) string {
+	var b strings.Builder
+	b.WriteString("G")
+	for g := 1; g <= s.NumGs(); g++ {
+		b.WriteString(" " + s.G[g].String())
+	}
+	for p := 0; p < s.NumPs(); p++ {
+		ps := s.P[p]
+		fmt.Fprintf(&b, "|P%d %s %d %d %v", p, ps.Status, ps.SchedTick, ps.RunNext, ps.Ring[:ps.N])
+	}
+	for m := 0; m < s.NumMs(); m++ {
+		ms := s.M[m]
+		fmt.Fprintf(&b, "|M%d %s %d %d %v", m, ms.PC, ms.P, ms.CurG, ms.Spinning)
+	}
+	fmt.Fprintf(&b, "|Runq %v|%d %d %d", s.Runq.Gs[:s.Runq.N], s.NPIdle, s.NMSpinning, s.SpawnLeft)
+	return b.String()
+}
+
+// tlaM is one M of a GMP.tla state, for attributing transitions.
+type tlaM struct {
+	pc       string
+	p, curg  int64
+	spinning bool
+}
+
+// TLAKey renders a GMP.tla state (its variable st) in SpecKey's format.
+func TLAKey(vars map[string]Value, b spec.Bounds) (string, error) {
+	k, _, err := tlaState(vars, b)
+	return k, err
+}
+
+func tlaState(vars map[string]Value, b spec.Bounds) (string, []tlaM, error) {
+	st, ok := vars["st"]
+	if !ok || len(vars) != 1 {
+		return "", nil, fmt.Errorf("want exactly one variable st, got %d variables", len(vars))
+	}
+	var out strings.Builder
+	var first error
+	field := func(v Value, name string) Value {
+		f, err := v.Field(name)
+		if err != nil && first == nil {
+			first = err
+		}
+		return f
+	}
+	index := func(v Value, i int) Value {
+		e, err := v.Index(int64(i))
+		if err != nil && first == nil {
+			first = err
+		}
+		return e
+	}
+	gids := func(v Value) string {
+		parts := make([]string, len(v.Elems))
+		for i, e := range v.Elems {
+			parts[i] = strconv.FormatInt(e.Int, 10)
+		}
+		return "[" + strings.Join(parts, " ") + "]"
+	}
+	out.WriteString("G")
+	G := field(st, "G")
+	for g := 1; g <= b.Gs; g++ {
+		out.WriteString(" " + index(G, g).Str)
+	}
+	P := field(st, "P")
+	for p := 0; p < b.Ps; p++ {
+		ps := index(P, p)
+		fmt.Fprintf(&out, "|P%d %s %d %d %s", p, field(ps, "status").Str, field(ps, "tick").Int,
+			field(ps, "runnext").Int, gids(field(ps, "ring")))
+	}
+	M := field(st, "M")
+	ms := make([]tlaM, b.Ms)
+	for m := 0; m < b.Ms; m++ {
+		mv := index(M, m)
+		ms[m] = tlaM{pc: field(mv, "pc").Str, p: field(mv, "p").Int, curg: field(mv, "curg").Int,
+			spinning: field(mv, "spinning").Str == "TRUE"}
+		fmt.Fprintf(&out, "|M%d %s %d %d %v", m, ms[m].pc, ms[m].p, ms[m].curg, ms[m].spinning)
+	}
+	fmt.Fprintf(&out, "|Runq %s|%d %d %d", gids(field(st, "Runq")), field(st, "NPIdle").Int,
+		field(st, "NMSpinning").Int, field(st, "SpawnLeft").Int)
+	return out.String(), ms, first
+}
+
+// attributeTLA finds the agent of a GMP.tla transition from its two states:
+//   - SchedStep(m): the one M in its schedule loop (pc sched or recheck)
+//     whose record changes (a wakep inside the step may start another M,
+//     but that one was idle);
+//   - Preempt(p): the M whose G is preempted goes from run to sched; p is
+//     its P;
+//   - Retake(p): the M in a syscall loses its P p.
+//
+// A transition that fits no M, or more than one, is an error: the
+// attribution (and with it the cross-check) would be unsound.
+func attributeTLA(class string, from, to []tlaM) (int, error) {
+	var cands []int
+	for m := range from {
+		a, b := from[m], to[m]
+		switch class {
+		case ClassSched:
+			if (a.pc == "sched" || a.pc == "recheck") && a != b {
+				cands = append(cands, m)
+			}
+		case ClassPreempt:
+			if a.pc == "run" && b.pc == "sched" {
+				cands = append(cands, int(a.p))
+			}
+		case ClassRetake:
+			if a.pc == "run" && a.p >= 0 && b.p < 0 {
+				cands = append(cands, int(a.p))
+			}
+		default:
+			return -1, nil
+		}
+	}
+	if len(cands) != 1 {
+		return -1, fmt.Errorf("%s transition attributable to %d agents %v, want exactly one", class, len(cands), cands)
+	}
+	return cands[0], nil
+}
+
+// edge is one labelled transition between canonical states.
+type edge struct {
+	from, to string
+	class    string
+	agent    int
+}
+
+func (e edge) String() string {
+	who := ""
+	switch e.class {
+	case ClassSched:
+		who = fmt.Sprintf("(m%d)", e.agent)
+	case ClassPreempt, ClassRetake:
+		who = fmt.Sprintf("(p%d)", e.agent)
+	}
+	return fmt.Sprintf("%s%s\n    %s\n -> %s", e.class, who, e.from, e.to)
+}
+
+// SpecGraph is the spec model's reachable graph, explored through its
+// exported API, with what the fairness comparison needs.
+type SpecGraph struct {
+	States map[string]bool
+	Edges  map[edge]bool
+	// SelfLoops counts spec steps that leave the state unchanged (none
+	// expected: they would discharge fairness in the spec but not in TLA+).
+	SelfLoops int
+	// PrunedOnly counts (state, M) pairs where the M is in its schedule
+	// loop but every step it has needs an M beyond the bound, and (state,
+	// P) pairs where Retake is enabled but pruned. In such states TLA+'s
+	// ENABLED <<SchedStep(m)>>_st (or Retake) is false while the spec's
+	// fairness family counts as enabled; GMP.tla's fairness is written the
+	// spec's way (docs/tla.md), so these do not change a verdict, they are
+	// reported.
+	PrunedOnly int
+}
+
+// ExploreSpecGraph explores spec's Model under b breadth-first.
+func ExploreSpecGraph(ctx context.Context, b spec.Bounds) (*SpecGraph, error) {
+	md, err := spec.NewModel(b)
+	if err != nil {
+		return nil, err
+	}
+	init := md.Init()
+	g := &SpecGraph{States: map[string]bool{SpecKey(init): true}, Edges: map[edge]bool{}}
+	queue := []spec.State{init}
+	for len(queue) > 0 {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		s := queue[0]
+		queue = queue[1:]
+		from := SpecKey(s)
+		schedOK := map[int]bool{}
+		for _, a := range md.Enabled(s) {
+			class, agent := specClass(a)
+			ns, err := md.Step(s, a)
+			if errors.Is(err, spec.ErrNoIdleM) {
+				if a.Kind == spec.ActRetake {
+					g.PrunedOnly++
+				}
+				continue // pruned by the M bound, as in spec.Explore
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%s: %v: %v", from, a, err)
+			}
+			to := SpecKey(ns)
+			if to == from {
+				g.SelfLoops++
+				continue
+			}
+			if class == ClassSched {
+				schedOK[agent] = true
+			}
+			g.Edges[edge{from, to, class, agent}] = true
+			if !g.States[to] {
+				g.States[to] = true
+				queue = append(queue, ns)
+			}
+		}
+		for m := 0; m < s.NumMs(); m++ {
+			if pc := s.M[m].PC; (pc == spec.MSched || pc == spec.MRecheck) && !schedOK[m] {
+				g.PrunedOnly++
+			}
+		}
+	}
+	return g, nil
+}
+
+// Comparison summarises an equal pair of graphs.
+type Comparison struct {
+	Bounds     spec.Bounds
+	States     int   // distinct states (equal on both sides)
+	Edges      int   // distinct labelled edges (equal on both sides)
+	Explored   int   // spec.Explore's distinct count (equal too)
+	Trans      int64 // spec.Explore's (state, action) pairs
+	Pruned     int64 // of which pruned by the M bound
+	PrunedOnly int   // see SpecGraph.PrunedOnly
+}
+
+func (c Comparison) String() string {
+	s := fmt.Sprintf("GMP.tla and spec agree: %d states, %d labelled edges (spec.Explore: %d states, %d transitions, %d pruned by the M bound)",
+		c.States, c.Edges, c.Explored, c.Trans, c.Pruned)
+	if c.PrunedOnly > 0 {
+		s += fmt.Sprintf("; %d (state, M/P) pairs whose fair steps are all pruned", c.PrunedOnly)
+	}
+	return s
+}
+
+// ErrGraphsDiffer wraps every difference CompareGMPGraph finds.
+var ErrGraphsDiffer = errors.New("GMP.tla's state graph differs from the spec's")
+
+// CompareGMPGraph compares the DOT graph tla-checker exported for a GMP cfg
+// with spec's graph under b, and with spec.Explore's distinct count. A
+// difference is an error wrapping ErrGraphsDiffer; other errors mean the
+// comparison could not be made.
+func CompareGMPGraph(ctx context.Context, dotPath string, b spec.Bounds) (Comparison, error) {
+	g, err := ReadDOT(dotPath)
+	if err != nil {
+		return Comparison{}, fmt.Errorf("reading tla-checker's state graph: %v", err)
+	}
+	return compareGraph(ctx, g, b)
+}
+
+func compareGraph(ctx context.Context, g *Graph, b spec.Bounds) (Comparison, error) {
+	tlaStates := map[string]bool{}
+	keys := make([]string, len(g.States))
+	ms := make([][]tlaM, len(g.States))
+	for i, vars := range g.States {
+		k, m, err := tlaState(vars, b)
+		if err != nil {
+			return Comparison{}, fmt.Errorf("state s%d: %v", i, err)
+		}
+		keys[i], ms[i] = k, m
+		tlaStates[k] = true
+	}
+	var problems []string
+	if len(tlaStates) != len(g.States) {
+		problems = append(problems, fmt.Sprintf("the DOT graph maps %d states to %d distinct spec states", len(g.States), len(tlaStates)))
+	}
+	tlaEdges := map[edge]bool{}
+	for _, e := range g.Edges {
+		if keys[e.From] == keys[e.To] {
+			if e.Label != classTerm {
+				problems = append(problems, fmt.Sprintf("GMP.tla has a %s self-loop (only Terminated may stutter):\n  %s", e.Label, keys[e.From]))
+			}
+			continue
+		}
+		agent, err := attributeTLA(e.Label, ms[e.From], ms[e.To])
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("s%d -> s%d: %v", e.From, e.To, err))
+			continue
+		}
+		tlaEdges[edge{keys[e.From], keys[e.To], e.Label, agent}] = true
+	}
+	sg, err := ExploreSpecGraph(ctx, b)
+	if err != nil {
+		return Comparison{}, err
+	}
+	res, err := spec.Explore(ctx, b, spec.Options{})
+	if err != nil {
+		return Comparison{}, err
+	}
+	if ctx.Err() != nil {
+		return Comparison{}, ctx.Err()
+	}
+	if res.Distinct != len(sg.States) {
+		problems = append(problems, fmt.Sprintf("spec.Explore found %d distinct states, the exported Model API %d", res.Distinct, len(sg.States)))
+	}
+	if sg.SelfLoops > 0 {
+		problems = append(problems, fmt.Sprintf("the spec has %d steps that leave the state unchanged", sg.SelfLoops))
+	}
+	diff := func(what string, a, b map[string]bool) {
+		var only []string
+		for k := range a {
+			if !b[k] {
+				only = append(only, k)
+			}
+		}
+		if len(only) > 0 {
+			sort.Strings(only)
+			problems = append(problems, fmt.Sprintf("%d states %s, e.g.\n  %s", len(only), what, strings.Join(only[:min(3, len(only))], "\n  ")))
+		}
+	}
+	diff("reached by GMP.tla but not by the spec", tlaStates, sg.States)
+	diff("reached by the spec but not by GMP.tla", sg.States, tlaStates)
+	var missing, extra []string
+	for e := range sg.Edges {
+		if !tlaEdges[e] {
+			missing = append(missing, e.String())
+		}
+	}
+	for e := range tlaEdges {
+		if !sg.Edges[e] {
+			extra = append(extra, e.String())
+		}
+	}
+	if len(missing)+len(extra) > 0 {
+		sort.Strings(missing)
+		sort.Strings(extra)
+		msg := fmt.Sprintf("labelled edges: %d only in the spec, %d only in GMP.tla", len(missing), len(extra))
+		if len(missing) > 0 {
+			msg += "\n  spec only: " + missing[0]
+		}
+		if len(extra) > 0 {
+			msg += "\n  GMP.tla only: " + extra[0]
+		}
+		problems = append(problems, msg)
+	}
+	if len(problems) > 0 {
+		return Comparison{}, fmt.Errorf("%w: %s", ErrGraphsDiffer, strings.Join(problems, "\n"))
+	}
+	return Comparison{Bounds: b, States: len(tlaStates), Edges: len(tlaEdges), Explored: res.Distinct,
+		Trans: res.Transitions, Pruned: res.Pruned, PrunedOnly: sg.PrunedOnly}, nil
+}
