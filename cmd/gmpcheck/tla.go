@@ -226,6 +226,9 @@ func printTLAReport(w io.Writer, rows []tlaRow, traces bool) verdict {
 			if r.res.Name != "" && r.res.Outcome != tlacheck.Deadlock {
 				result += " " + r.res.Name
 			}
+			if r.res.Tool == tlacheck.ToolGoLiveness && r.res.Outcome == tlacheck.Pass {
+				result += " (liveness by the Go explorer on the identical graph)"
+			}
 			states = fmt.Sprint(r.res.States)
 			took = r.res.Elapsed.Round(10 * time.Millisecond).String()
 			switch r.verdict {
