@@ -2,6 +2,7 @@ package linearize
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -46,6 +47,11 @@ type Report struct {
 	// RecordTime the time spent recording; Wall the whole run.
 	CheckTime, RecordTime, Wall time.Duration
 
+	// Broken lists the rounds that could not be recorded because the queue
+	// hung or panicked (see RoundError); the run goes on past them. Any
+	// broken round is a failure, whatever Result says.
+	Broken []BrokenRound
+
 	// For an Illegal result: the round, its seed, its history and the HTML
 	// visualization written (HTMLErr if writing it failed).
 	FailedRound int
@@ -54,6 +60,17 @@ type Report struct {
 	HTML        string
 	HTMLErr     error
 }
+
+// A BrokenRound is a round whose recording failed with a RoundError.
+type BrokenRound struct {
+	Index int
+	Seed  uint64
+	Err   *RoundError
+}
+
+// Failed reports whether the run found the queue at fault: a round that is
+// not linearizable, or one that hung or panicked.
+func (r Report) Failed() bool { return r.Result == porcupine.Illegal || len(r.Broken) > 0 }
 
 // OpsPerSecond is the checking throughput: operations checked per second of
 // porcupine time on one core.
@@ -70,6 +87,10 @@ func (r Report) String() string {
 		r.RecordTime.Round(time.Millisecond), r.Wall.Round(time.Millisecond))
 	if r.Result == porcupine.Illegal {
 		s += fmt.Sprintf("; round %d (seed %d) is not linearizable", r.FailedRound, r.FailedSeed)
+	}
+	if len(r.Broken) > 0 {
+		b := r.Broken[0]
+		s += fmt.Sprintf("; %d rounds broke, first round %d (seed %d): %v", len(r.Broken), b.Index, b.Seed, b.Err)
 	}
 	return s
 }
@@ -98,10 +119,15 @@ type recorded struct {
 // the processors the recorded clients need to run in parallel.
 const batchRounds = 64
 
+// maxBroken stops a run after this many rounds that hung or panicked: the
+// verdict is a failure by then, and each hung round costs a timeout.
+const maxBroken = 3
+
 // Run records and checks rc.Rounds rounds. It stops at the first round that
 // is not linearizable and writes that round's visualization. When ctx ends
 // first (a deadline makes each round's check time out with it), the result
-// is Unknown.
+// is Unknown. Rounds in which the queue hung or panicked are listed in
+// Report.Broken and skipped; check Report.Failed.
 func Run(ctx context.Context, rc RunConfig) (Report, error) {
 	if err := rc.Config.Validate(); err != nil {
 		return Report{}, err
@@ -126,12 +152,20 @@ func Run(ctx context.Context, rc RunConfig) (Report, error) {
 	errs := make([]error, batchRounds)
 	durs := make([]time.Duration, batchRounds)
 
-	for next := 0; next < rc.Rounds && failed == nil && ctx.Err() == nil; {
+	for next := 0; next < rc.Rounds && failed == nil && len(rep.Broken) < maxBroken && ctx.Err() == nil; {
 		batch = batch[:0]
 		t0 := time.Now()
 		for ; next < rc.Rounds && len(batch) < batchRounds && ctx.Err() == nil; next++ {
 			seed := RoundSeed(rc.Seed, next)
 			h, err := RecordRound(rc.Config, seed)
+			var re *RoundError
+			if errors.As(err, &re) {
+				rep.Broken = append(rep.Broken, BrokenRound{next, seed, re})
+				if len(rep.Broken) >= maxBroken {
+					break
+				}
+				continue
+			}
 			if err != nil {
 				return rep, err
 			}
@@ -197,7 +231,7 @@ func Run(ctx context.Context, rc RunConfig) (Report, error) {
 		} else {
 			rep.HTML = path
 		}
-	case rep.Rounds == rc.Rounds:
+	case rep.Rounds == rc.Rounds && len(rep.Broken) == 0:
 		rep.Result = porcupine.Ok
 	default:
 		rep.Result = porcupine.Unknown

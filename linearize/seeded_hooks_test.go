@@ -4,10 +4,12 @@ package linearize
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/anishathalye/porcupine"
 
@@ -327,32 +329,26 @@ func TestPerturbedRoundsLinearizable(t *testing.T) {
 	}
 }
 
-// TestSeededBugsRandomRounds: random perturbed rounds, with no interleaving
-// forced, also find every seeded bug. Measured on two cores: the CAS and
-// publication bugs within a few rounds, putslow-drops-g within a few dozen,
-// empty-no-recheck (which needs a put with next and a get to land between a
-// reader's two loads) within about a thousand. The budget is several times
-// the worst seen; the run stops at the first Illegal.
-func TestSeededBugsRandomRounds(t *testing.T) {
-	for _, bug := range impl.Bugs {
-		t.Run(string(bug), func(t *testing.T) {
-			setBug(t, bug)
-			rep, err := Run(context.Background(), RunConfig{
-				Config: Config{Capacity: 4, Thieves: 2, Ops: 40, Perturb: true},
-				Rounds: 6000,
-				Seed:   1,
-				HTML:   filepath.Join(t.TempDir(), "violation.html"),
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if rep.Result != porcupine.Illegal {
-				t.Fatalf("seeded bug %s not found: %v", bug, rep)
-			}
-			if _, err := os.Stat(rep.HTML); err != nil {
-				t.Fatalf("visualization: %v (%v)", err, rep.HTMLErr)
-			}
-			t.Logf("found in round %d", rep.FailedRound)
-		})
+// TestRunPhaseStopsAHungQueue: a client spinning in the queue's retry loop
+// (as a seeded bug can make it) is unwound at its next access once the
+// phase times out, and the round is reported as hung.
+func TestRunPhaseStopsAHungQueue(t *testing.T) {
+	victim, _ := scenario(t, 4, 1)
+	var abort atomic.Bool
+	if err := victim.SetYield(func(impl.Op, any) {
+		if abort.Load() {
+			panic(abortRound{})
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	err := runPhase(&abort, 50*time.Millisecond, "owner and thieves", func() {
+		for {
+			victim.Empty()
+		}
+	})
+	var re *RoundError
+	if !errors.As(err, &re) || !re.Stuck {
+		t.Fatalf("got %v, want a hung round", err)
 	}
 }

@@ -30,6 +30,9 @@ type Config struct {
 	// interleave inside operations far more often than real timing does.
 	// It needs the instrumented build (-tags gmpcheck_hooks).
 	Perturb bool
+	// RoundTimeout bounds each phase of a round (0: DefaultRoundTimeout).
+	// A phase that takes longer is a hung queue, reported as a RoundError.
+	RoundTimeout time.Duration
 }
 
 // Validate reports what is wrong with c, if anything.
@@ -49,7 +52,8 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// RecordRound runs one round on a fresh queue and returns its history.
+// RecordRound runs one round on a fresh queue and returns its history. A
+// queue that hangs or panics gives a *RoundError.
 // seed fixes every client's choice of operations (not the interleaving,
 // which is up to the Go scheduler).
 //
@@ -77,11 +81,24 @@ func RecordRound(cfg Config, seed uint64) ([]porcupine.Operation, error) {
 			return nil, err
 		}
 	}
-	if cfg.Perturb {
-		if err := victim.SetYield(perturb); err != nil {
+	// In the instrumented build every access of the victim's queues passes
+	// through yield: it perturbs the interleaving if asked, and it is how a
+	// round that hangs (a seeded bug can leave head past tail, and the
+	// queue's retry loops then spin forever) is stopped.
+	var abort atomic.Bool
+	if impl.HooksEnabled() {
+		yield := func(impl.Op, any) {
+			if abort.Load() {
+				panic(abortRound{})
+			}
+			if cfg.Perturb && rand.N(4) == 0 {
+				runtime.Gosched()
+			}
+		}
+		if err := victim.SetYield(yield); err != nil {
 			return nil, err
 		}
-		if err := glob.SetYield(perturb); err != nil {
+		if err := glob.SetYield(yield); err != nil {
 			return nil, err
 		}
 	}
@@ -89,18 +106,27 @@ func RecordRound(cfg Config, seed uint64) ([]porcupine.Operation, error) {
 	if err != nil {
 		return nil, err
 	}
+	timeout := cfg.RoundTimeout
+	if timeout <= 0 {
+		timeout = DefaultRoundTimeout
+	}
 
 	var nextID uint64
 	newG := func() *impl.G { nextID++; return impl.NewG(nextID) }
 	rng := rand.New(rand.NewPCG(seed, 0))
-	if rng.IntN(2) == 0 {
-		for range rng.IntN(cfg.Capacity + 1) {
-			if rng.IntN(4) == 0 {
-				r.PutNext(newG())
-			} else {
-				r.Put(newG())
+	prefill := func() {
+		if rng.IntN(2) == 0 {
+			for range rng.IntN(cfg.Capacity + 1) {
+				if rng.IntN(4) == 0 {
+					r.PutNext(newG())
+				} else {
+					r.Put(newG())
+				}
 			}
 		}
+	}
+	if err := runPhase(&abort, timeout, "prefill", prefill); err != nil {
+		return nil, err
 	}
 
 	share := max(1, cfg.Ops/(cfg.Thieves+1))
@@ -111,7 +137,6 @@ func RecordRound(cfg Config, seed uint64) ([]porcupine.Operation, error) {
 	// to arrive sets a start time a few microseconds ahead, which the
 	// clients on processors spin towards and so cross together.
 	var (
-		wg      sync.WaitGroup
 		ready   atomic.Int32
 		startAt atomic.Int64
 	)
@@ -126,29 +151,7 @@ func RecordRound(cfg Config, seed uint64) ([]porcupine.Operation, error) {
 		for at := startAt.Load(); time.Now().UnixNano() < at; {
 		}
 	}
-	for c := 1; c <= cfg.Thieves; c++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			rng := rand.New(rand.NewPCG(seed, uint64(c)))
-			barrier()
-			for range share {
-				switch x := rng.IntN(100); {
-				case x < 35:
-					r.Steal(c, false)
-				case x < 70:
-					r.Steal(c, true)
-				case x < 85:
-					r.Empty(c)
-				default:
-					r.GlobGet(c)
-				}
-			}
-		}()
-	}
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
+	fns := []func(){func() {
 		barrier()
 		for range share {
 			switch x := rng.IntN(100); {
@@ -166,23 +169,115 @@ func RecordRound(cfg Config, seed uint64) ([]porcupine.Operation, error) {
 				r.GlobGet(0)
 			}
 		}
-	}()
-	wg.Wait()
+	}}
+	for c := 1; c <= cfg.Thieves; c++ {
+		rng := rand.New(rand.NewPCG(seed, uint64(c)))
+		fns = append(fns, func() {
+			barrier()
+			for range share {
+				switch x := rng.IntN(100); {
+				case x < 35:
+					r.Steal(c, false)
+				case x < 70:
+					r.Steal(c, true)
+				case x < 85:
+					r.Empty(c)
+				default:
+					r.GlobGet(c)
+				}
+			}
+		})
+	}
+	if err := runPhase(&abort, timeout, "owner and thieves", fns...); err != nil {
+		return nil, err
+	}
 
-	r.Drain()
-	for r.GlobGet(0) != nil {
+	final := func() {
+		r.Drain()
+		for r.GlobGet(0) != nil {
+		}
+	}
+	if err := runPhase(&abort, timeout, "final drain", final); err != nil {
+		return nil, err
 	}
 	return r.History(), nil
 }
 
+// DefaultRoundTimeout is Config.RoundTimeout's default. A round takes well
+// under a millisecond; only a queue that livelocks comes near this.
+const DefaultRoundTimeout = 5 * time.Second
+
+// abortRound is the panic the yield function raises to unwind a client
+// stuck in the queue's retry loop.
+type abortRound struct{}
+
+// A RoundError is a round that could not be recorded because the queue
+// misbehaved outside what a history can show: a client did not finish (a
+// livelock) or the queue's code panicked. It is a failure of the queue,
+// reported next to, not instead of, linearizability verdicts.
+type RoundError struct {
+	Phase string // "prefill", "owner and thieves" or "final drain"
+	Stuck bool   // a client did not finish within the round's timeout
+	Panic any    // else: what the queue's code panicked with
+}
+
+func (e *RoundError) Error() string {
+	if e.Stuck {
+		return fmt.Sprintf("linearize: the queue hung during the %s phase (a client made no progress; livelock)", e.Phase)
+	}
+	return fmt.Sprintf("linearize: the queue panicked during the %s phase: %v", e.Phase, e.Panic)
+}
+
+// runPhase runs fns concurrently and waits for them. A client still running
+// after timeout is aborted through the yield hooks (instrumented build; in
+// the default build it cannot be interrupted and is left behind, which only
+// a queue bug can cause). A panic in a client is caught and reported.
+func runPhase(abort *atomic.Bool, timeout time.Duration, phase string, fns ...func()) error {
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		panicked any
+	)
+	for _, f := range fns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if p := recover(); p != nil {
+					if _, ok := p.(abortRound); ok {
+						return
+					}
+					mu.Lock()
+					if panicked == nil {
+						panicked = p
+					}
+					mu.Unlock()
+				}
+			}()
+			f()
+		}()
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case <-done:
+	case <-timer.C:
+		abort.Store(true)
+		// Every loop of the queue re-reads the victim's head or tail, so an
+		// instrumented client unwinds at its next access.
+		select {
+		case <-done:
+		case <-time.After(timeout):
+		}
+		return &RoundError{Phase: phase, Stuck: true}
+	}
+	if panicked != nil {
+		return &RoundError{Phase: phase, Panic: panicked}
+	}
+	return nil
+}
+
 // startLead is how far ahead of the last client's arrival a round starts.
 const startLead = 20 * time.Microsecond
-
-// perturb is the yield function of Config.Perturb: at one access in four
-// the goroutine gives up its processor, so that another client's accesses
-// land between two of its own.
-func perturb(impl.Op, any) {
-	if rand.N(4) == 0 {
-		runtime.Gosched()
-	}
-}

@@ -102,17 +102,23 @@ func runLin(args []string, stdout, stderr io.Writer) int {
 
 // reportLin prints the verdict line and returns the exit code.
 func reportLin(w io.Writer, rep linearize.Report) int {
-	switch rep.Result {
-	case porcupine.Ok:
+	for _, b := range rep.Broken {
+		fmt.Fprintf(w, "round %d (seed %d): %v\n", b.Index, b.Seed, b.Err)
+	}
+	switch {
+	case rep.Result == porcupine.Ok:
 		fmt.Fprintln(w, "PASS")
 		return exitPass
-	case porcupine.Illegal:
+	case rep.Result == porcupine.Illegal:
 		fmt.Fprintf(w, "FAIL: round %d (seed %d) is not linearizable\n", rep.FailedRound, rep.FailedSeed)
 		if rep.HTML != "" {
 			fmt.Fprintf(w, "visualization: %s\n", rep.HTML)
 		} else {
 			fmt.Fprintf(w, "visualization not written: %v\n", rep.HTMLErr)
 		}
+		return exitFail
+	case len(rep.Broken) > 0:
+		fmt.Fprintf(w, "FAIL: the queue hung or panicked in %d rounds\n", len(rep.Broken))
 		return exitFail
 	}
 	fmt.Fprintf(w, "INCONCLUSIVE: cut short after %d of the rounds (timeout)\n", rep.Rounds)
@@ -160,10 +166,12 @@ func linStage(ctx context.Context, log io.Writer) stageResult {
 			}
 			fmt.Fprintf(log, "cap %d, %d thieves: %v\n", c, thieves, rep)
 			rounds, ops, conc, check = rounds+rep.Rounds, ops+rep.Ops, conc+rep.Concurrent, check+rep.CheckTime
-			switch rep.Result {
-			case porcupine.Illegal:
+			switch {
+			case rep.Result == porcupine.Illegal:
 				return stageResult{fail, fmt.Sprintf("cap %d, %d thieves: round %d not linearizable; visualization %s", c, thieves, rep.FailedRound, rep.HTML)}
-			case porcupine.Unknown:
+			case len(rep.Broken) > 0:
+				return stageResult{fail, fmt.Sprintf("cap %d, %d thieves: round %d: %v", c, thieves, rep.Broken[0].Index, rep.Broken[0].Err)}
+			case rep.Result == porcupine.Unknown:
 				return stageResult{inconclusive, fmt.Sprintf("cut short at cap %d, %d thieves after %d rounds", c, thieves, rounds)}
 			}
 		}
@@ -187,11 +195,14 @@ func linStage(ctx context.Context, log io.Writer) stageResult {
 		if err != nil {
 			return stageResult{fail, err.Error()}
 		}
-		switch rep.Result {
-		case porcupine.Illegal:
+		switch {
+		case rep.Result == porcupine.Illegal:
 			fmt.Fprintf(log, "seeded bug %-22s Illegal in round %d; visualization %s\n", bug, rep.FailedRound, rep.HTML)
 			found++
-		case porcupine.Unknown:
+		case len(rep.Broken) > 0:
+			fmt.Fprintf(log, "seeded bug %-22s not Illegal, but round %d broke: %v\n", bug, rep.Broken[0].Index, rep.Broken[0].Err)
+			return stageResult{fail, "seeded bug " + string(bug) + ": no Illegal history, only a broken round"}
+		case rep.Result == porcupine.Unknown:
 			return stageResult{inconclusive, "seeded bug " + string(bug) + ": cut short"}
 		default:
 			return stageResult{fail, "seeded bug " + string(bug) + " not found"}
