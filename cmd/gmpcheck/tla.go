@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -91,8 +92,11 @@ func runTLA(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tla: %v\n", err)
 		return exitInconclusive
 	}
+	sv, syntax := checkTLASyntax(context.Background(), dir)
+	fmt.Fprintln(stdout, syntax)
+	fmt.Fprintln(stdout)
 	rows := checkTLACfgs(context.Background(), dir, cfgs, *jar, *timeout, *workers, stderr)
-	v := printTLAReport(stdout, rows, *traces)
+	v := worst(sv, printTLAReport(stdout, rows, *traces))
 	if *jar == "" {
 		fmt.Fprintln(stdout, "\nTLC not run (no -tlc / TLA2TOOLS_JAR): temporal properties were checked by the Go explorer")
 		fmt.Fprintln(stdout, "on tla-checker's graph (shown equal to the spec's), not by a TLA+ checker.")
@@ -280,9 +284,11 @@ func tlaStage(ctx context.Context, log io.Writer) stageResult {
 	}
 	sctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
 	defer cancel()
+	sv, syntax := checkTLASyntax(sctx, dir)
+	fmt.Fprintln(log, syntax)
 	jar := os.Getenv("TLA2TOOLS_JAR")
 	rows := checkTLACfgs(sctx, dir, cfgs, jar, 2*time.Minute, 2, log)
-	v := printTLAReport(io.Discard, rows, false)
+	v := worst(sv, printTLAReport(io.Discard, rows, false))
 	ok, bad, goLive, states := 0, 0, 0, 0
 	for _, r := range rows {
 		if r.res.Tool == tlacheck.ToolGoLiveness && r.err == nil && r.verdict == tlacheck.OK {
@@ -298,7 +304,7 @@ func tlaStage(ctx context.Context, log io.Writer) stageResult {
 			bad++
 		}
 	}
-	summary := fmt.Sprintf("%d/%d checker runs as expected (%d states in passing runs)", ok, len(rows), states)
+	summary := fmt.Sprintf("%s; %d/%d checker runs as expected (%d states in passing runs)", firstLineOf(syntax), ok, len(rows), states)
 	if bad > 0 {
 		summary += fmt.Sprintf(", %d not as expected", bad)
 	}
@@ -312,4 +318,45 @@ func tlaStage(ctx context.Context, log io.Writer) stageResult {
 		v = inconclusive
 	}
 	return stageResult{v, summary}
+}
+
+// checkTLASyntax parses every module with the community TLA+ grammar
+// (tree-sitter-tlaplus): the check, without TLC, that the modules use no
+// syntax only tla-checker accepts. A missing parser is inconclusive.
+func checkTLASyntax(ctx context.Context, dir string) (verdict, string) {
+	files, err := tlacheck.FindModules(dir)
+	if err != nil {
+		return fail, "syntax: " + err.Error()
+	}
+	res, err := tlacheck.ParseModules(ctx, dir, files)
+	switch {
+	case errors.Is(err, tlacheck.ErrParserNotInstalled):
+		return inconclusive, "syntax: not checked: " + err.Error()
+	case ctx.Err() != nil:
+		return inconclusive, "syntax: not checked: time limit reached"
+	case err != nil:
+		return fail, "syntax: " + err.Error()
+	}
+	v, okNames, details := pass, []string{}, []string{}
+	for _, r := range res {
+		if r.OK {
+			okNames = append(okNames, filepath.Base(r.File))
+			continue
+		}
+		v = fail
+		details = append(details, r.String())
+	}
+	line := fmt.Sprintf("syntax (tree-sitter-tlaplus): %d/%d modules parse clean", len(okNames), len(res))
+	if len(okNames) > 0 {
+		line += " (" + strings.Join(okNames, ", ") + ")"
+	}
+	if len(details) > 0 {
+		line += "\n" + strings.Join(details, "\n")
+	}
+	return v, line
+}
+
+func firstLineOf(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }
