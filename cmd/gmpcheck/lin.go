@@ -137,7 +137,7 @@ func bugNames() string {
 }
 
 // linStageBudget bounds the verify stage: it stops, inconclusive, if the
-// rounds below take longer (they take about 15 s on two busy cores).
+// rounds below take longer (they took 11-12 s on two busy cores).
 const linStageBudget = 50 * time.Second
 
 // linStage checks the model against its hand-written histories, then
