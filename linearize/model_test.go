@@ -53,8 +53,9 @@ func TestHandWrittenHistories(t *testing.T) {
 // TestAtomicPutRejectsRealBehaviour shows why the model has Queues.Kicked
 // and Queues.Transit: runqput's two effects can be observed apart, and a
 // model that makes runqput one atomic step rejects those histories, which
-// the real queue produces (the first was recorded from impl.Runq without
-// any hooks; the hooks tests replay both on purpose).
+// the real queue produces (a history like the first was recorded from
+// impl.Runq without any hooks; TestPutSecondEffectsObserved replays both
+// windows through the hooks).
 func TestAtomicPutRejectsRealBehaviour(t *testing.T) {
 	for name, h := range map[string]*hist{
 		"displaced runnext in flight": (&hist{}).seq(0, putNext(1)).
