@@ -24,12 +24,12 @@ var crossCheck = []Scenario{
 		},
 	},
 	{
-		Name: "get-steal-steal", Cap: 4, Queues: 3,
-		Init: []QueueInit{{Ring: []spec.GID{1, 2}}},
+		Name: "runnext-three-way", Cap: 2, Queues: 3,
+		Init: []QueueInit{{RunNext: 1}},
 		Actors: []Actor{
 			{Name: "owner", Queue: 0, Script: []Call{{Kind: Get}}},
-			{Name: "thief1", Queue: 1, Script: []Call{{Kind: Steal, Q: 0}}},
-			{Name: "thief2", Queue: 2, Script: []Call{{Kind: Steal, Q: 0}}},
+			{Name: "thief1", Queue: 1, Script: []Call{{Kind: StealNext, Q: 0}}},
+			{Name: "thief2", Queue: 2, Script: []Call{{Kind: StealNext, Q: 0}}},
 		},
 	},
 	{

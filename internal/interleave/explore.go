@@ -85,8 +85,11 @@ func (r Result) String() string {
 	if r.Reduction == DPOR && r.WindowOrders {
 		red += "+windows"
 	}
-	s := fmt.Sprintf("%s: %d interleavings (%s, %s; %d more abandoned as redundant), longest %d steps, %v",
-		r.Scenario, r.Executions, red, bound, r.SleepBlocked, r.MaxSteps, r.Elapsed.Round(time.Millisecond))
+	if r.SleepBlocked > 0 {
+		bound += fmt.Sprintf("; %d more abandoned by sleep sets", r.SleepBlocked)
+	}
+	s := fmt.Sprintf("%s: %d interleavings (%s, %s), longest %d steps, %v",
+		r.Scenario, r.Executions, red, bound, r.MaxSteps, r.Elapsed.Round(time.Millisecond))
 	switch {
 	case r.Violation != nil:
 		s += ", VIOLATION " + string(r.Violation.Kind)

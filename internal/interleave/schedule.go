@@ -82,11 +82,16 @@ func FromBytes(data []byte) Chooser {
 	}
 }
 
-// Replay runs sc under schedule s and checks the execution.
+// Replay runs sc under schedule s and checks the execution. A schedule
+// shorter than the execution is completed by keepRunning; a longer one is
+// an error.
 func Replay(sc *Scenario, s Schedule, opt RunOptions) (*Execution, *Violation, error) {
 	ex, err := Run(sc, Follow(s), opt)
 	if err != nil {
 		return ex, nil, err
+	}
+	if ex.Complete && len(ex.Steps) < len(s) {
+		return ex, nil, fmt.Errorf("schedule: %d steps given, but the execution finished after %d (a schedule of another scenario?)", len(s), len(ex.Steps))
 	}
 	return ex, Check(ex), nil
 }

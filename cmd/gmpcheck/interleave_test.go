@@ -1,0 +1,68 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gmpcheck/gmpcheck/impl"
+)
+
+func TestInterleaveUsage(t *testing.T) {
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"interleave", "-scenario", "nosuch"}, exitUsage, `unknown scenario "nosuch"`},
+		{[]string{"interleave", "-bug", "nosuch"}, exitUsage, `unknown seeded bug "nosuch"`},
+		{[]string{"interleave", "-replay", "0101"}, exitUsage, "-replay needs one -scenario"},
+		{[]string{"interleave", "-scenario", "empty-recheck", "-replay", "01x"}, exitUsage, "not an actor digit"},
+		{[]string{"interleave", "-preemption-bound", "-2"}, exitUsage, "-preemption-bound must be >= -1"},
+		{[]string{"interleave", "extra"}, exitUsage, "unexpected arguments"},
+		{[]string{"interleave", "-list"}, exitPass, "two-thieves-drain"},
+	}
+	for _, tt := range tests {
+		code, out := runCmd(tt.args...)
+		if code != tt.code || !strings.Contains(out, tt.want) {
+			t.Errorf("gmpcheck %q: exit %d, want %d; output should contain %q:\n%s", tt.args, code, tt.code, tt.want, out)
+		}
+	}
+}
+
+// TestInterleaveWithoutHooksIsNotAPass: the default build has no yield
+// points; without re-running itself it must not claim a result.
+func TestInterleaveWithoutHooksIsNotAPass(t *testing.T) {
+	code, out := runCmd("interleave", "-scenario", "empty-recheck", "-no-reexec")
+	if impl.HooksEnabled() {
+		if code != exitPass {
+			t.Fatalf("instrumented build: exit %d:\n%s", code, out)
+		}
+		return
+	}
+	if code != exitInconclusive || !strings.Contains(out, "go run -tags gmpcheck_hooks ./cmd/gmpcheck interleave -scenario empty-recheck -no-reexec") {
+		t.Fatalf("exit %d, want %d with the command to run:\n%s", code, exitInconclusive, out)
+	}
+}
+
+// TestInterleaveFindsSeededBug runs the command end to end (re-running
+// itself under the instrumented build when this test binary lacks it): a
+// seeded bug must be found, and its schedule must replay to a failure.
+func TestInterleaveFindsSeededBug(t *testing.T) {
+	code, out := runCmd("interleave", "-scenario", "empty-recheck", "-bug", "empty-no-recheck")
+	if code != exitPass || !strings.Contains(out, "seeded bug empty-no-recheck FOUND") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	i := strings.Index(out, "-replay ")
+	if i < 0 {
+		t.Fatalf("no replay command in:\n%s", out)
+	}
+	schedule := strings.Fields(out[i+len("-replay "):])[0]
+	code, out = runCmd("interleave", "-scenario", "empty-recheck", "-bug", "empty-no-recheck", "-replay", schedule)
+	if code != exitFail || !strings.Contains(out, "VIOLATION (linearizability)") {
+		t.Fatalf("replay of %s: exit %d, want %d:\n%s", schedule, code, exitFail, out)
+	}
+	code, out = runCmd("interleave", "-scenario", "empty-recheck", "-replay", schedule)
+	if code != exitPass {
+		t.Fatalf("replay of %s without the bug: exit %d, want %d:\n%s", schedule, code, exitPass, out)
+	}
+}
