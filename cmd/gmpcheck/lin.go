@@ -97,6 +97,7 @@ func runLin(args []string, stdout, stderr io.Writer) int {
 		return exitFail
 	}
 	fmt.Fprintf(stdout, "lin: %v\n", rep)
+	noteConcurrency(stdout, rep.Ops, rep.Concurrent, rc.Perturb)
 	return reportLin(stdout, rep)
 }
 
@@ -123,6 +124,19 @@ func reportLin(w io.Writer, rep linearize.Report) int {
 	}
 	fmt.Fprintf(w, "INCONCLUSIVE: cut short after %d of the rounds (timeout)\n", rep.Rounds)
 	return exitInconclusive
+}
+
+// noteConcurrency warns when few operations overlapped: the verdict is then
+// about nearly sequential histories.
+func noteConcurrency(w io.Writer, ops, concurrent int, perturbed bool) {
+	if ops == 0 || 20*concurrent >= ops {
+		return
+	}
+	fmt.Fprintf(w, "note: only %.1f%% of the operations overlapped another client's: the clients rarely ran in parallel", 100*float64(concurrent)/float64(ops))
+	if !perturbed {
+		fmt.Fprint(w, " (for more interleavings: build with -tags gmpcheck_hooks and use -perturb)")
+	}
+	fmt.Fprintln(w)
 }
 
 func bugNames() string {
@@ -176,6 +190,7 @@ func linStage(ctx context.Context, log io.Writer) stageResult {
 			}
 		}
 	}
+	noteConcurrency(log, ops, conc, impl.HooksEnabled())
 	summary := fmt.Sprintf("%d rounds, %d ops (%d concurrent) linearizable, %.0f ops/s checked per core",
 		rounds, ops, conc, float64(ops)/check.Seconds())
 	if !impl.HooksEnabled() {
