@@ -235,6 +235,13 @@ func (q LocalQueue) StealOK(batch []GID, stealRunNext bool) (nq LocalQueue, ok b
 // True must be exact (the runtime promises it is never spurious: it re-reads
 // tail to be sure head, tail and runnext were seen at one instant). False may
 // be spurious, because thieves can empty the ring after runqempty read tail.
+//
+// "Exact" is relative to the Gs in the queue. Two owner operations carry a G
+// outside both queues for a moment: runqput with next holds the displaced
+// runnext G between its CAS of runnext and its store to the ring, and
+// runqputslow holds the spilled half between its CAS of head and the global
+// lock. A queue-level history has to account for those Gs in flight;
+// linearize.Queues does, and uses EmptyOK and StealOK for the rest.
 func (q LocalQueue) EmptyOK(res bool) bool { return !res || q.Empty() }
 
 // Key is a canonical encoding of the queue: equal queues have equal keys and
