@@ -16,11 +16,19 @@ func schedulers(t testing.TB, procs int) map[string]Scheduler {
 	if err != nil {
 		t.Fatal(err)
 	}
+	h, err := New(Config{Procs: procs, HandoffShell: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := New(Config{Procs: procs, LockOSThread: true})
+	if err != nil {
+		t.Fatal(err)
+	}
 	gm, err := NewGM(procs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return map[string]Scheduler{"gmp": s, "gm": gm}
+	return map[string]Scheduler{"gmp": s, "gmp-handoff": h, "gmp-locked": l, "gm": gm}
 }
 
 // TestBothSchedulers runs the same park/ready/spawn/syscall workload on

@@ -10,16 +10,17 @@ import (
 
 // gsched is the scheduler's per-G state, embedded in G as G.x.
 type gsched struct {
-	s       *Sched
-	m       *M // the M running this G (set by execute)
-	fn      func(Task)
-	wake    chan struct{} // the M resumes the G's goroutine here
-	req     gReq          // what the G asked its M to do when it yielded
-	unlock  sync.Locker   // ParkUnlock: released after the G is waiting
-	reason  string        // wait reason of a parked G
-	preempt atomic.Bool   // sysmon's preemption request (gp.preempt)
-	started bool          // the G's goroutine exists
-	kill    bool          // Shutdown: the goroutine must end
+	s        *Sched
+	m        *M // the M running this G (set by execute)
+	fn       func(Task)
+	wake     chan struct{} // the M resumes the G's goroutine here
+	req      gReq          // what the G asked its M to do when it yielded
+	unlock   sync.Locker   // ParkUnlock: released after the G is waiting
+	reason   string        // wait reason of a parked G
+	preempt  atomic.Bool   // sysmon's preemption request (gp.preempt)
+	started  bool          // hand-off shell: the G's goroutine exists
+	hasStack bool          // carrier shell: a goroutine is this G's stack
+	kill     bool          // Shutdown: the goroutine must end
 }
 
 // gReq is what a G asks of its M when it hands control back (the runtime's

@@ -23,6 +23,12 @@ type Config struct {
 	// LockOSThread wires each M goroutine to its own OS thread, so that an
 	// M is a thread as in the runtime (costs a thread switch per hand-off).
 	LockOSThread bool
+	// HandoffShell runs each M as one goroutine that hands control to a
+	// goroutine per G and back (two goroutine switches per G run), instead
+	// of the default carrier shell, where a G that never blocks runs as a
+	// plain call on its M's goroutine. LockOSThread implies it. It exists
+	// to compare the scheduling policies with GM on equal terms.
+	HandoffShell bool
 	// MaxMs bounds the number of Ms (the runtime's maxmcount, 10000).
 	MaxMs int
 	// SchedTickPeriod is the period of findRunnable's global-queue fairness
@@ -79,6 +85,7 @@ type Sched struct {
 	half       int32  // len(p.runq)/2: globrunqgetbatch's n
 	bug        spec.Bug
 	det        bool
+	handoff    bool // hand-off shell (LockOSThread or HandoffShell)
 	trace      func(Event)
 
 	stealOrder randomOrder
@@ -109,14 +116,19 @@ type Sched struct {
 	deadErr  error       // set by checkdead, cleared when an M starts again
 	dead     atomic.Bool // deadErr != nil, readable under sched.lock alone
 
-	stopping   atomic.Bool
-	shutOnce   sync.Once
-	wg         sync.WaitGroup // every goroutine the scheduler started
-	mwg        sync.WaitGroup // the M goroutines
-	sysmonWake chan struct{}
-	sysmonStop chan struct{}
-	start      time.Time
-	counters   Counters
+	stopping    atomic.Bool
+	shutOnce    sync.Once
+	wg          sync.WaitGroup // every goroutine the scheduler started
+	mwg         sync.WaitGroup // the M goroutines (hand-off shell)
+	carriers    chan *M        // idle carrier goroutines take an M here
+	carrierStop chan struct{}
+	cmu         sync.Mutex // carried, under it
+	ccond       sync.Cond
+	carried     int // Ms that some goroutine is carrying (carrier shell)
+	sysmonWake  chan struct{}
+	sysmonStop  chan struct{}
+	start       time.Time
+	counters    Counters
 }
 
 // Counters are cumulative scheduler statistics, read with Stats.
@@ -164,20 +176,23 @@ func New(cfg Config) (*Sched, error) {
 		return nil, fmt.Errorf("impl: SchedTrace set without SchedTraceOut")
 	}
 	s := &Sched{
-		cfg:        cfg,
-		glob:       NewGlobalRunq(),
-		gomaxprocs: int32(cfg.Procs),
-		period:     uint32(cfg.SchedTickPeriod),
-		half:       int32(cfg.QueueCapacity / 2),
-		bug:        cfg.Bug,
-		det:        cfg.deterministic,
-		trace:      cfg.Trace,
-		idlep:      newPMask(cfg.Procs),
-		sysmonWake: make(chan struct{}, 1),
-		sysmonStop: make(chan struct{}),
-		start:      time.Now(),
+		cfg:         cfg,
+		glob:        NewGlobalRunq(),
+		gomaxprocs:  int32(cfg.Procs),
+		period:      uint32(cfg.SchedTickPeriod),
+		half:        int32(cfg.QueueCapacity / 2),
+		bug:         cfg.Bug,
+		det:         cfg.deterministic,
+		trace:       cfg.Trace,
+		idlep:       newPMask(cfg.Procs),
+		sysmonWake:  make(chan struct{}, 1),
+		sysmonStop:  make(chan struct{}),
+		carriers:    make(chan *M),
+		carrierStop: make(chan struct{}),
+		start:       time.Now(),
 	}
 	s.waitCond.L = &s.waitMu
+	s.ccond.L = &s.cmu
 	s.stealOrder = newRandomOrder(uint32(cfg.Procs))
 	s.allp = make([]*P, cfg.Procs)
 	for i := range s.allp {
@@ -309,12 +324,18 @@ func (s *Sched) Shutdown() {
 		// Ms exit at their next scheduling step; once they are gone no G
 		// can be resumed, so the remaining G goroutines can be ended.
 		s.mwg.Wait()
+		close(s.carrierStop)
+		s.cmu.Lock()
+		for s.carried > 0 {
+			s.ccond.Wait()
+		}
+		s.cmu.Unlock()
 		s.allgs.Lock()
 		gs := s.allgs.gs
 		s.allgs.gs = nil
 		s.allgs.Unlock()
 		for _, g := range gs {
-			if g.x.started {
+			if g.x.started || g.x.hasStack {
 				g.x.kill = true
 				g.x.wake <- struct{}{}
 			}

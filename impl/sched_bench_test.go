@@ -21,6 +21,7 @@ type benchImpl struct {
 
 var benchImpls = []benchImpl{
 	{"gmp", func(p int) (Scheduler, error) { return New(Config{Procs: p}) }},
+	{"gmp-handoff", func(p int) (Scheduler, error) { return New(Config{Procs: p, HandoffShell: true}) }},
 	{"gm", func(p int) (Scheduler, error) { return NewGM(p) }},
 }
 

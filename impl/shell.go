@@ -6,19 +6,31 @@ import (
 	"github.com/gmpcheck/gmpcheck/spec"
 )
 
-// The shell: the only code that blocks. An M goroutine loops over
-// schedStep; when a step chooses a G it hands that G's goroutine control
-// and sleeps until the G hands it back with a request; when a step parks
-// the M it sleeps on m.park until startm wakes it. A G goroutine runs only
-// between being resumed by its M and yielding back, so at most one G runs
-// per M, and an M runs a G only while it holds a P (or is in a syscall,
-// where the G is not running Go code).
+// The shell: the only code that blocks. It comes in two forms.
+//
+// With Config.LockOSThread ("hand-off" shell), each M is one goroutine
+// wired to an OS thread. It loops over schedStep; when a step chooses a G
+// it hands that G's goroutine control and sleeps until the G hands it back
+// with a request; when a step parks the M it sleeps on m.park until startm
+// wakes it.
+//
+// By default ("carrier" shell, carrier.go), an M is a role that whichever
+// goroutine is free carries: a G that has never blocked runs directly on
+// its M's goroutine, as a function call, and only when it blocks does its
+// goroutine stay behind as the G's stack while the M moves on. Either way a
+// G runs only while its M lets it, so at most one G runs per M, and an M
+// runs a G only while it holds a P (or is in a syscall, where the G is not
+// running Go code).
 
 // wakeM wakes an M parked in stopm (or starts a new M's goroutine, which
 // newm already launched and which begins with a step). In the
 // deterministic driver it does nothing: the driver steps the M itself.
 func (s *Sched) wakeM(m *M) {
 	if s.det {
+		return
+	}
+	if !s.handoff {
+		s.handM(m)
 		return
 	}
 	select {
@@ -30,6 +42,10 @@ func (s *Sched) wakeM(m *M) {
 // launchM starts a new M's goroutine (newm's thread creation).
 func (s *Sched) launchM(m *M) {
 	if s.det {
+		return
+	}
+	if !s.handoff {
+		s.handM(m)
 		return
 	}
 	s.mwg.Add(1)
@@ -113,6 +129,10 @@ func (s *Sched) gmain(g *G) {
 // yield hands control back to g's M with a request and waits to be resumed.
 // A G resumed by Shutdown ends its goroutine (deferred calls run).
 func (g *G) yield(r gReq) {
+	if !g.x.s.handoff {
+		g.yieldCarried(r)
+		return
+	}
 	g.x.req = r
 	g.x.m.back <- struct{}{}
 	<-g.x.wake

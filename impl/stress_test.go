@@ -198,28 +198,34 @@ func TestStress(t *testing.T) {
 		total = 20_000
 	}
 	procsList := []int{1, 2, 4, 8}
-	for _, procs := range procsList {
-		t.Run(fmt.Sprintf("procs=%d", procs), func(t *testing.T) {
-			s, err := New(Config{Procs: procs, QueueCapacity: 8})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer s.Shutdown()
-			w := &stressWorkload{s: s, total: int64(total / len(procsList))}
-			w.done = make([]atomic.Int32, w.total)
-			start := time.Now()
-			if err := w.run(); err != nil {
-				t.Fatal(err)
-			}
-			for i := range w.done {
-				if n := w.done[i].Load(); n != 1 {
-					t.Fatalf("lifecycle %d finished %d times", i, n)
+	for _, shell := range []string{"carrier", "handoff"} {
+		for _, procs := range procsList {
+			t.Run(fmt.Sprintf("%s/procs=%d", shell, procs), func(t *testing.T) {
+				s, err := New(Config{Procs: procs, QueueCapacity: 8, HandoffShell: shell == "handoff"})
+				if err != nil {
+					t.Fatal(err)
 				}
-			}
-			quiesce(t, s)
-			st := s.Stats()
-			t.Logf("%d lifecycles in %v: steals=%d preempts=%d retakes=%d handoffs=%d Ms=%d outside-readies=%d Gs=%d",
-				w.total, time.Since(start).Round(time.Millisecond), st.Steals, st.Preempts, st.Retakes, st.Handoffs, st.Ms, w.rescued.Load(), len(s.Snapshot().Gs))
-		})
+				defer s.Shutdown()
+				n := total / len(procsList)
+				if shell == "handoff" {
+					n /= 10 // the same scheduler code; a smoke test of the other shell
+				}
+				w := &stressWorkload{s: s, total: int64(n)}
+				w.done = make([]atomic.Int32, w.total)
+				start := time.Now()
+				if err := w.run(); err != nil {
+					t.Fatal(err)
+				}
+				for i := range w.done {
+					if n := w.done[i].Load(); n != 1 {
+						t.Fatalf("lifecycle %d finished %d times", i, n)
+					}
+				}
+				quiesce(t, s)
+				st := s.Stats()
+				t.Logf("%d lifecycles in %v: steals=%d preempts=%d retakes=%d handoffs=%d Ms=%d outside-readies=%d Gs=%d",
+					w.total, time.Since(start).Round(time.Millisecond), st.Steals, st.Preempts, st.Retakes, st.Handoffs, st.Ms, w.rescued.Load(), len(s.Snapshot().Gs))
+			})
+		}
 	}
 }
