@@ -3,6 +3,7 @@
 package fuzz
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 
@@ -20,23 +21,31 @@ import (
 // With GMPCHECK_BUG=<bug> the queue code has that seeded bug, which this
 // target must find (docs/performance.md lists how fast).
 func FuzzRunQueueInterleaving(f *testing.F) {
-	scenarios := interleave.Scenarios()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) == 0 {
-			return
-		}
-		sc := &scenarios[int(data[0])%len(scenarios)]
-		ex, err := interleave.Run(sc, interleave.FromBytes(data[1:]), interleave.RunOptions{})
-		if err != nil {
+		if err := runInterleaving(data); err != nil {
 			t.Fatal(err)
 		}
-		if v := interleave.Check(ex); v != nil {
-			t.Fatal(v.Report())
-		}
-		if ex.Cut {
-			t.Fatalf("scenario %s did not finish in %d steps (schedule %s)", sc.Name, interleave.DefaultMaxSteps, ex.Schedule())
-		}
 	})
+}
+
+var scenarios = interleave.Scenarios()
+
+func runInterleaving(data []byte) error {
+	if len(data) == 0 {
+		return nil
+	}
+	sc := &scenarios[int(data[0])%len(scenarios)]
+	ex, err := interleave.Run(sc, interleave.FromBytes(data[1:]), interleave.RunOptions{})
+	if err != nil {
+		return err
+	}
+	if v := interleave.Check(ex); v != nil {
+		return errors.New(v.Report())
+	}
+	if ex.Cut {
+		return fmt.Errorf("scenario %s did not finish in %d steps (schedule %s)", sc.Name, interleave.DefaultMaxSteps, ex.Schedule())
+	}
+	return nil
 }
 
 // randomScenario draws a small scenario: an owner with 1-3 calls on its

@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/gmpcheck/gmpcheck/internal/queuecheck"
@@ -18,25 +19,32 @@ const maxOps = 200
 // agree after every operation.
 func FuzzRunQueueOps(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) == 0 {
-			return
-		}
-		capacity := []int{2, 4, 8}[int(data[0])%3]
-		m, err := queuecheck.NewModel(capacity)
-		if err != nil {
+		if err := runQueueOps(data); err != nil {
 			t.Fatal(err)
 		}
-		src := queuecheck.NewByteSource(data[1:])
-		var trail []string
-		for i := 0; i < maxOps && !src.Exhausted(); i++ {
-			name, err := m.Step(src)
-			trail = append(trail, name)
-			if errors.Is(err, queuecheck.ErrSkip) {
-				continue
-			}
-			if err != nil {
-				t.Fatalf("capacity %d, operation %d (%s): %v\noperations: %v", capacity, i, name, err, trail)
-			}
-		}
 	})
+}
+
+func runQueueOps(data []byte) error {
+	if len(data) == 0 {
+		return nil
+	}
+	capacity := []int{2, 4, 8}[int(data[0])%3]
+	m, err := queuecheck.NewModel(capacity)
+	if err != nil {
+		return err
+	}
+	src := queuecheck.NewByteSource(data[1:])
+	var trail []string
+	for i := 0; i < maxOps && !src.Exhausted(); i++ {
+		name, err := m.Step(src)
+		trail = append(trail, name)
+		if errors.Is(err, queuecheck.ErrSkip) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("capacity %d, operation %d (%s): %v\noperations: %v", capacity, i, name, err, trail)
+		}
+	}
+	return nil
 }

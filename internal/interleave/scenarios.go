@@ -2,7 +2,6 @@ package interleave
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/gmpcheck/gmpcheck/impl"
 	"github.com/gmpcheck/gmpcheck/spec"
@@ -121,11 +120,4 @@ var BugScenarios = map[impl.Bug]string{
 	impl.BugPublishBeforeWrite: "steal-put-get",
 	impl.BugStealNoCAS:         "two-thieves-drain",
 	impl.BugEmptyNoRecheck:     "empty-recheck",
-}
-
-// SortedBugs lists impl.Bugs in a stable order.
-func SortedBugs() []impl.Bug {
-	out := append([]impl.Bug(nil), impl.Bugs...)
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
-	return out
 }
