@@ -35,23 +35,31 @@ func NewDriver(cfg Config) (*Driver, error) {
 			user(e)
 		}
 	}
+	s, main, err := newDetSched(cfg)
+	if err != nil {
+		return nil, err
+	}
+	d.s, d.main = s, main
+	d.actions = nil
+	return d, nil
+}
+
+// newDetSched builds a deterministic scheduler in the spec's initial state.
+func newDetSched(cfg Config) (*Sched, *G, error) {
 	cfg.deterministic = true
 	cfg.NoSysmon = true
 	s, err := New(cfg)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	d.s = s
 	s.glob.Lock()
 	pp := s.pidleget()
 	m := s.newm()
-	m.idle = false
 	acquirep(m, pp)
 	s.glob.Unlock()
-	d.main = s.newproc1(pp, nil)
-	s.execute(m, d.main, true) // main's slice is not a schedtick
-	d.actions = nil
-	return d, nil
+	main := s.newproc1(pp, nil)
+	s.execute(m, main, true) // main's slice is not a schedtick
+	return s, main, nil
 }
 
 // Sched is the scheduler being driven.

@@ -1,0 +1,193 @@
+package impl
+
+import (
+	"bytes"
+	"regexp"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gmpcheck/gmpcheck/spec"
+	"go.uber.org/goleak"
+)
+
+// cycle is one deterministic round of the scheduler's hot paths on one P:
+// main spawns a G (runnext), yields (global queue), the M runs the new G
+// (RunqGet), which exits, and then main again (from the global queue).
+func cycle(s *Sched) {
+	m := s.allm[0]
+	s.newproc(m, nil)
+	s.goschedImpl(m, false)
+	for m.pc != spec.MRun {
+		s.schedStep(m)
+	}
+	s.goexit0(m)
+	for m.pc != spec.MRun {
+		s.schedStep(m)
+	}
+}
+
+// TestTraceOffNoAllocs: with Trace nil, the scheduler's hot paths allocate
+// nothing (events are not built; dead Gs are reused).
+func TestTraceOffNoAllocs(t *testing.T) {
+	s, _, err := newDetSched(Config{Procs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cycle(s)
+	if n := testing.AllocsPerRun(1000, func() { cycle(s) }); n != 0 {
+		t.Fatalf("%v allocations per cycle with tracing off", n)
+	}
+	var count int
+	s.trace = func(Event) { count++ }
+	if n := testing.AllocsPerRun(1000, func() { cycle(s) }); n != 0 {
+		t.Fatalf("%v allocations per cycle with tracing on", n)
+	}
+	if count == 0 {
+		t.Fatal("no events with tracing on")
+	}
+}
+
+// BenchmarkTrace measures one cycle (5 scheduler actions) with the event
+// stream off and on (a counting consumer).
+func BenchmarkTrace(b *testing.B) {
+	for _, on := range []bool{false, true} {
+		name := "off"
+		if on {
+			name = "on"
+		}
+		b.Run(name, func(b *testing.B) {
+			s, _, err := newDetSched(Config{Procs: 1})
+			if err != nil {
+				b.Fatal(err)
+			}
+			var n int
+			if on {
+				s.trace = func(Event) { n++ }
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				cycle(s)
+			}
+		})
+	}
+}
+
+// TestEventStream checks the stream of a concurrent run: every G's status
+// changes follow the legal transitions, and NewProc/GoExit/InjectGList
+// counts add up.
+func TestEventStream(t *testing.T) {
+	t.Cleanup(func() { goleak.VerifyNone(t) })
+	var mu sync.Mutex
+	var evs []Event
+	s := newTestSched(t, Config{Procs: 2, Trace: func(e Event) {
+		mu.Lock()
+		evs = append(evs, e)
+		mu.Unlock()
+	}})
+	var wmu sync.Mutex
+	var waiter Task
+	for range 20 {
+		s.Go(func(tk Task) {
+			for range 5 {
+				tk.Go(func(tk Task) { tk.Gosched() })
+			}
+			wmu.Lock()
+			if waiter == nil {
+				waiter = tk
+				tk.ParkUnlock("ev", &wmu)
+				return
+			}
+			w := waiter
+			waiter = nil
+			wmu.Unlock()
+			tk.Ready(w)
+		})
+	}
+	if err := s.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	s.Shutdown()
+	legal := map[[2]Gstatus]bool{
+		{Gidle, Grunnable}: true, {Gdead, Grunnable}: true, {Grunnable, Grunning}: true,
+		{Grunning, Grunnable}: true, {Grunning, Gwaiting}: true, {Gwaiting, Grunnable}: true,
+		{Grunning, Gdead}: true, {Grunning, Gsyscall}: true, {Gsyscall, Grunning}: true, {Gsyscall, Grunnable}: true,
+	}
+	last := map[uint64]Gstatus{}
+	acts := map[spec.ActionKind]int{}
+	for _, e := range evs {
+		switch e.Kind {
+		case EvGStatus:
+			if !legal[[2]Gstatus{e.From, e.To}] {
+				t.Fatalf("illegal transition %v", e)
+			}
+			if prev, ok := last[e.G]; ok && prev != e.From {
+				t.Fatalf("g%d: %v after status %v", e.G, e, prev)
+			}
+			last[e.G] = e.To
+		case EvAction:
+			acts[e.Action]++
+		}
+	}
+	for g, st := range last {
+		if st != Gdead {
+			t.Fatalf("g%d ends %v", g, st)
+		}
+	}
+	if acts[spec.ActNewProc] != 100 || acts[spec.ActInjectGList] != 20 || acts[spec.ActGoExit] != 120 || acts[spec.ActGosched] != 100 {
+		t.Fatalf("action counts %v", acts)
+	}
+}
+
+var schedtraceRE = regexp.MustCompile(`^SCHED \d+ms: gomaxprocs=3 idleprocs=\d+ threads=\d+ spinningthreads=\d+ needspinning=0 idlethreads=\d+ runqueue=\d+ \[ \d+ \d+ \d+ \] schedticks=\[ \d+ \d+ \d+ \]$`)
+
+type syncBuf struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (w *syncBuf) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+func TestSchedtrace(t *testing.T) {
+	t.Cleanup(func() { goleak.VerifyNone(t) })
+	var out syncBuf
+	s := newTestSched(t, Config{Procs: 3, SchedTrace: time.Millisecond, SchedTraceOut: &out})
+	var stop atomic.Bool
+	for range 3 {
+		s.Go(func(tk Task) {
+			for !stop.Load() {
+				tk.Go(func(Task) {})
+				tk.Gosched()
+			}
+		})
+	}
+	for {
+		out.mu.Lock()
+		n := bytes.Count(out.b.Bytes(), []byte("\n"))
+		out.mu.Unlock()
+		if n >= 3 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	stop.Store(true)
+	if err := s.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	out.mu.Lock()
+	lines := bytes.Split(bytes.TrimSpace(out.b.Bytes()), []byte("\n"))
+	out.mu.Unlock()
+	for _, l := range lines {
+		if !schedtraceRE.Match(l) {
+			t.Fatalf("bad schedtrace line %q", l)
+		}
+	}
+	if l := s.SchedTrace(); !schedtraceRE.MatchString(l[:len(l)-1]) {
+		t.Fatalf("bad SchedTrace() %q", l)
+	}
+}
