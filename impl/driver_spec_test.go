@@ -1,8 +1,6 @@
 package impl
 
 import (
-	"errors"
-	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -10,289 +8,18 @@ import (
 	"pgregory.net/rapid"
 )
 
-// chooser supplies the test's choices: rapid's draws (shrinkable) or a
-// plain PRNG (for the seeded-bug self-test, which must find a failure).
-type chooser interface {
-	intn(n int, label string) int
-}
-
 type rapidChooser struct{ t *rapid.T }
 
-func (c rapidChooser) intn(n int, label string) int { return rapid.IntRange(0, n-1).Draw(c.t, label) }
+func (c rapidChooser) Intn(n int, label string) int { return rapid.IntRange(0, n-1).Draw(c.t, label) }
 
-type randChooser struct{ r *rand.Rand }
-
-func (c randChooser) intn(n int, _ string) int { return c.r.IntN(n) }
-
-// specRun drives the impl scheduler and the spec model side by side. The
-// spec says which actions are enabled; the test picks one. Goroutine
-// actions and sysmon actions are scripted into the impl (the test plays the
-// G and sysmon); for a scheduler step the test only says which M steps, and
-// the impl decides what that step is. Either way the impl reports the spec
-// action it took, which must be enabled in the spec state, and after the
-// spec takes the same action the two states must be equal.
-type specRun struct {
-	md    spec.Model
-	st    spec.State
-	d     *Driver
-	slots [spec.MaxGs + 1]*G // spec GID → impl G
-	gid   map[*G]spec.GID
-	trace []string
-}
-
-func newSpecRun(b spec.Bounds, implBug spec.Bug, seed uint64) (*specRun, error) {
-	md, err := spec.NewModel(b)
-	if err != nil {
-		return nil, err
-	}
-	d, err := NewDriver(Config{Procs: b.Ps, QueueCapacity: b.Cap, SchedTickPeriod: b.SchedTick, Seed: seed, Bug: implBug})
-	if err != nil {
-		return nil, err
-	}
-	r := &specRun{md: md, st: md.Init(), d: d, gid: map[*G]spec.GID{d.Main(): 1}}
-	r.slots[1] = d.Main()
-	return r, r.compare()
-}
-
-var errPruned = errors.New("spec M bound reached")
-
-// step takes one action chosen by c. It returns errPruned when the spec's M
-// bound stops the run (the impl would create another M).
-func (r *specRun) step(c chooser) error {
-	en := r.md.Enabled(r.st)
-	if len(en) == 0 {
-		return errPruned
-	}
-	a := en[c.intn(len(en), "action")]
-	if (a.Kind == spec.ActGoExit || a.Kind == spec.ActPark) && c.intn(3, "redraw") != 0 {
-		// Exits and parks end traces early (nothing left to run): make
-		// them rarer so that traces get long.
-		a = en[c.intn(len(en), "action2")]
-	}
-	var newG *G
-	var err error
-	switch a.Kind {
-	case spec.ActNewProc:
-		newG, err = r.d.NewProc(int(a.M))
-	case spec.ActGoExit:
-		err = r.d.GoExit(int(a.M))
-	case spec.ActGosched:
-		err = r.d.Gosched(int(a.M))
-	case spec.ActPark:
-		err = r.d.Park(int(a.M))
-	case spec.ActReady:
-		err = r.d.Ready(int(a.M), r.slots[a.G])
-	case spec.ActEnterSyscall:
-		err = r.d.EnterSyscall(int(a.M))
-	case spec.ActExitSyscallFast, spec.ActExitSyscallIdleP, spec.ActExitSyscallNoP:
-		err = r.d.ExitSyscall(int(a.M))
-	case spec.ActPreempt:
-		err = r.d.Preempt(int(a.P))
-	case spec.ActRetake:
-		var took bool
-		took, err = r.d.Retake(int(a.P))
-		if err == nil && !took {
-			err = fmt.Errorf("spec retakes p%d, impl does not", a.P)
-		}
-	default: // a scheduler step: the impl chooses
-		err = r.d.Step(int(a.M))
-	}
-	if err != nil {
-		return r.fail("%v: %v", a, err)
-	}
-	acts := r.d.Actions()
-	if len(acts) != 1 {
-		return r.fail("after %v: impl took %d actions %v, want 1", a, len(acts), acts)
-	}
-	ia, err := r.toSpec(acts[0])
-	if err != nil {
-		return r.fail("%v", err)
-	}
-	next, err := r.md.Step(r.st, ia)
-	if errors.Is(err, spec.ErrNoIdleM) {
-		return errPruned
-	}
-	if err != nil {
-		return r.fail("impl took %v: %v", ia, err)
-	}
-	if newG != nil {
-		r.mapNewG(newG, next)
-	}
-	r.trace = append(r.trace, ia.String())
-	r.st = next
-	return r.compare()
-}
-
-// mapNewG pairs the impl's new G with the slot the spec allocated.
-func (r *specRun) mapNewG(g *G, next spec.State) {
-	for k := 1; k <= next.NumGs(); k++ {
-		if (r.st.G[k] == spec.GDead || r.st.G[k] == spec.GIdle) && next.G[k] == spec.GRunnable {
-			if old := r.slots[k]; old != nil {
-				delete(r.gid, old)
-			}
-			if j, ok := r.gid[g]; ok {
-				r.slots[j] = nil
-			}
-			r.slots[k] = g
-			r.gid[g] = spec.GID(k)
-			return
-		}
-	}
-}
-
-func (r *specRun) toSpec(e Event) (spec.Action, error) {
-	a := spec.Action{Kind: e.Action, M: int8(e.M), P: spec.NoP}
-	switch e.Action {
-	case spec.ActReady:
-		a.G = r.gid[r.findG(e.G)]
-	case spec.ActSteal:
-		a.P = int8(e.Victim)
-	case spec.ActPreempt, spec.ActRetake:
-		a.M, a.P = spec.NoP, int8(e.P)
-	case spec.ActInjectGList:
-		return a, fmt.Errorf("impl injected g%d: the driver never does", e.G)
-	}
-	return a, nil
-}
-
-func (r *specRun) findG(id uint64) *G {
-	for g := range r.gid {
-		if g.ID() == id {
-			return g
-		}
-	}
-	return nil
-}
-
-var gstatusToSpec = [...]spec.GStatus{
-	Gidle: spec.GIdle, Grunnable: spec.GRunnable, Grunning: spec.GRunning,
-	Gsyscall: spec.GSyscall, Gwaiting: spec.GWaiting, Gdead: spec.GDead,
-}
-
-// implState maps the impl's snapshot to a spec State.
-func (r *specRun) implState() (spec.State, error) {
-	sn := r.d.Sched().Snapshot()
-	got := r.st // sizes and SpawnLeft (a model budget, not impl state)
-	id := func(g *G) (spec.GID, error) {
-		if g == nil {
-			return spec.NoG, nil
-		}
-		k, ok := r.gid[g]
-		if !ok {
-			return 0, fmt.Errorf("impl holds unmapped %v", g)
-		}
-		return k, nil
-	}
-	for k := 1; k <= got.NumGs(); k++ {
-		if g := r.slots[k]; g != nil {
-			got.G[k] = gstatusToSpec[g.Status()]
-		} else if r.st.G[k] != spec.GIdle {
-			got.G[k] = spec.GDead
-		}
-	}
-	if len(sn.Ps) != got.NumPs() {
-		return got, fmt.Errorf("impl has %d Ps", len(sn.Ps))
-	}
-	for p, ps := range sn.Ps {
-		q := spec.PState{Status: ps.Status, SchedTick: uint8(ps.SchedTick % uint32(r.md.Bounds().SchedTick))}
-		var err error
-		if q.RunNext, err = id(ps.RunNext); err != nil {
-			return got, err
-		}
-		if len(ps.Ring) > spec.MaxCap {
-			return got, fmt.Errorf("p%d ring holds %d", p, len(ps.Ring))
-		}
-		for i, g := range ps.Ring {
-			if q.Ring[i], err = id(g); err != nil {
-				return got, err
-			}
-		}
-		q.N = uint8(len(ps.Ring))
-		got.P[p] = q
-	}
-	if len(sn.Ms) > got.NumMs() {
-		return got, fmt.Errorf("impl has %d Ms, spec %d", len(sn.Ms), got.NumMs())
-	}
-	for m := 0; m < got.NumMs(); m++ {
-		ms := spec.MState{PC: spec.MIdle, P: spec.NoP}
-		if m < len(sn.Ms) {
-			x := sn.Ms[m]
-			ms = spec.MState{PC: x.PC, P: int8(x.P), Spinning: x.Spinning}
-			var err error
-			if ms.CurG, err = id(x.CurG); err != nil {
-				return got, err
-			}
-		}
-		got.M[m] = ms
-	}
-	got.Runq = spec.GlobalRunq{N: uint8(len(sn.Runq))}
-	if len(sn.Runq) > spec.MaxGs {
-		return got, fmt.Errorf("global queue holds %d", len(sn.Runq))
-	}
-	for i, g := range sn.Runq {
-		var err error
-		if got.Runq.Gs[i], err = id(g); err != nil {
-			return got, err
-		}
-	}
-	got.NPIdle = int8(sn.NPIdle)
-	got.NMSpinning = int8(sn.NMSpinning)
-	return got, nil
-}
-
-func (r *specRun) compare() error {
-	got, err := r.implState()
-	if err != nil {
-		return r.fail("%v", err)
-	}
-	if got != r.st {
-		return r.fail("states differ\nimpl:\n%v\nspec:\n%v", got, r.st)
-	}
-	return nil
-}
-
-func (r *specRun) fail(format string, args ...any) error {
-	return fmt.Errorf("after %v: %s", r.trace, fmt.Sprintf(format, args...))
-}
-
-func drawBounds(c chooser) spec.Bounds {
-	ticks := []int{1, 2, 3, 61}
-	caps := []int{2, 4, 8}
-	return spec.Bounds{
-		Ps:        1 + c.intn(3, "ps"),
-		Ms:        spec.MaxMs,
-		Gs:        2 + c.intn(5, "gs"),
-		Cap:       caps[c.intn(len(caps), "cap")],
-		Spawn:     c.intn(spec.MaxSpawn+1, "spawn"),
-		SchedTick: ticks[c.intn(len(ticks), "tick")],
-		Syscalls:  c.intn(2, "syscalls") == 1,
-	}
-}
-
-// runAgainstSpec runs one random trace of up to steps actions.
-func runAgainstSpec(c chooser, implBug spec.Bug, steps int) error {
-	b := drawBounds(c)
-	r, err := newSpecRun(b, implBug, uint64(c.intn(1<<30, "seed")))
-	if err != nil {
-		return err
-	}
-	for range steps {
-		if err := r.step(c); err != nil {
-			if errors.Is(err, errPruned) {
-				return nil
-			}
-			return fmt.Errorf("bounds %+v: %w", b, err)
-		}
-	}
-	return nil
-}
+func newRandChooser(a, b uint64) Chooser { return RandChooser(rand.New(rand.NewPCG(a, b))) }
 
 // TestDriverMatchesSpec is the rapid state-machine test: the real
 // scheduler's decision code, stepped by the Driver, stays equal to the
 // executable spec after every action.
 func TestDriverMatchesSpec(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		if err := runAgainstSpec(rapidChooser{t}, spec.BugNone, 80); err != nil {
+		if err := CheckAgainstSpec(rapidChooser{t}, spec.BugNone, 80); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -305,9 +32,9 @@ func TestDriverMatchesSpecLong(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		n = 3000 // the race detector adds nothing here: no goroutines
 	}
-	c := randChooser{rand.New(rand.NewPCG(7, 11))}
+	c := newRandChooser(7, 11)
 	for range n {
-		if err := runAgainstSpec(c, spec.BugNone, 200); err != nil {
+		if err := CheckAgainstSpec(c, spec.BugNone, 200); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -319,9 +46,9 @@ func TestDriverMatchesSpecLong(t *testing.T) {
 func TestDriverRejectsSeededBugs(t *testing.T) {
 	for _, bug := range spec.Bugs() {
 		t.Run(bug.String(), func(t *testing.T) {
-			c := randChooser{rand.New(rand.NewPCG(1, uint64(bug)))}
+			c := newRandChooser(1, uint64(bug))
 			for i := range 3000 {
-				if err := runAgainstSpec(c, bug, 80); err != nil {
+				if err := CheckAgainstSpec(c, bug, 80); err != nil {
 					t.Logf("caught after %d traces: %.300s", i+1, err)
 					return
 				}
