@@ -62,6 +62,7 @@ type Config struct {
 var (
 	// ErrDeadlock is returned by Wait when every live G is parked and no M
 	// is left to ready them: the runtime's checkdead.
+	//lint:ignore ST1005 the runtime's checkdead message, verbatim
 	ErrDeadlock = errors.New("all goroutines are asleep - deadlock!")
 	// ErrShutdown is returned by Go and Ready after Shutdown.
 	ErrShutdown = errors.New("gmpcheck: scheduler is shut down")
