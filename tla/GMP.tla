@@ -360,9 +360,16 @@ GoroutineStep(m) ==
     \/ (\E g \in Gs : Ready(m, g)) \/ EnterSyscall(m)
     \/ ExitSyscallFast(m) \/ ExitSyscallIdleP(m) \/ ExitSyscallNoP(m)
 
+\* The guards in front of the steps are implied by each step's own enabling
+\* condition (every GoroutineStep(m) needs st.M[m].pc = "run", every
+\* SchedStep(m) the schedule loop, Preempt and Retake a running P), so
+\* they change nothing; they let tla-checker skip the disabled groups
+\* (about twice as fast) and make it label each edge of its DOT export with
+\* the action's own name, which the cross-check uses.
 Next ==
-    \/ \E m \in Ms : GoroutineStep(m) \/ SchedStep(m)
-    \/ \E p \in Ps : Preempt(p) \/ Retake(p)
+    \/ \E m \in Ms : IF st.M[m].pc = "run" THEN GoroutineStep(m)
+                    ELSE st.M[m].pc \in {"sched", "recheck"} /\ SchedStep(m)
+    \/ \E p \in Ps : st.P[p].status = "running" /\ (Preempt(p) \/ Retake(p))
     \/ \E g \in Gs : InjectGList(g)
     \/ Terminated
 

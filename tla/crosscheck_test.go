@@ -51,23 +51,32 @@ func crossCheckSelfTests(t *testing.T, c tlacheck.Cfg, dotPath string) {
 		t.Logf("cross-check self-test: against the %v spec it reports: %v", mutant.Bug, firstLine(err.Error()))
 	}
 	// The labels and agents are compared too: the fairness argument rests
-	// on them. One SchedStep relabelled as a goroutine step must be caught.
+	// on them. One RunqGet relabelled as another schedule step, and one
+	// Gosched relabelled as a Preempt (same states, another fairness
+	// family), must each be caught.
 	text, err := os.ReadFile(dotPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	relabelled := strings.Replace(string(text), `[label="SchedStep"]`, `[label="GoroutineStep"]`, 1)
-	if relabelled == string(text) {
-		t.Fatal("cross-check self-test: no SchedStep edge in GMP.cfg's graph")
+	for _, swap := range [][2]string{{"RunqGet", "GlobRunqGetBatch"}, {"Gosched", "Preempt"}} {
+		relabel(t, b, dotPath, string(text), swap[0], swap[1])
+	}
+}
+
+func relabel(t *testing.T, b spec.Bounds, dotPath, text, from, to string) {
+	t.Helper()
+	relabelled := strings.Replace(text, `[label="`+from+`"]`, `[label="`+to+`"]`, 1)
+	if relabelled == text {
+		t.Fatalf("cross-check self-test: no %s edge in %s", from, dotPath)
 	}
 	mut := filepath.Join(t.TempDir(), "relabelled.dot")
 	if err := os.WriteFile(mut, []byte(relabelled), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := graphDiff(mut, b); !errors.Is(err, tlacheck.ErrGraphsDiffer) {
-		t.Errorf("cross-check self-test: a relabelled edge was not reported (err = %v)", err)
+		t.Errorf("cross-check self-test: a %s edge relabelled %s was not reported (err = %v)", from, to, err)
 	} else {
-		t.Logf("cross-check self-test: a relabelled edge is reported: %v", firstLine(err.Error()))
+		t.Logf("cross-check self-test: a %s edge relabelled %s is reported: %v", from, to, firstLine(err.Error()))
 	}
 }
 

@@ -26,7 +26,9 @@ type Edge struct {
 
 var (
 	dotNode = regexp.MustCompile(`^\s*s(\d+) \[label="(.*)"\];\s*$`)
-	dotEdge = regexp.MustCompile(`^\s*s(\d+) -> s(\d+) \[label="(.*)"\];\s*$`)
+	// An edge may come without a label (tla-checker writes none when it
+	// cannot name the action); it is kept, with Label "".
+	dotEdge = regexp.MustCompile(`^\s*s(\d+) -> s(\d+)(?: \[label="(.*)"\])?;\s*$`)
 )
 
 // ReadDOT parses a DOT file written by run.mjs --dot.

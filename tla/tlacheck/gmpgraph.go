@@ -33,45 +33,62 @@ import (
 //
 // and both sides are rendered to the same canonical string.
 //
-// An edge is (from, to, class, agent) with from ≠ to. The class is the
-// label tla-checker gives a transition (the operator of Next it came
-// through: SchedStep, GoroutineStep, Preempt, Retake, InjectGList); on the
-// spec side it is the class of the action's kind. The agent is what the
-// fairness conditions are indexed by: the M of a SchedStep, the P of a
-// Preempt or Retake, -1 for the rest. The spec knows the agent from the
-// action's parameters; on the TLA+ side it is read off the transition
+// An edge is (from, to, action, agent) with from ≠ to. The action is the
+// label tla-checker gives a transition, the name of the GMP.tla action it
+// came through (Next guards its groups so that the labels are the actions'
+// own names); on the spec side it is the action kind's TLA+ name (TLAName).
+// The agent is what the fairness conditions are indexed by: the M of a
+// schedule-loop step (FairM), the P of a Preempt or Retake (FairRetake,
+// TimeSlice), -1 for the rest. The spec knows the agent from the action's
+// parameters; on the TLA+ side it is read off the transition
 // (attributeTLA). Self-loops are left out: the TLA+ module's Terminated
 // stutters in the terminal states the spec accepts, and a stutter step
 // discharges no fairness condition (<<A>>_st). The spec must have none
 // (checked). A spec step that would need an M beyond the bound is not taken
 // on either side.
 
-// Edge classes: the labels tla-checker writes on GMP.tla's transitions.
+// TLAName is the name of the GMP.tla action for a spec action kind: the
+// same, except for Netpoll (NetpollRun: Netpoll is also the constant) and
+// Steal (StealFrom).
+func TLAName(k spec.ActionKind) string {
+	switch k {
+	case spec.ActNetpoll:
+		return "NetpollRun"
+	case spec.ActSteal:
+		return "StealFrom"
+	}
+	return k.String()
+}
+
+// schedStep reports whether k is a step of an M's schedule loop (the
+// disjuncts of GMP.tla's SchedStep(m), spec's ActGlobal61..ActStopM).
+func schedStep(k spec.ActionKind) bool { return k >= spec.ActGlobal61 && k <= spec.ActStopM }
+
+// schedLabels are the TLA+ names of the schedule-loop steps.
+var schedLabels = func() map[string]bool {
+	m := map[string]bool{}
+	for k := spec.ActGlobal61; k <= spec.ActStopM; k++ {
+		m[TLAName(k)] = true
+	}
+	return m
+}()
+
 const (
-	ClassSched     = "SchedStep"
-	ClassGoroutine = "GoroutineStep"
-	ClassPreempt   = "Preempt"
-	ClassRetake    = "Retake"
-	ClassInject    = "InjectGList"
-	classTerm      = "Terminated"
+	labelPreempt = "Preempt"
+	labelRetake  = "Retake"
+	labelTerm    = "Terminated"
 )
 
-// specClass is the TLA+ class of a spec action and the agent fairness
+// specLabel is the TLA+ label of a spec action and the agent fairness
 // indexes it by.
-func specClass(a spec.Action) (string, int) {
-	switch k := a.Kind; {
-	case k >= spec.ActGlobal61 && k <= spec.ActStopM:
-		return ClassSched, int(a.M)
-	case k <= spec.ActExitSyscallNoP:
-		return ClassGoroutine, -1
-	case k == spec.ActPreempt:
-		return ClassPreempt, int(a.P)
-	case k == spec.ActRetake:
-		return ClassRetake, int(a.P)
-	case k == spec.ActInjectGList:
-		return ClassInject, -1
+func specLabel(a spec.Action) (string, int) {
+	switch {
+	case schedStep(a.Kind):
+		return TLAName(a.Kind), int(a.M)
+	case a.Kind == spec.ActPreempt || a.Kind == spec.ActRetake:
+		return TLAName(a.Kind), int(a.P)
 	}
-	return "unknown " + a.Kind.String(), -1
+	return TLAName(a.Kind), -1
 }
 
 // BoundsFromCfg reads the GMP constants of a cfg into spec.Bounds. The Bug
@@ -201,29 +218,29 @@ func tlaState(vars map[string]Value, b spec.Bounds) (string, []tlaM, error) {
 }
 
 // attributeTLA finds the agent of a GMP.tla transition from its two states:
-//   - SchedStep(m): the one M in its schedule loop (pc sched or recheck)
-//     whose record changes (a wakep inside the step may start another M,
-//     but that one was idle);
+//   - a schedule-loop step of M m: the one M in its schedule loop (pc sched
+//     or recheck) whose record changes (a wakep inside the step may start
+//     another M, but that one was idle);
 //   - Preempt(p): the M whose G is preempted goes from run to sched; p is
 //     its P;
 //   - Retake(p): the M in a syscall loses its P p.
 //
-// A transition that fits no M, or more than one, is an error: the
+// A transition that fits no agent, or more than one, is an error: the
 // attribution (and with it the cross-check) would be unsound.
-func attributeTLA(class string, from, to []tlaM) (int, error) {
+func attributeTLA(label string, from, to []tlaM) (int, error) {
 	var cands []int
 	for m := range from {
 		a, b := from[m], to[m]
-		switch class {
-		case ClassSched:
+		switch {
+		case schedLabels[label]:
 			if (a.pc == "sched" || a.pc == "recheck") && a != b {
 				cands = append(cands, m)
 			}
-		case ClassPreempt:
+		case label == labelPreempt:
 			if a.pc == "run" && b.pc == "sched" {
 				cands = append(cands, int(a.p))
 			}
-		case ClassRetake:
+		case label == labelRetake:
 			if a.pc == "run" && a.p >= 0 && b.p < 0 {
 				cands = append(cands, int(a.p))
 			}
@@ -232,7 +249,7 @@ func attributeTLA(class string, from, to []tlaM) (int, error) {
 		}
 	}
 	if len(cands) != 1 {
-		return -1, fmt.Errorf("%s transition attributable to %d agents %v, want exactly one", class, len(cands), cands)
+		return -1, fmt.Errorf("%s transition attributable to %d agents %v, want exactly one", label, len(cands), cands)
 	}
 	return cands[0], nil
 }
@@ -240,19 +257,19 @@ func attributeTLA(class string, from, to []tlaM) (int, error) {
 // edge is one labelled transition between canonical states.
 type edge struct {
 	from, to string
-	class    string
+	action   string
 	agent    int
 }
 
 func (e edge) String() string {
 	who := ""
-	switch e.class {
-	case ClassSched:
+	switch {
+	case schedLabels[e.action]:
 		who = fmt.Sprintf("(m%d)", e.agent)
-	case ClassPreempt, ClassRetake:
+	case e.action == labelPreempt || e.action == labelRetake:
 		who = fmt.Sprintf("(p%d)", e.agent)
 	}
-	return fmt.Sprintf("%s%s\n    %s\n -> %s", e.class, who, e.from, e.to)
+	return fmt.Sprintf("%s%s\n    %s\n -> %s", e.action, who, e.from, e.to)
 }
 
 // SpecGraph is the spec model's reachable graph, explored through its
@@ -291,7 +308,7 @@ func ExploreSpecGraph(ctx context.Context, b spec.Bounds) (*SpecGraph, error) {
 		from := SpecKey(s)
 		schedOK := map[int]bool{}
 		for _, a := range md.Enabled(s) {
-			class, agent := specClass(a)
+			label, agent := specLabel(a)
 			ns, err := md.Step(s, a)
 			if errors.Is(err, spec.ErrNoIdleM) {
 				if a.Kind == spec.ActRetake {
@@ -307,10 +324,10 @@ func ExploreSpecGraph(ctx context.Context, b spec.Bounds) (*SpecGraph, error) {
 				g.SelfLoops++
 				continue
 			}
-			if class == ClassSched {
+			if schedStep(a.Kind) {
 				schedOK[agent] = true
 			}
-			g.Edges[edge{from, to, class, agent}] = true
+			g.Edges[edge{from, to, label, agent}] = true
 			if !g.States[to] {
 				g.States[to] = true
 				queue = append(queue, ns)
@@ -379,7 +396,7 @@ func compareGraph(ctx context.Context, g *Graph, b spec.Bounds) (Comparison, err
 	tlaEdges := map[edge]bool{}
 	for _, e := range g.Edges {
 		if keys[e.From] == keys[e.To] {
-			if e.Label != classTerm {
+			if e.Label != labelTerm {
 				problems = append(problems, fmt.Sprintf("GMP.tla has a %s self-loop (only Terminated may stutter):\n  %s", e.Label, keys[e.From]))
 			}
 			continue

@@ -183,19 +183,35 @@ func TestAttributeTLA(t *testing.T) {
 	from := []tlaM{{pc: "sched", p: 0}, idle, {pc: "run", p: 1, curg: 2}}
 	// m0 runs a G and its wakep starts m1: the agent is m0, not m1.
 	to := []tlaM{{pc: "run", p: 0, curg: 1}, {pc: "sched", p: 1, spinning: true}, from[2]}
-	if m, err := attributeTLA(ClassSched, from, to); err != nil || m != 0 {
+	if m, err := attributeTLA("RunqGet", from, to); err != nil || m != 0 {
 		t.Errorf("SchedStep: got m%d, %v; want m0", m, err)
 	}
 	// Preempt of m2's G on p1.
 	to = []tlaM{from[0], idle, {pc: "sched", p: 1}}
-	if p, err := attributeTLA(ClassPreempt, from, to); err != nil || p != 1 {
+	if p, err := attributeTLA(labelPreempt, from, to); err != nil || p != 1 {
 		t.Errorf("Preempt: got p%d, %v; want p1", p, err)
 	}
-	// A step that changes no M in its schedule loop cannot be a SchedStep.
-	if _, err := attributeTLA(ClassSched, from, from); err == nil {
+	// A step that changes no M in its schedule loop cannot be a schedule step.
+	if _, err := attributeTLA("RunqGet", from, from); err == nil {
 		t.Error("an unattributable SchedStep was accepted")
 	}
-	if a, err := attributeTLA(ClassGoroutine, from, to); err != nil || a != -1 {
+	if a, err := attributeTLA("Gosched", from, to); err != nil || a != -1 {
 		t.Errorf("GoroutineStep: got %d, %v; want -1 (no fairness agent)", a, err)
+	}
+}
+
+func TestReadDOT(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "g.dot")
+	text := "digraph StateGraph {\n  s0 [label=\"x=0\"];\n  s1 [label=\"x=1\"];\n  s0 -> s1 [label=\"Inc\"];\n  s1 -> s0;\n}\n"
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, err := ReadDOT(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The unlabelled edge is kept (with an empty label), not dropped.
+	if len(g.States) != 2 || len(g.Edges) != 2 || g.Edges[0] != (Edge{0, 1, "Inc"}) || g.Edges[1] != (Edge{1, 0, ""}) {
+		t.Errorf("ReadDOT = %+v", g)
 	}
 }
