@@ -8,8 +8,12 @@ import (
 	"github.com/gmpcheck/gmpcheck/impl"
 )
 
-// ReplayCommand is the command line that runs ex's schedule again.
+// ReplayCommand is the command line that runs ex's schedule again; for a
+// scenario that is not a built-in one (a generated one), it says so.
 func ReplayCommand(ex *Execution) string {
+	if b, err := Lookup(ex.Scenario.Name); err != nil || b.String() != ex.Scenario.String() {
+		return fmt.Sprintf("(scenario %q is not built in: re-run the failing test input; its schedule is %s)", ex.Scenario.Name, ex.Schedule())
+	}
 	bug := ""
 	if b := impl.ActiveBug(); b != impl.NoBug {
 		bug = " -bug " + string(b)
