@@ -15,15 +15,15 @@ const (
 	// EnterSyscall, ExitSyscallFast/IdleP/NoP, Global61, RunqGet,
 	// GlobRunqGetBatch, BecomeSpinning, Steal, ReleaseP, RecheckGlobal,
 	// RecheckRunqs, StopM, Preempt, Retake, InjectGList.
-	EvAction EventKind = iota
-	EvGStatus   // a G changed status: From → To
-	EvRunqPut   // G put on P's local queue (On: into runnext)
-	EvGlobPut   // G put on the global queue
-	EvGlobBatch // N Gs moved from the global queue to P's ring (G runs now)
-	EvSteal     // M on P stole N Gs from Victim (G runs now)
-	EvSpinning  // M's spinning flag became On
-	EvStartM    // M started (woken or created) on P, spinning if On
-	EvHandoff   // handoffp of P: to an M (On) or to the idle list
+	EvAction    EventKind = iota
+	EvGStatus             // a G changed status: From → To
+	EvRunqPut             // G put on P's local queue (On: into runnext)
+	EvGlobPut             // G put on the global queue
+	EvGlobBatch           // N Gs moved from the global queue to P's ring (G runs now)
+	EvSteal               // M on P stole N Gs from Victim (G runs now)
+	EvSpinning            // M's spinning flag became On
+	EvStartM              // M started (woken or created) on P, spinning if On
+	EvHandoff             // handoffp of P: to an M (On) or to the idle list
 	numEventKinds
 )
 

@@ -40,7 +40,7 @@ func (ord *randomOrder) start(r uint32) randomEnum {
 	}
 }
 
-func (e *randomEnum) done() bool     { return e.i == e.count }
+func (e *randomEnum) done() bool       { return e.i == e.count }
 func (e *randomEnum) position() uint32 { return e.pos }
 func (e *randomEnum) next() {
 	e.i++

@@ -37,7 +37,7 @@ func (s *Sched) exitsyscall(m *M) bool {
 	// Wait out a retake in progress (the scan bit), then claim the G.
 	for !g.casStatus(Gsyscall, Grunning) {
 		switch st := g.Status(); st {
-		case Gsyscall|gscan:
+		case Gsyscall | gscan:
 			runtime.Gosched()
 		case Gsyscall: // the scan bit was just released: retry
 		default:
