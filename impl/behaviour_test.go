@@ -116,6 +116,18 @@ func (pp *pingPong) player(i int, stop *atomic.Bool, wg *sync.WaitGroup) func(Ta
 				}
 			}
 			if stop.Load() {
+				// Hand over once more: the partner may have parked
+				// after our last turn and cannot see stop.
+				pp.mu.Lock()
+				pp.turn = 1 - i
+				w := pp.waiter[1-i]
+				pp.waiter[1-i] = nil
+				pp.mu.Unlock()
+				if w != nil {
+					if err := tk.Ready(w); err != nil {
+						panic(err)
+					}
+				}
 				return
 			}
 			for range 200 { // a little work per turn

@@ -166,10 +166,13 @@ func (s *GM) mloop(m *gmM) {
 			g.status.Store(uint32(Grunnable))
 			s.runq.push(g)
 		case reqPark:
+			// Take the lock to release before publishing the G: once
+			// it is waiting it may be readied, run and park again.
+			l := g.unlock
+			g.unlock = nil
 			g.status.Store(uint32(Gwaiting))
-			if g.unlock != nil {
-				g.unlock.Unlock()
-				g.unlock = nil
+			if l != nil {
+				l.Unlock()
 			}
 		}
 	}

@@ -89,15 +89,18 @@ func (s *Sched) startm(pp *P, spinning, lockHeld bool) {
 	if s.dead.Load() {
 		s.clearDead()
 	}
-	if !lockHeld {
-		s.glob.Unlock()
-	}
-	s.emit(Event{Kind: EvStartM, M: m.id, P: pp.id, On: spinning})
+	// Give the M its goroutine while still holding sched.lock, so that
+	// Shutdown (which takes the lock after setting stopping) either sees
+	// this M carried or makes us see stopping above.
 	if created {
 		s.launchM(m)
 	} else {
 		s.wakeM(m)
 	}
+	if !lockHeld {
+		s.glob.Unlock()
+	}
+	s.emit(Event{Kind: EvStartM, M: m.id, P: pp.id, On: spinning})
 	if s.sysmonOn.Load() {
 		s.wakeSysmon()
 	}

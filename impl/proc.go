@@ -255,7 +255,7 @@ func (s *Sched) injectglist(g *G) {
 // then parked (a deadlock of the program) unless some runnable G was left
 // in a queue, which would be a lost wakeup in the scheduler.
 func (s *Sched) checkdead() {
-	if int(s.nmidle) != len(s.allm) || s.nlive.Load() == 0 || s.det {
+	if int(s.nmidle) != len(s.allm) || s.nlive.Load() == 0 || s.det || s.sysmonHeld.Load() != 0 {
 		return
 	}
 	queued := s.glob.runq.Len()

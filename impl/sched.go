@@ -112,10 +112,11 @@ type Sched struct {
 
 	nlive atomic.Int64 // Gs created and not yet exited
 
-	waitMu   sync.Mutex
-	waitCond sync.Cond
-	deadErr  error       // set by checkdead, cleared when an M starts again
-	dead     atomic.Bool // deadErr != nil, readable under sched.lock alone
+	waitMu     sync.Mutex
+	waitCond   sync.Cond
+	deadErr    error        // set by checkdead, cleared when an M starts again
+	dead       atomic.Bool  // deadErr != nil, readable under sched.lock alone
+	sysmonHeld atomic.Int32 // Ps sysmon has taken and not yet handed off
 
 	stopping    atomic.Bool
 	shutOnce    sync.Once

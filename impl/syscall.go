@@ -129,6 +129,10 @@ func (s *Sched) retakeSyscall(pp *P, decide func(runqEmpty bool) bool) bool {
 		g.casStatus(Gsyscall|gscan, Gsyscall)
 		return false
 	}
+	// While sysmon holds the P (taken, not yet handed off) checkdead must
+	// not conclude anything: the M leaving the syscall may go idle and see
+	// runnable Gs with every M idle (the runtime's incidlelocked(-1)).
+	s.sysmonHeld.Add(1)
 	m.p.Store(nil)
 	pp.m.Store(nil)
 	pp.syscalltick.Add(1)
@@ -136,5 +140,9 @@ func (s *Sched) retakeSyscall(pp *P, decide func(runqEmpty bool) bool) bool {
 	s.counters.Retakes.Add(1)
 	s.emitAction(spec.ActRetake, nil, pp.id, g)
 	s.handoffp(pp)
+	s.glob.Lock()
+	s.sysmonHeld.Add(-1)
+	s.checkdead()
+	s.glob.Unlock()
 	return true
 }

@@ -147,9 +147,26 @@ func (p *wlPair) player(i int) func(Task) {
 			}
 			p.w.ops.Add(1)
 			if p.w.stop.Load() {
+				p.leave(tk, i)
 				return
 			}
 			tk.Checkpoint()
+		}
+	}
+}
+
+// leave hands the turn over one last time before player i exits: the
+// partner may have parked after our last turn (it cannot see stop while
+// parked), and nobody else would wake it.
+func (p *wlPair) leave(tk Task, i int) {
+	p.mu.Lock()
+	p.turn = 1 - i
+	other := p.waiter[1-i]
+	p.waiter[1-i] = nil
+	p.mu.Unlock()
+	if other != nil {
+		if err := tk.Ready(other); err != nil {
+			panic(err)
 		}
 	}
 }
