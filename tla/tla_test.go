@@ -24,6 +24,8 @@ var requiredBugs = []string{
 	"RunQueue_bug_publish_early",
 	"GMP_bug_ready_no_wakep",
 	"GMP_bug_no_1_61",
+	// The liveness method's own bite for work conservation (a).
+	"GMP_bug_ready_no_wakep_live",
 }
 
 func loadCfgs(t *testing.T) (string, []tlacheck.Cfg) {
