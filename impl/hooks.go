@@ -87,5 +87,3 @@ func ParseBug(s string) (Bug, error) {
 // HooksEnabled reports whether this binary was built with -tags
 // gmpcheck_hooks, i.e. whether yield points and seeded bugs exist in it.
 func HooksEnabled() bool { return hooksEnabled }
-
-var errNoHooks = fmt.Errorf("impl: test hooks are compiled out; build with -tags gmpcheck_hooks")

@@ -2,6 +2,10 @@
 
 package impl
 
+import "errors"
+
+var errNoHooks = errors.New("impl: test hooks are compiled out; build with -tags gmpcheck_hooks")
+
 // The default build: hooksEnabled is a constant false, so every
 // "hooksEnabled && seeded(...)" test and every yield point below compiles to
 // nothing. BenchmarkRunqPutGet and friends, run with and without the tag,

@@ -32,7 +32,7 @@ CONSTANTS
     Spawn,      \* NewProc budget
     SchedTick,  \* period of the global-queue check (61 in the runtime)
     Syscalls,   \* EnterSyscall, ExitSyscall*, Retake
-    Netpoll,    \* Netpoll in findRunnable, InjectGList
+    NetpollOn,  \* model netpoll: Netpoll in findRunnable, InjectGList
     Bug         \* "none" or a seeded bug of spec.Bug (same names)
 
 BugNames == {"none", "ready-no-wakep", "no-61", "nmspinning-no-dec",
@@ -40,7 +40,7 @@ BugNames == {"none", "ready-no-wakep", "no-61", "nmspinning-no-dec",
 
 ASSUME /\ NP \in 1..4 /\ NM \in NP..8 /\ NG \in 1..8
        /\ Cap \in {2, 4, 8} /\ Spawn \in 0..15 /\ SchedTick \in 1..61
-       /\ Syscalls \in BOOLEAN /\ Netpoll \in BOOLEAN /\ Bug \in BugNames
+       /\ Syscalls \in BOOLEAN /\ NetpollOn \in BOOLEAN /\ Bug \in BugNames
 
 NoG == 0
 NoP == -1
@@ -266,8 +266,8 @@ GlobRunqGetBatch(m) ==
     /\ InSched(m) /\ ~Cond61(st, MyP(m)) /\ LocalEmpty(st, MyP(m)) /\ st.Runq # <<>>
     /\ Succ(TakeGlobalBatch(st, m))
 
-NetpollRun(m, g) ==
-    /\ Netpoll /\ InSched(m) /\ NothingLocal(m) /\ st.G[g] = "waiting"
+Netpoll(m, g) ==
+    /\ NetpollOn /\ InSched(m) /\ NothingLocal(m) /\ st.G[g] = "waiting"
     /\ Succ(Run(st, m, g, FALSE))
 
 BecomeSpinning(m) ==
@@ -275,7 +275,7 @@ BecomeSpinning(m) ==
     /\ 2 * st.NMSpinning < NP - st.NPIdle
     /\ st' = [st EXCEPT !.M[m].spinning = TRUE, !.NMSpinning = @ + 1]
 
-StealFrom(m, j) ==
+Steal(m, j) ==
     /\ InSched(m) /\ NothingLocal(m) /\ st.M[m].spinning
     /\ j # MyP(m) /\ st.P[j].status = "running" /\ Stealable(st, j)
     /\ LET b  == StealBatch(st, j)
@@ -330,7 +330,7 @@ Retake(p) ==
     /\ Succ(Handoffp([st EXCEPT !.M[Holder(st, p)].p = NoP], p))
 
 InjectGList(g) ==
-    /\ Netpoll /\ st.G[g] = "waiting"
+    /\ NetpollOn /\ st.G[g] = "waiting"
     /\ LET s1 == [st EXCEPT !.G[g] = "runnable", !.Runq = Append(@, g)] IN
        Succ(IF s1.NPIdle > 0 THEN StartM(Pidleget(s1), PidleGot(s1), FALSE) ELSE s1)
 
@@ -343,7 +343,7 @@ InjectGList(g) ==
 
 LiveGs == {g \in Gs : st.G[g] \notin {"idle", "dead"}}
 AllExited == LiveGs = {}
-ProgramDeadlock == ~Netpoll /\ LiveGs # {} /\ \A g \in LiveGs : st.G[g] = "waiting"
+ProgramDeadlock == ~NetpollOn /\ LiveGs # {} /\ \A g \in LiveGs : st.G[g] = "waiting"
 Terminated == (AllExited \/ ProgramDeadlock) /\ UNCHANGED st
 
 -----------------------------------------------------------------------------
@@ -351,8 +351,8 @@ Terminated == (AllExited \/ ProgramDeadlock) /\ UNCHANGED st
 \* Every step of M m's schedule loop (the steps weak fairness is about).
 SchedStep(m) ==
     \/ Global61(m) \/ RunqGet(m) \/ GlobRunqGetBatch(m)
-    \/ (\E g \in Gs : NetpollRun(m, g))
-    \/ BecomeSpinning(m) \/ (\E j \in Ps : StealFrom(m, j)) \/ ReleaseP(m)
+    \/ (\E g \in Gs : Netpoll(m, g))
+    \/ BecomeSpinning(m) \/ (\E j \in Ps : Steal(m, j)) \/ ReleaseP(m)
     \/ RecheckGlobal(m) \/ RecheckRunqs(m) \/ StopM(m)
 
 GoroutineStep(m) ==
@@ -488,8 +488,8 @@ NoStuckLostWakeup == ~(LostWakeup /\ ~FairEnabled)
 \* false), or preempts it: sysmon's time slice (forcePreemptNS).
 FreshSlice(p) ==
     \E m \in Ms :
-        \/ MyP(m) = p /\ (Global61(m) \/ GlobRunqGetBatch(m) \/ (\E g \in Gs : NetpollRun(m, g))
-                          \/ (\E j \in Ps : StealFrom(m, j))
+        \/ MyP(m) = p /\ (Global61(m) \/ GlobRunqGetBatch(m) \/ (\E g \in Gs : Netpoll(m, g))
+                          \/ (\E j \in Ps : Steal(m, j))
                           \/ (RunqGet(m) /\ st.P[p].runnext = NoG))
         \/ RecheckGlobal(m) /\ PidleGot(st) = p
 TimeSlice == \A p \in Ps : []<>(st.P[p].status = "idle") \/ []<><<FreshSlice(p) \/ Preempt(p)>>_st

@@ -36,7 +36,8 @@ import (
 // An edge is (from, to, action, agent) with from ≠ to. The action is the
 // label tla-checker gives a transition, the name of the GMP.tla action it
 // came through (Next guards its groups so that the labels are the actions'
-// own names); on the spec side it is the action kind's TLA+ name (TLAName).
+// own names); on the spec side it is the action kind's name, which GMP.tla
+// uses for the same action (TestOneVocabulary).
 // The agent is what the fairness conditions are indexed by: the M of a
 // schedule-loop step (FairM), the P of a Preempt or Retake (FairRetake,
 // TimeSlice), -1 for the rest. The spec knows the agent from the action's
@@ -47,19 +48,6 @@ import (
 // (checked). A spec step that would need an M beyond the bound is not taken
 // on either side.
 
-// TLAName is the name of the GMP.tla action for a spec action kind: the
-// same, except for Netpoll (NetpollRun: Netpoll is also the constant) and
-// Steal (StealFrom).
-func TLAName(k spec.ActionKind) string {
-	switch k {
-	case spec.ActNetpoll:
-		return "NetpollRun"
-	case spec.ActSteal:
-		return "StealFrom"
-	}
-	return k.String()
-}
-
 // schedStep reports whether k is a step of an M's schedule loop (the
 // disjuncts of GMP.tla's SchedStep(m), spec's ActGlobal61..ActStopM).
 func schedStep(k spec.ActionKind) bool { return k >= spec.ActGlobal61 && k <= spec.ActStopM }
@@ -68,7 +56,7 @@ func schedStep(k spec.ActionKind) bool { return k >= spec.ActGlobal61 && k <= sp
 var schedLabels = func() map[string]bool {
 	m := map[string]bool{}
 	for k := spec.ActGlobal61; k <= spec.ActStopM; k++ {
-		m[TLAName(k)] = true
+		m[k.String()] = true
 	}
 	return m
 }()
@@ -84,11 +72,11 @@ const (
 func specLabel(a spec.Action) (string, int) {
 	switch {
 	case schedStep(a.Kind):
-		return TLAName(a.Kind), int(a.M)
+		return a.Kind.String(), int(a.M)
 	case a.Kind == spec.ActPreempt || a.Kind == spec.ActRetake:
-		return TLAName(a.Kind), int(a.P)
+		return a.Kind.String(), int(a.P)
 	}
-	return TLAName(a.Kind), -1
+	return a.Kind.String(), -1
 }
 
 // BoundsFromCfg reads the GMP constants of a cfg into spec.Bounds. The Bug
@@ -123,7 +111,7 @@ func BoundsFromCfg(c Cfg) (spec.Bounds, error) {
 	var err error
 	b.Syscalls, err = boolean("Syscalls")
 	errs = append(errs, err)
-	b.Netpoll, err = boolean("Netpoll")
+	b.Netpoll, err = boolean("NetpollOn")
 	errs = append(errs, err)
 	b.Bug, err = spec.ParseBug(strings.Trim(c.Constants["Bug"], `"`))
 	errs = append(errs, err)
