@@ -50,9 +50,10 @@ func (q *mutexRunq) Get() (*G, bool) {
 
 // Steal moves half of victim's ring into q and returns its last G.
 func (q *mutexRunq) Steal(victim *mutexRunq) *G {
+	var buf [128]*G
 	victim.mu.Lock()
 	n := len(victim.ring) - len(victim.ring)/2
-	batch := make([]*G, n)
+	batch := buf[:n]
 	copy(batch, victim.ring[:n])
 	victim.ring = append(victim.ring[:0], victim.ring[n:]...)
 	victim.mu.Unlock()
@@ -133,41 +134,80 @@ func BenchmarkRunqStealFull(b *testing.B) {
 	b.Run("impl=mutex", func(b *testing.B) { benchStealFull(b, newMutexed(b, 256), newMutexed(b, 256), 256) })
 }
 
-// benchContended measures the owner's two puts and two gets while a thief
-// on the other core steals from the same queue without pause: the cost the
-// owner pays for sharing its queue. One op is the four calls.
+// benchContended is one owner and one thief sharing a queue, as a P and a
+// spinning M do: the owner puts a burst of 8 Gs and then takes Gs until its
+// queue is empty, while the thief steals from it without pause. One op is
+// one G put and taken, by either side, so ns/op is the throughput of the
+// pair; "stolen/op" says how much the thief got.
 func benchContended[Q benchQueue[Q]](b *testing.B, owner, thief Q) {
-	gs := make([]*G, 64)
+	const burst = 8
+	gs := make([]*G, burst)
 	for i := range gs {
 		gs[i] = NewG(uint64(i + 1))
 	}
 	var stop atomic.Bool
+	var stolen atomic.Int64
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
+		n := int64(0)
 		for !stop.Load() {
 			if thief.Steal(owner) != nil {
+				n++
 				for g, _ := thief.Get(); g != nil; g, _ = thief.Get() {
+					n++
 				}
 			}
 		}
+		stolen.Store(n)
 	}()
 	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		owner.Put(gs[i%len(gs)], false)
-		owner.Put(gs[(i+1)%len(gs)], false)
-		owner.Get()
-		owner.Get()
-		i += 2
+	for i := 0; i < b.N; i += burst {
+		for _, g := range gs[:min(burst, b.N-i)] {
+			owner.Put(g, false)
+		}
+		for g, _ := owner.Get(); g != nil; g, _ = owner.Get() {
+		}
 	}
+	b.StopTimer()
 	stop.Store(true)
 	wg.Wait()
+	b.ReportMetric(float64(stolen.Load())/float64(b.N), "stolen/op")
 }
 
 // BenchmarkRunqContended is one owner and one thief on one queue.
 func BenchmarkRunqContended(b *testing.B) {
 	b.Run("impl=lockfree", func(b *testing.B) { benchContended(b, newLockFree(b, 256), newLockFree(b, 256)) })
 	b.Run("impl=mutex", func(b *testing.B) { benchContended(b, newMutexed(b, 256), newMutexed(b, 256)) })
+}
+
+// BenchmarkAtomicFloor measures the three locked instructions an owner's
+// put+get pair cannot avoid with sync/atomic (a slot store, a tail store, a
+// CAS of head): on amd64 every sync/atomic store is an XCHG. Their sum is the
+// floor for BenchmarkRunqPutGet; the runtime goes below it with release
+// stores (plain MOVs on amd64), which sync/atomic does not offer.
+func BenchmarkAtomicFloor(b *testing.B) {
+	var slot atomic.Pointer[G]
+	var word atomic.Uint32
+	g := NewG(1)
+	b.Run("op=storeSlot", func(b *testing.B) {
+		for b.Loop() {
+			slot.Store(g)
+		}
+	})
+	b.Run("op=storeTail", func(b *testing.B) {
+		i := uint32(0)
+		for b.Loop() {
+			i++
+			word.Store(i)
+		}
+	})
+	b.Run("op=casHead", func(b *testing.B) {
+		i := word.Load()
+		for b.Loop() {
+			word.CompareAndSwap(i, i+1)
+			i++
+		}
+	})
 }
