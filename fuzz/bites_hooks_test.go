@@ -24,14 +24,6 @@ func withBug(t *testing.T, b impl.Bug) {
 	t.Cleanup(func() { _ = impl.SetSeededBug(impl.NoBug) })
 }
 
-func randomBytes(r *rand.Rand, n int) []byte {
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = byte(r.IntN(256))
-	}
-	return b
-}
-
 // TestInterleavingTargetBites: FuzzRunQueueInterleaving's check finds every
 // seeded queue bug within a few thousand random inputs.
 func TestInterleavingTargetBites(t *testing.T) {

@@ -8,12 +8,6 @@ import (
 	"pgregory.net/rapid"
 )
 
-type rapidSource struct{ t *rapid.T }
-
-func (s rapidSource) IntRange(lo, hi int, label string) int {
-	return rapid.IntRange(lo, hi).Draw(s.t, label)
-}
-
 // runQueueModel is the differential model driven by rapid's generators:
 // as a fuzz target, coverage guidance steers rapid's choices, and a failure
 // shrinks to a short sequence of named operations.
@@ -23,7 +17,7 @@ func runQueueModel(t *rapid.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := rapidSource{t}
+	src := queuecheck.RapidSource{T: t}
 	for range rapid.IntRange(1, 60).Draw(t, "ops") {
 		name, err := m.Step(src)
 		if errors.Is(err, queuecheck.ErrSkip) {

@@ -44,7 +44,7 @@ func (c *byteChooser) Intn(n int, _ string) int {
 func FuzzSchedulerSpec(f *testing.F) {
 	r := rand.New(rand.NewPCG(7, 7))
 	for range 8 {
-		f.Add(randomSeedBytes(r, 64+r.IntN(192)))
+		f.Add(randomBytes(r, 64+r.IntN(192)))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if err := impl.CheckAgainstSpec(&byteChooser{b: data}, spec.BugNone, maxSpecSteps); err != nil {
@@ -53,7 +53,9 @@ func FuzzSchedulerSpec(f *testing.F) {
 	})
 }
 
-func randomSeedBytes(r *rand.Rand, n int) []byte {
+// randomBytes is n bytes from r: the kind of input the fuzzer starts from,
+// repeatable for the bite tests.
+func randomBytes(r *rand.Rand, n int) []byte {
 	b := make([]byte, n)
 	for i := range b {
 		b[i] = byte(r.IntN(256))
@@ -70,7 +72,7 @@ func TestSchedulerSpecTargetBites(t *testing.T) {
 		t.Run(bug.String(), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(11, uint64(bug)))
 			for i := range tries {
-				if err := impl.CheckAgainstSpec(&byteChooser{b: randomSeedBytes(r, 400)}, bug, maxSpecSteps); err != nil {
+				if err := impl.CheckAgainstSpec(&byteChooser{b: randomBytes(r, 400)}, bug, maxSpecSteps); err != nil {
 					t.Logf("found after %d inputs: %.200s", i+1, err)
 					return
 				}

@@ -9,14 +9,6 @@ import (
 	"pgregory.net/rapid"
 )
 
-// rapidSource lets the queue model draw its choices from rapid, so failures
-// shrink to a minimal sequence of operations.
-type rapidSource struct{ t *rapid.T }
-
-func (s rapidSource) IntRange(lo, hi int, label string) int {
-	return rapid.IntRange(lo, hi).Draw(s.t, label)
-}
-
 // TestRunqMatchesSpec is the rapid state machine of the run queues: the real
 // local and global queues, driven one operation at a time, must agree with
 // spec/ on every return value and on their whole contents after every
@@ -38,7 +30,7 @@ func TestRunqMatchesSpec(t *testing.T) {
 				}
 				for _, a := range queuecheck.Actions {
 					actions[a.Name] = func(t *rapid.T) {
-						err := a.Run(m, rapidSource{t})
+						err := a.Run(m, queuecheck.RapidSource{T: t})
 						if errors.Is(err, queuecheck.ErrSkip) {
 							t.Skip(err)
 						}
