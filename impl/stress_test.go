@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -25,10 +24,9 @@ type stressWorkload struct {
 	created atomic.Int64
 	live    atomic.Int64
 	done    []atomic.Int32
-
-	mu      sync.Mutex
-	waiters []Task
 	rescued atomic.Int64
+
+	waitList
 }
 
 func (w *stressWorkload) spawn(parent Task, seed uint64) bool {
@@ -58,50 +56,17 @@ func (w *stressWorkload) spawn(parent Task, seed uint64) bool {
 func (w *stressWorkload) body(tk Task, idx int64, seed uint64) {
 	r := rand.New(rand.NewPCG(seed, uint64(idx)))
 	for step := 0; ; step++ {
-		switch op := r.IntN(16); {
-		case op < 5: // spawn
+		switch w.mixedStep(tk, r, step, "stress") {
+		case opSpawn:
 			if !w.spawn(tk, r.Uint64()) && step > 8 {
 				w.finish(tk, idx)
 				return
 			}
-		case op < 7: // park (at most a few times), to be readied by someone
-			if step < 6 {
-				w.mu.Lock()
-				w.waiters = append(w.waiters, tk)
-				tk.ParkUnlock("stress", &w.mu)
-			}
-		case op < 10: // ready a waiter
-			w.readyOne(tk)
-		case op < 12:
-			tk.Gosched()
-		case op < 13:
-			tk.Syscall(func() {
-				if r.IntN(64) == 0 {
-					time.Sleep(time.Microsecond)
-				}
-			})
-		case op < 14:
-			tk.Checkpoint()
-		default:
+		case opExit:
 			if step > 2 {
 				w.finish(tk, idx)
 				return
 			}
-		}
-	}
-}
-
-func (w *stressWorkload) readyOne(tk Task) {
-	w.mu.Lock()
-	var g Task
-	if n := len(w.waiters); n > 0 {
-		g = w.waiters[n-1]
-		w.waiters = w.waiters[:n-1]
-	}
-	w.mu.Unlock()
-	if g != nil {
-		if err := tk.Ready(g); err != nil {
-			panic(err)
 		}
 	}
 }
@@ -129,19 +94,14 @@ func (w *stressWorkload) run() error {
 		if !errors.Is(err, ErrDeadlock) {
 			return err
 		}
-		w.mu.Lock()
-		ws := w.waiters
-		w.waiters = nil
-		w.mu.Unlock()
-		if len(ws) == 0 {
+		n, rerr := w.readyAll(w.s)
+		if rerr != nil {
+			return rerr
+		}
+		if n == 0 {
 			return fmt.Errorf("deadlock with no waiters: %w", err)
 		}
-		for _, g := range ws {
-			w.rescued.Add(1)
-			if err := w.s.Ready(g); err != nil {
-				return err
-			}
-		}
+		w.rescued.Add(int64(n))
 	}
 }
 

@@ -66,17 +66,12 @@ func RunWorkload(s Scheduler, name string, procs int, d time.Duration) (Workload
 			return w.result(), err
 		}
 		// Parked Gs left at the stop: ready them from outside.
-		w.mu.Lock()
-		ws := w.waiters
-		w.waiters = nil
-		w.mu.Unlock()
-		if len(ws) == 0 {
-			return w.result(), err
+		n, rerr := w.readyAll(s)
+		if rerr != nil {
+			return w.result(), rerr
 		}
-		for _, g := range ws {
-			if err := s.Ready(g); err != nil {
-				return w.result(), err
-			}
+		if n == 0 {
+			return w.result(), err
 		}
 	}
 	return w.result(), nil
@@ -90,8 +85,7 @@ type workload struct {
 	spawned atomic.Int64
 	live    atomic.Int64
 
-	mu      sync.Mutex
-	waiters []Task
+	waitList
 }
 
 func (w *workload) result() WorkloadResult {
@@ -171,19 +165,89 @@ func (p *wlPair) leave(tk Task, i int) {
 	}
 }
 
-func (w *workload) readyOne(tk Task) {
-	w.mu.Lock()
+// waitList holds the Gs a workload parked, for other Gs to ready one by
+// one, or for the caller to ready all from outside once Wait reports a
+// deadlock. The mixed workload and the stress test share it.
+type waitList struct {
+	mu      sync.Mutex
+	waiters []Task
+}
+
+// park parks tk on the list; reason names the wait in traces.
+func (l *waitList) park(tk Task, reason string) {
+	l.mu.Lock()
+	l.waiters = append(l.waiters, tk)
+	tk.ParkUnlock(reason, &l.mu)
+}
+
+// readyOne readies the most recently parked waiter, if there is one.
+func (l *waitList) readyOne(tk Task) {
+	l.mu.Lock()
 	var g Task
-	if n := len(w.waiters); n > 0 {
-		g = w.waiters[n-1]
-		w.waiters = w.waiters[:n-1]
+	if n := len(l.waiters); n > 0 {
+		g = l.waiters[n-1]
+		l.waiters = l.waiters[:n-1]
 	}
-	w.mu.Unlock()
+	l.mu.Unlock()
 	if g != nil {
 		if err := tk.Ready(g); err != nil {
 			panic(err)
 		}
 	}
+}
+
+// readyAll readies every waiter from outside the scheduler and returns how
+// many there were: after a deadlock, no G is left to do it.
+func (l *waitList) readyAll(s Scheduler) (int, error) {
+	l.mu.Lock()
+	ws := l.waiters
+	l.waiters = nil
+	l.mu.Unlock()
+	for _, g := range ws {
+		if err := s.Ready(g); err != nil {
+			return 0, err
+		}
+	}
+	return len(ws), nil
+}
+
+// mixedOp is what mixedStep leaves to its caller.
+type mixedOp int
+
+const (
+	opDone  mixedOp = iota // mixedStep performed the operation
+	opSpawn                // the caller may spawn a G
+	opExit                 // the caller may end the G
+)
+
+// mixedStep draws one operation of the mixed workload from r and performs
+// it, unless it is a spawn or an exit: those depend on the caller's
+// population rules, so it returns them instead. step counts the G's steps
+// so far; only its first six may park, so that parked Gs stay few.
+func (l *waitList) mixedStep(tk Task, r *rand.Rand, step int, reason string) mixedOp {
+	switch op := r.IntN(16); {
+	case op < 5:
+		return opSpawn
+	case op < 7: // park, to be readied by someone
+		if step < 6 {
+			l.park(tk, reason)
+		}
+	case op < 10:
+		l.readyOne(tk)
+	case op < 12:
+		tk.Gosched()
+	case op < 13:
+		tk.Syscall(func() {
+			if r.IntN(64) == 0 {
+				time.Sleep(time.Microsecond)
+			}
+		})
+	case op < 14:
+		tk.Checkpoint()
+	default:
+		return opExit
+	}
+	return opDone
 }
 
 func (w *workload) mixed(tk Task, seed uint64) {
@@ -196,32 +260,14 @@ func (w *workload) mixed(tk Task, seed uint64) {
 			return
 		}
 		w.ops.Add(1)
-		switch op := r.IntN(16); {
-		case op < 5:
+		switch w.mixedStep(tk, r, step, "mixed") {
+		case opSpawn:
 			if w.live.Load() < int64(64*w.procs) {
 				w.spawned.Add(1)
 				s := r.Uint64()
 				tk.Go(func(tk Task) { w.mixed(tk, s) })
 			}
-		case op < 7:
-			if step < 6 {
-				w.mu.Lock()
-				w.waiters = append(w.waiters, tk)
-				tk.ParkUnlock("mixed", &w.mu)
-			}
-		case op < 10:
-			w.readyOne(tk)
-		case op < 12:
-			tk.Gosched()
-		case op < 13:
-			tk.Syscall(func() {
-				if r.IntN(64) == 0 {
-					time.Sleep(time.Microsecond)
-				}
-			})
-		case op < 14:
-			tk.Checkpoint()
-		default:
+		case opExit:
 			if step > 2 && w.live.Load() > int64(w.procs) {
 				w.readyOne(tk)
 				return
