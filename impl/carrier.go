@@ -127,21 +127,7 @@ func (s *Sched) continueM(m *M, r stepResult) {
 func (g *G) yieldCarried(r gReq) {
 	s := g.x.s
 	m := g.x.m
-	res := stepAgain
-	switch r {
-	case reqGosched:
-		s.goschedImpl(m, false)
-	case reqPreempt:
-		s.goschedImpl(m, true)
-	case reqPark:
-		l := g.x.unlock
-		g.x.unlock = nil
-		s.parkm(m, l)
-	case reqExitSyscallNoP:
-		res = s.exitsyscallNoP(m)
-	default:
-		panic("gmpcheck: bad yield request")
-	}
+	res := s.mcallReq(m, g, r)
 	// From here on g may be resumed at any moment (wake is buffered): only
 	// m, which this goroutine still carries, may be touched.
 	s.continueM(m, res)

@@ -1,6 +1,7 @@
 package impl
 
 import (
+	"fmt"
 	"runtime"
 
 	"github.com/gmpcheck/gmpcheck/spec"
@@ -96,9 +97,18 @@ func (s *Sched) runG(m *M) stepResult {
 		g.x.wake <- struct{}{}
 	}
 	<-m.back
-	switch req := g.x.req; req {
-	case reqExit:
+	if g.x.req == reqExit {
 		s.goexit0(m)
+		return stepAgain
+	}
+	return s.mcallReq(m, g, g.x.req)
+}
+
+// mcallReq carries out on m what its G g asked for when it blocked or
+// yielded (gosched_m, gopreempt_m, park_m, exitsyscallNoP), in either
+// shell. An exit is not among them: each shell ends a G its own way.
+func (s *Sched) mcallReq(m *M, g *G, r gReq) stepResult {
+	switch r {
 	case reqGosched:
 		s.goschedImpl(m, false)
 	case reqPreempt:
@@ -110,7 +120,7 @@ func (s *Sched) runG(m *M) stepResult {
 	case reqExitSyscallNoP:
 		return s.exitsyscallNoP(m)
 	default:
-		panic("gmpcheck: G yielded without a request")
+		panic(fmt.Sprintf("gmpcheck: G yielded without a valid request (%d)", r))
 	}
 	return stepAgain
 }
