@@ -3,41 +3,23 @@ package impl
 import (
 	"errors"
 	"strings"
-	"sync"
 	"testing"
 
 	"go.uber.org/goleak"
 )
 
 func TestReadyMisuse(t *testing.T) {
-	defer goleak.VerifyNone(t)
-	s, err := New(Config{Procs: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Shutdown()
-	var mu sync.Mutex
-	var parked Task
+	t.Cleanup(func() { goleak.VerifyNone(t) })
+	s := newTestSched(t, Config{Procs: 2})
+	var slot parkSlot
 	errs := make(chan error, 8)
-	s.Go(func(tk Task) {
-		mu.Lock()
-		parked = tk
-		tk.ParkUnlock("test", &mu)
-	})
+	s.Go(func(tk Task) { slot.park(tk, "test") })
 	s.Go(func(tk Task) {
 		// Ready of itself: running, not waiting.
 		errs <- tk.Ready(tk)
-		for {
-			mu.Lock()
-			p := parked
-			mu.Unlock()
-			if p != nil {
-				errs <- tk.Ready(p) // ok
-				errs <- tk.Ready(p) // double Ready: now runnable or running
-				return
-			}
-			tk.Gosched()
-		}
+		p := slot.await(tk)
+		errs <- tk.Ready(p) // ok
+		errs <- tk.Ready(p) // double Ready: now runnable or running
 	})
 	if err := s.Wait(); err != nil {
 		t.Fatal(err)
@@ -56,7 +38,7 @@ func TestReadyMisuse(t *testing.T) {
 		}
 	}
 	// Ready of an exited G from outside.
-	if err := s.Ready(parked); err == nil || !strings.Contains(err.Error(), "dead") {
+	if err := s.Ready(slot.get()); err == nil || !strings.Contains(err.Error(), "dead") {
 		t.Fatalf("outside Ready of a dead G: %v", err)
 	}
 	if err := s.Ready(nil); err == nil {
@@ -66,7 +48,7 @@ func TestReadyMisuse(t *testing.T) {
 	if err := s.Go(func(Task) {}); !errors.Is(err, ErrShutdown) {
 		t.Fatalf("Go after Shutdown: %v", err)
 	}
-	if err := s.Ready(parked); !errors.Is(err, ErrShutdown) {
+	if err := s.Ready(slot.get()); !errors.Is(err, ErrShutdown) {
 		t.Fatalf("Ready after Shutdown: %v", err)
 	}
 	if err := s.Go(nil); err == nil {

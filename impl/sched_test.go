@@ -19,6 +19,37 @@ func newTestSched(t testing.TB, cfg Config) *Sched {
 	return s
 }
 
+// parkSlot is where a test's G parks itself and publishes its Task, so that
+// another G, or the test from outside, can ready it.
+type parkSlot struct {
+	mu sync.Mutex
+	g  Task
+}
+
+// park publishes tk and parks it (reason names the wait).
+func (ps *parkSlot) park(tk Task, reason string) {
+	ps.mu.Lock()
+	ps.g = tk
+	tk.ParkUnlock(reason, &ps.mu)
+}
+
+// get returns the G that parked, or nil if none has yet.
+func (ps *parkSlot) get() Task {
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	return ps.g
+}
+
+// await yields tk until a G has parked in the slot, and returns that G.
+func (ps *parkSlot) await(tk Task) Task {
+	for {
+		if g := ps.get(); g != nil {
+			return g
+		}
+		tk.Gosched()
+	}
+}
+
 func TestSchedSpawnTree(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	for _, procs := range []int{1, 2, 4, 8} {
@@ -60,33 +91,17 @@ func TestSchedSpawnTree(t *testing.T) {
 }
 
 func TestSchedParkReadyChain(t *testing.T) {
-	defer goleak.VerifyNone(t)
-	s, err := New(Config{Procs: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Shutdown()
-	var mu sync.Mutex
-	var waiter Task
+	t.Cleanup(func() { goleak.VerifyNone(t) })
+	s := newTestSched(t, Config{Procs: 2})
+	var slot parkSlot
 	done := make(chan int, 1)
 	s.Go(func(tk Task) {
-		mu.Lock()
-		waiter = tk
-		tk.ParkUnlock("test", &mu)
+		slot.park(tk, "test")
 		done <- 1
 	})
 	s.Go(func(tk Task) {
-		for {
-			mu.Lock()
-			w := waiter
-			mu.Unlock()
-			if w != nil {
-				if err := tk.Ready(w); err != nil {
-					t.Error(err)
-				}
-				return
-			}
-			tk.Gosched()
+		if err := tk.Ready(slot.await(tk)); err != nil {
+			t.Error(err)
 		}
 	})
 	if err := s.Wait(); err != nil {
@@ -101,13 +116,8 @@ func TestSchedDeadlock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var parked Task
-	var mu sync.Mutex
-	s.Go(func(tk Task) {
-		mu.Lock()
-		parked = tk
-		tk.ParkUnlock("forever", &mu)
-	})
+	var slot parkSlot
+	s.Go(func(tk Task) { slot.park(tk, "forever") })
 	err = s.Wait()
 	if !errors.Is(err, ErrDeadlock) {
 		t.Fatalf("Wait = %v, want %v", err, ErrDeadlock)
@@ -116,9 +126,7 @@ func TestSchedDeadlock(t *testing.T) {
 		t.Fatalf("message %q", err)
 	}
 	// An outside Ready revives it.
-	mu.Lock()
-	p := parked
-	mu.Unlock()
+	p := slot.get()
 	if err := s.Ready(p); err != nil {
 		t.Fatal(err)
 	}
