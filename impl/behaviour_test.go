@@ -86,48 +86,24 @@ func TestParallelism(t *testing.T) {
 	}
 }
 
-// pingPong is two Gs taking turns through Park/Ready: each readies the
-// other into its P's runnext and parks, so the pair shares one time slice.
+// pingPong is a ping-pong pair that counts its turns.
 type pingPong struct {
-	mu     sync.Mutex
-	turn   int
-	waiter [2]Task
-	count  atomic.Int64
+	pingPair
+	count atomic.Int64
 }
 
 func (pp *pingPong) player(i int, stop *atomic.Bool, wg *sync.WaitGroup) func(Task) {
 	return func(tk Task) {
 		defer wg.Done()
 		for {
-			pp.mu.Lock()
-			for pp.turn != i && !stop.Load() {
-				pp.waiter[i] = tk
-				tk.ParkUnlock("pingpong", &pp.mu)
-				pp.mu.Lock()
-			}
+			pp.waitTurn(tk, i, stop.Load)
 			pp.count.Add(1)
-			pp.turn = 1 - i
-			w := pp.waiter[1-i]
-			pp.waiter[1-i] = nil
-			pp.mu.Unlock()
-			if w != nil {
-				if err := tk.Ready(w); err != nil {
-					panic(err)
-				}
-			}
+			pp.passTurn(tk, i)
 			if stop.Load() {
 				// Hand over once more: the partner may have parked
 				// after our last turn and cannot see stop.
 				pp.mu.Lock()
-				pp.turn = 1 - i
-				w := pp.waiter[1-i]
-				pp.waiter[1-i] = nil
-				pp.mu.Unlock()
-				if w != nil {
-					if err := tk.Ready(w); err != nil {
-						panic(err)
-					}
-				}
+				pp.passTurn(tk, i)
 				return
 			}
 			for range 200 { // a little work per turn

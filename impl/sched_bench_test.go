@@ -167,23 +167,11 @@ func BenchmarkSchedParkReady(b *testing.B) {
 // bounded is player i of a ping-pong that stops after n turns in all.
 func (pp *pingPong) bounded(i int, n int64) func(Task) {
 	return func(tk Task) {
+		over := func() bool { return pp.count.Load() >= n }
 		for {
-			pp.mu.Lock()
-			for pp.turn != i && pp.count.Load() < n {
-				pp.waiter[i] = tk
-				tk.ParkUnlock("pingpong", &pp.mu)
-				pp.mu.Lock()
-			}
+			pp.waitTurn(tk, i, over)
 			c := pp.count.Add(1)
-			pp.turn = 1 - i
-			w := pp.waiter[1-i]
-			pp.waiter[1-i] = nil
-			pp.mu.Unlock()
-			if w != nil {
-				if err := tk.Ready(w); err != nil {
-					panic(err)
-				}
-			}
+			pp.passTurn(tk, i)
 			if c >= n {
 				return
 			}

@@ -113,47 +113,30 @@ func (w *workload) yielder(tk Task) {
 	}
 }
 
-// wlPair is a ping-pong pair: each player readies the other and parks.
-type wlPair struct {
-	w      *workload
+// pingPair is two Gs taking turns through Park/Ready: each readies the
+// other (into its P's runnext) and parks, so the pair shares one time
+// slice. The workload, the behaviour tests and the benchmarks build their
+// players from waitTurn and passTurn.
+type pingPair struct {
 	mu     sync.Mutex
 	turn   int
 	waiter [2]Task
 }
 
-func (p *wlPair) player(i int) func(Task) {
-	return func(tk Task) {
-		for {
-			p.mu.Lock()
-			for p.turn != i && !p.w.stop.Load() {
-				p.waiter[i] = tk
-				tk.ParkUnlock("pingpong", &p.mu)
-				p.mu.Lock()
-			}
-			p.turn = 1 - i
-			other := p.waiter[1-i]
-			p.waiter[1-i] = nil
-			p.mu.Unlock()
-			if other != nil {
-				if err := tk.Ready(other); err != nil {
-					panic(err)
-				}
-			}
-			p.w.ops.Add(1)
-			if p.w.stop.Load() {
-				p.leave(tk, i)
-				return
-			}
-			tk.Checkpoint()
-		}
+// waitTurn parks player i's G tk until it is i's turn or done reports
+// true. It returns with mu held, for passTurn to release.
+func (p *pingPair) waitTurn(tk Task, i int, done func() bool) {
+	p.mu.Lock()
+	for p.turn != i && !done() {
+		p.waiter[i] = tk
+		tk.ParkUnlock("pingpong", &p.mu)
+		p.mu.Lock()
 	}
 }
 
-// leave hands the turn over one last time before player i exits: the
-// partner may have parked after our last turn (it cannot see stop while
-// parked), and nobody else would wake it.
-func (p *wlPair) leave(tk Task, i int) {
-	p.mu.Lock()
+// passTurn, called with mu held, gives the turn to the partner, releases mu
+// and readies the partner if it is parked.
+func (p *pingPair) passTurn(tk Task, i int) {
 	p.turn = 1 - i
 	other := p.waiter[1-i]
 	p.waiter[1-i] = nil
@@ -161,6 +144,32 @@ func (p *wlPair) leave(tk Task, i int) {
 	if other != nil {
 		if err := tk.Ready(other); err != nil {
 			panic(err)
+		}
+	}
+}
+
+// wlPair is the pingpong workload's pair.
+type wlPair struct {
+	pingPair
+	w *workload
+}
+
+func (p *wlPair) player(i int) func(Task) {
+	return func(tk Task) {
+		for {
+			p.waitTurn(tk, i, p.w.stop.Load)
+			p.passTurn(tk, i)
+			p.w.ops.Add(1)
+			if p.w.stop.Load() {
+				// Hand the turn over once more before leaving: the
+				// partner may have parked after our last turn (it
+				// cannot see stop while parked), and nobody else would
+				// wake it.
+				p.mu.Lock()
+				p.passTurn(tk, i)
+				return
+			}
+			tk.Checkpoint()
 		}
 	}
 }
