@@ -168,26 +168,7 @@ func TestYieldProgress(t *testing.T) {
 // preempted by sysmon so that another G on the same single P can run.
 func TestTightLoopPreempted(t *testing.T) {
 	t.Cleanup(func() { goleak.VerifyNone(t) })
-	s := newTestSched(t, Config{Procs: 1})
-	var stop atomic.Bool
-	started := make(chan struct{})
-	done := make(chan struct{})
-	s.Go(func(tk Task) {
-		close(started)
-		for !stop.Load() {
-			tk.Checkpoint()
-		}
-		close(done)
-	})
-	<-started
-	s.Go(func(Task) { stop.Store(true) })
-	watchdog(t, s, done, "tight loop preemption")
-	if err := s.Wait(); err != nil {
-		t.Fatal(err)
-	}
-	if s.Stats().Preempts == 0 {
-		t.Fatal("no preemption recorded")
-	}
+	checkSpinnerPreempted(t, "tight loop preemption", func(Task) {})
 }
 
 // TestPreemptAfterSyscall: a G that returns from a syscall and then spins
@@ -195,21 +176,31 @@ func TestTightLoopPreempted(t *testing.T) {
 // across the syscall).
 func TestPreemptAfterSyscall(t *testing.T) {
 	t.Cleanup(func() { goleak.VerifyNone(t) })
+	checkSpinnerPreempted(t, "preemption after syscall", func(tk Task) {
+		tk.Syscall(func() { time.Sleep(2 * time.Millisecond) })
+	})
+}
+
+// checkSpinnerPreempted runs, on a single P, a G that does before and then
+// spins on Checkpoint until a second G stops it: the second G runs only if
+// sysmon preempts the spinner.
+func checkSpinnerPreempted(t *testing.T, what string, before func(Task)) {
+	t.Helper()
 	s := newTestSched(t, Config{Procs: 1})
 	var stop atomic.Bool
-	back := make(chan struct{})
+	spinning := make(chan struct{})
 	done := make(chan struct{})
 	s.Go(func(tk Task) {
-		tk.Syscall(func() { time.Sleep(2 * time.Millisecond) })
-		close(back)
+		before(tk)
+		close(spinning)
 		for !stop.Load() {
 			tk.Checkpoint()
 		}
 		close(done)
 	})
-	<-back
+	<-spinning
 	s.Go(func(Task) { stop.Store(true) })
-	watchdog(t, s, done, "preemption after syscall")
+	watchdog(t, s, done, what)
 	if err := s.Wait(); err != nil {
 		t.Fatal(err)
 	}
