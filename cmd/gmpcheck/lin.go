@@ -48,12 +48,8 @@ func runLin(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return flagExit(err)
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "lin: unexpected arguments %q\n", fs.Args())
-		return exitUsage
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
 	}
 	if *timeout < 0 || rc.Workers < 0 {
 		fmt.Fprintln(stderr, "lin: -timeout and -workers must be >= 0")

@@ -39,12 +39,8 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "\nRuns a workload on gmpcheck's scheduler and prints its schedtrace and a summary.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return flagExit(err)
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "run: unexpected arguments %q\n", fs.Args())
-		return exitUsage
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
 	}
 	if !slices.Contains(impl.Workloads, *workload) {
 		fmt.Fprintf(stderr, "run: unknown workload %q (want one of %s)\n", *workload, strings.Join(impl.Workloads, ", "))

@@ -64,12 +64,8 @@ func runTLA(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return flagExit(err)
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "tla: unexpected arguments %q\n", fs.Args())
-		return exitUsage
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
 	}
 	if *workers < 1 {
 		fmt.Fprintln(stderr, "tla: -j must be at least 1")

@@ -108,12 +108,8 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return flagExit(err)
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "verify: unexpected arguments %q\n", fs.Args())
-		return exitUsage
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
 	}
 	selected := sortedStages()
 	if *only != "" {
@@ -183,6 +179,19 @@ func sortedStages() []stage {
 		return out[i].name < out[j].name
 	})
 	return out
+}
+
+// parseFlags parses a command's flags and rejects positional arguments,
+// which no command takes. When it reports !ok, the command returns code.
+func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, ok bool) {
+	if err := fs.Parse(args); err != nil {
+		return flagExit(err), false
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "%s: unexpected arguments %q\n", fs.Name(), fs.Args())
+		return exitUsage, false
+	}
+	return exitPass, true
 }
 
 // flagExit turns a flag parsing error into an exit code: -h is not an error.
