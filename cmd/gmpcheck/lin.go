@@ -76,12 +76,8 @@ func runLin(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "lin: %v\n", err)
 		return exitUsage
 	}
-	ctx := context.Background()
-	if *timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, *timeout)
-		defer cancel()
-	}
+	ctx, cancel := limitContext(*timeout)
+	defer cancel()
 	if !*quiet {
 		rc.Progress = stdout
 	}

@@ -56,12 +56,8 @@ func runQueues(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "queues: -seqs must be >= 0, -steps and -ops >= 1, and no arguments")
 		return exitUsage
 	}
-	ctx := context.Background()
-	if *timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, *timeout)
-		defer cancel()
-	}
+	ctx, cancel := limitContext(*timeout)
+	defer cancel()
 	res := checkQueues(ctx, stdout, b)
 	fmt.Fprintf(stdout, "queues: %s: %s\n", res.verdict, res.summary)
 	return res.verdict.exitCode()

@@ -194,6 +194,14 @@ func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, ok
 	return exitPass, true
 }
 
+// limitContext is the context of a command whose -timeout 0 means no limit.
+func limitContext(timeout time.Duration) (context.Context, context.CancelFunc) {
+	if timeout > 0 {
+		return context.WithTimeout(context.Background(), timeout)
+	}
+	return context.WithCancel(context.Background())
+}
+
 // flagExit turns a flag parsing error into an exit code: -h is not an error.
 func flagExit(err error) int {
 	if err == flag.ErrHelp {
