@@ -1,6 +1,9 @@
 package impl
 
-import "fmt"
+import (
+	"fmt"
+	"sync/atomic"
+)
 
 // Op names one atomic access of the run queues. Under -tags gmpcheck_hooks
 // each access is preceded by a yield point that reports its Op, so that a
@@ -87,3 +90,26 @@ func ParseBug(s string) (Bug, error) {
 // HooksEnabled reports whether this binary was built with -tags
 // gmpcheck_hooks, i.e. whether yield points and seeded bugs exist in it.
 func HooksEnabled() bool { return hooksEnabled }
+
+// A Yielder is a queue with yield points: *Runq and *GlobalRunq.
+type Yielder interface{ SetYield(YieldFunc) error }
+
+// PauseFirst sets up a directed interleaving on q: the first goroutine that
+// reaches one of ops on q stops at that yield point until release is called;
+// reached is closed when it stops. The caller makes sure the goroutine meant
+// to stop is the only one touching q until then. It replaces q's yield
+// function, and needs -tags gmpcheck_hooks (otherwise SetYield's error).
+func PauseFirst(q Yielder, ops ...Op) (reached <-chan struct{}, release func(), err error) {
+	var fired atomic.Bool
+	at, resume := make(chan struct{}), make(chan struct{})
+	err = q.SetYield(func(op Op, _ any) {
+		for _, o := range ops {
+			if op == o && fired.CompareAndSwap(false, true) {
+				close(at)
+				<-resume
+				return
+			}
+		}
+	})
+	return at, func() { close(resume) }, err
+}

@@ -2,10 +2,7 @@
 
 package impl
 
-import (
-	"sync/atomic"
-	"testing"
-)
+import "testing"
 
 // TestRunqEmptyRecheck replays, through the yield hooks, the interleaving
 // runqempty's second read of tail guards against, which real timing almost
@@ -19,23 +16,9 @@ func TestRunqEmptyRecheck(t *testing.T) {
 	a, b := NewG(1), NewG(2)
 	q.Put(a, true) // runnext=a, ring=[]
 
-	const (
-		armed = iota
-		paused
-		released
-	)
-	var state atomic.Int32
-	atRunnext, resume := make(chan struct{}), make(chan struct{})
-	if err := q.SetYield(func(op Op, _ any) {
-		// Only the reader reaches here while armed: the owner acts only
-		// once the reader is paused.
-		if op == OpLoadRunnext && state.CompareAndSwap(armed, paused) {
-			close(atRunnext)
-			<-resume
-		}
-	}); err != nil {
-		t.Fatal(err)
-	}
+	// Only the reader reaches runnext's load before it is paused: the
+	// owner acts only once the reader is paused.
+	atRunnext, resume := pauseFirst(t, q, OpLoadRunnext)
 	result := make(chan bool)
 	go func() { result <- q.Empty() }()
 	<-atRunnext
@@ -43,33 +26,20 @@ func TestRunqEmptyRecheck(t *testing.T) {
 	if g, _ := q.Get(); g != b {
 		t.Fatalf("get = %v, want %v", g, b)
 	}
-	state.Store(released)
-	close(resume)
+	resume()
 	if <-result {
 		t.Fatal("runqempty said true while g1 moved from runnext to the ring")
 	}
 }
 
-// pauseFirst arranges for the first goroutine that reaches one of ops on q
-// to stop there until release is called; reached is closed when it stops.
-// The caller makes sure the goroutine meant to stop is the only one running
-// until then.
-func pauseFirst(t *testing.T, q *Runq, ops ...Op) (reached <-chan struct{}, release func()) {
+// pauseFirst is PauseFirst for tests.
+func pauseFirst(t *testing.T, q Yielder, ops ...Op) (reached <-chan struct{}, release func()) {
 	t.Helper()
-	var fired atomic.Bool
-	at, resume := make(chan struct{}), make(chan struct{})
-	if err := q.SetYield(func(op Op, _ any) {
-		for _, o := range ops {
-			if op == o && fired.CompareAndSwap(false, true) {
-				close(at)
-				<-resume
-				return
-			}
-		}
-	}); err != nil {
+	reached, release, err := PauseFirst(q, ops...)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return at, func() { close(resume) }
+	return reached, release
 }
 
 // takeAll empties the queues given and counts how often each G id came out.

@@ -20,26 +20,14 @@ import (
 // interleaving, and the seeded bugs. They switch a process-wide bug on, so
 // none of them runs in parallel.
 
-// pause arranges for the first goroutine that reaches one of ops on q to stop
-// there until release is called; reached is closed when it stops. The
-// caller makes sure the goroutine meant to stop is the only one touching q
-// until then.
-func pause(t *testing.T, q *impl.Runq, ops ...impl.Op) (reached <-chan struct{}, release func()) {
+// pause is impl.PauseFirst for tests.
+func pause(t *testing.T, q impl.Yielder, ops ...impl.Op) (reached <-chan struct{}, release func()) {
 	t.Helper()
-	var fired atomic.Bool
-	at, resume := make(chan struct{}), make(chan struct{})
-	if err := q.SetYield(func(op impl.Op, _ any) {
-		for _, o := range ops {
-			if op == o && fired.CompareAndSwap(false, true) {
-				close(at)
-				<-resume
-				return
-			}
-		}
-	}); err != nil {
+	reached, release, err := impl.PauseFirst(q, ops...)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return at, func() { close(resume) }
+	return reached, release
 }
 
 // scenario builds a victim of capacity c with one thief, and a recorder.
@@ -274,22 +262,13 @@ func TestPutSecondEffectsObserved(t *testing.T) {
 				r.Put(g)
 			}
 			glob := victim.Global()
-			var fired atomic.Bool
-			reached, resume := make(chan struct{}), make(chan struct{})
-			if err := glob.SetYield(func(op impl.Op, _ any) {
-				if op == impl.OpLockSched && fired.CompareAndSwap(false, true) {
-					close(reached)
-					<-resume
-				}
-			}); err != nil {
-				t.Fatal(err)
-			}
+			reached, resume := pause(t, glob, impl.OpLockSched)
 			done := make(chan struct{})
 			go func() { r.Put(impl.NewG(5)); close(done) }()
 			<-reached
 			r.Steal(1, false)
 			r.GlobGet(1)
-			close(resume)
+			resume()
 			<-done
 			return finish(r)
 		},
