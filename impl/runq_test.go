@@ -230,6 +230,13 @@ func TestRunqEmptyNeverSpurious(t *testing.T) {
 			a, b := NewG(1), NewG(2)
 			var stop atomic.Bool
 			var spurious atomic.Int64
+			// The first G goes in before the reader starts: a reader
+			// scheduled ahead of it would see a queue that really is empty.
+			if withRunnext {
+				q.Put(a, true)
+			} else {
+				q.Put(a, false)
+			}
 			var wg sync.WaitGroup
 			wg.Add(1)
 			go func() {
@@ -241,7 +248,6 @@ func TestRunqEmptyNeverSpurious(t *testing.T) {
 				}
 			}()
 			if withRunnext {
-				q.Put(a, true)
 				for range iters {
 					// runnext=a, ring=[]
 					q.Put(b, true) // runnext=b, ring=[a]
@@ -255,7 +261,6 @@ func TestRunqEmptyNeverSpurious(t *testing.T) {
 					a, b = b, a // runnext=a, ring=[]
 				}
 			} else {
-				q.Put(a, false)
 				for range iters {
 					q.Put(b, false) // ring=[a b]
 					if g, _ := q.Get(); g != a {
