@@ -88,6 +88,11 @@ type Bounds struct {
 	SchedTick int  // period of the global-queue check; 0 means 61
 	Syscalls  bool // EnterSyscall, ExitSyscall*, Retake
 	Netpoll   bool // Netpoll in findRunnable, InjectGList from sysmon
+	// StealRace lets a spinning M end its steal scan (ReleaseP) even when a
+	// victim has stealable work: stealWork visits the Ps one by one, so work
+	// that arrives behind the scan is missed. Off, the scan is atomic and
+	// fails only when no victim has work.
+	StealRace bool
 	Bug       Bug
 }
 
@@ -132,6 +137,9 @@ func (b Bounds) String() string {
 	b = b.withDefaults()
 	s := fmt.Sprintf("Ps=%d Ms=%d Gs=%d Cap=%d Spawn=%d SchedTick=%d Syscalls=%v Netpoll=%v",
 		b.Ps, b.Ms, b.Gs, b.Cap, b.Spawn, b.SchedTick, b.Syscalls, b.Netpoll)
+	if b.StealRace {
+		s += " StealRace=true"
+	}
 	if b.Bug != BugNone {
 		s += " Bug=" + b.Bug.String()
 	}

@@ -1,14 +1,59 @@
 package spec
 
-// SeededBugBounds returns, for every seeded bug, the smallest bounds on which
-// the explorer is known to expose it (the tests pin the property that fails
-// and the trace length). The same bounds with BugNone pass every check.
-func SeededBugBounds() []Bounds {
-	return []Bounds{
-		{Ps: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Bug: BugReadyNoWakep},
-		{Ps: 1, Gs: 4, Cap: 2, Spawn: 3, SchedTick: 2, Bug: BugNo61},
-		{Ps: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Bug: BugSpinNoDec},
-		{Ps: 1, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Netpoll: true, Bug: BugGoschedLocal},
-		{Ps: 1, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true, Bug: BugRetakeIgnoresLocal},
+import "fmt"
+
+// SeededBugCase is a seeded bug, the smallest bounds on which the explorer is
+// known to expose it, and the counterexample it finds there. The explorer is
+// deterministic, so the property and the trace's shape are exact. The same
+// bounds with BugNone pass every check.
+type SeededBugCase struct {
+	Bounds   Bounds // Bounds.Bug is the bug
+	Kind     ViolationKind
+	Inv      int // the invariant that breaks, for KindInvariant
+	TraceLen int // actions in the trace, cycle included
+	Loop     int // index of the cycle's first step; -1: no cycle
+	Stutter  bool
+}
+
+// SeededBugCases lists every seeded bug with its expected counterexample
+// (docs/spec.md, "Seeded bugs").
+func SeededBugCases() []SeededBugCase {
+	return []SeededBugCase{
+		{Bounds{Ps: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Bug: BugReadyNoWakep}, KindWorkConservation, 0, 6, -1, true},
+		{Bounds{Ps: 1, Gs: 4, Cap: 2, Spawn: 3, SchedTick: 2, Bug: BugNo61}, KindGlobalStarvation, 0, 20, 5, false},
+		{Bounds{Ps: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Bug: BugSpinNoDec}, KindInvariant, InvCounts, 2, -1, false},
+		{Bounds{Ps: 1, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Netpoll: true, Bug: BugGoschedLocal}, KindGlobalStarvation, 0, 7, 5, false},
+		{Bounds{Ps: 1, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true, Bug: BugRetakeIgnoresLocal}, KindInvariant, InvSpinning, 3, -1, false},
 	}
+}
+
+// SeededBugBounds returns the bounds of SeededBugCases, in the same order.
+func SeededBugBounds() []Bounds {
+	var out []Bounds
+	for _, c := range SeededBugCases() {
+		out = append(out, c.Bounds)
+	}
+	return out
+}
+
+// Match reports how v differs from the expected counterexample, or nil.
+func (c SeededBugCase) Match(v *Violation) error {
+	bug := c.Bounds.Bug
+	switch {
+	case v == nil:
+		return fmt.Errorf("seeded bug %v not found", bug)
+	case v.Kind != c.Kind:
+		return fmt.Errorf("seeded bug %v: %v fails, want %v", bug, v.Kind, c.Kind)
+	}
+	if c.Kind == KindInvariant {
+		if ie, ok := v.Err.(*InvariantError); !ok || ie.Inv != c.Inv {
+			return fmt.Errorf("seeded bug %v: %v, want invariant %d", bug, v.Err, c.Inv)
+		}
+	}
+	t := v.Trace
+	if t.Len() != c.TraceLen || t.Loop != c.Loop || t.Stutter != c.Stutter {
+		return fmt.Errorf("seeded bug %v: trace of %d steps (loop %d, stutter %v), want %d (loop %d, stutter %v)",
+			bug, t.Len(), t.Loop, t.Stutter, c.TraceLen, c.Loop, c.Stutter)
+	}
+	return nil
 }

@@ -177,6 +177,10 @@ func Explore(ctx context.Context, b Bounds, opt Options) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	return exploreModel(ctx, md, opt), nil
+}
+
+func exploreModel(ctx context.Context, md Model, opt Options) Result {
 	start := time.Now()
 	g, res := bfs(ctx, md, opt)
 	res.BFSElapsed = time.Since(start)
@@ -194,7 +198,7 @@ func Explore(ctx context.Context, b Bounds, opt Options) (Result, error) {
 	runtime.ReadMemStats(&ms)
 	res.HeapBytes = ms.HeapAlloc
 	runtime.KeepAlive(g)
-	return res, nil
+	return res
 }
 
 func bfs(ctx context.Context, md Model, opt Options) (*graph, Result) {

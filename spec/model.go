@@ -11,6 +11,11 @@ type Model struct {
 	b      Bounds // with defaults filled in
 	period uint8  // schedtick period (61 in the runtime)
 	half   int    // Cap/2: n of globrunqgetbatch(len(pp.runq)/2)
+
+	// noRecheckRunqs drops checkRunqsNoP from the no-P recheck. It is not
+	// a Bug (the impl has no counterpart); a test uses it to show that
+	// StealRace makes the recheck necessary.
+	noRecheckRunqs bool
 }
 
 // ErrNoIdleM is returned by Step when startm needs an M and every M slot is
@@ -90,7 +95,7 @@ func (md *Model) appendEnabled(dst []Action, s *State) []Action {
 			if s.NPIdle > 0 {
 				if s.Runq.N > 0 {
 					k = ActRecheckGlobal
-				} else if s.anyLocalWork() {
+				} else if !md.noRecheckRunqs && s.anyLocalWork() {
 					k = ActRecheckRunqs
 				}
 			}
@@ -158,7 +163,11 @@ func (md *Model) appendSchedSteps(dst []Action, s *State, mi int8) []Action {
 			stole = true
 		}
 	}
-	if !stole {
+	// The runtime's scan is not atomic: work that lands on a victim after
+	// the thief looked at it is missed. With StealRace the explorer lets a
+	// spinning M give up even though a victim has work now, which is the
+	// race the no-P recheck (RecheckRunqs) exists for.
+	if !stole || md.b.StealRace {
 		dst = append(dst, Action{Kind: ActReleaseP, M: mi, P: NoP})
 	}
 	return dst

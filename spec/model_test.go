@@ -2,6 +2,7 @@ package spec
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -14,6 +15,8 @@ func TestCorrectModelPasses(t *testing.T) {
 		{Ps: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true},
 		{Ps: 2, Gs: 3, Cap: 2, Spawn: 2, SchedTick: 3, Ms: 3},
 		{Ps: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Netpoll: true},
+		{Ps: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true, StealRace: true},
+		{Ps: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Netpoll: true, StealRace: true},
 	}
 	// The moderate bound (Ps=2 Gs=3 Spawn=2 with syscalls and netpoll, 536k
 	// states) runs in 'gmpcheck verify' and BenchmarkExplore; it is too slow
@@ -158,5 +161,41 @@ func TestCheckRejectsBrokenStates(t *testing.T) {
 		if err := md.Check(s); err == nil {
 			t.Errorf("%s: not detected", name)
 		}
+	}
+}
+
+// With StealRace a spinning M may miss work that lands behind its scan; the
+// no-P recheck of the local run queues (checkRunqsNoP) is what then keeps an
+// idle P from sleeping next to runnable work. Without it the explorer must
+// report the lost wakeup: NewProc wakes m1 spinning on p1, m1 gives up
+// although g2 sits in p0's runnext, and stops.
+func TestStealRaceNeedsRecheckRunqs(t *testing.T) {
+	b := Bounds{Ps: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, StealRace: true}
+	md, err := NewModel(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md.noRecheckRunqs = true
+	r := exploreModel(context.Background(), md, Options{Liveness: true})
+	v := r.Violation
+	if v == nil {
+		t.Fatalf("lost wakeup not found without checkRunqsNoP: %v", r)
+	}
+	want := []Action{
+		{Kind: ActNewProc, M: 0, P: NoP},
+		{Kind: ActReleaseP, M: 1, P: NoP},
+		{Kind: ActStopM, M: 1, P: NoP},
+	}
+	if v.Kind != KindWorkConservation || !v.Trace.Stutter || fmt.Sprint(v.Trace.Actions()) != fmt.Sprint(want) {
+		t.Fatalf("got %v, want a work-conservation stutter after %v", v, want)
+	}
+	checkModelTraceReplays(t, md, v.Trace)
+	// The recheck is what closes it: the same bounds with it pass.
+	r, err = Explore(context.Background(), b, Options{Liveness: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict() != "pass" || !r.Liveness {
+		t.Fatalf("with checkRunqsNoP: %v\n%v", r, r.Violation)
 	}
 }

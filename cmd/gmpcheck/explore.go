@@ -34,6 +34,7 @@ func runExplore(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&b.SchedTick, "tick", 2, "period of the global-queue check (the runtime's is 61)")
 	fs.BoolVar(&b.Syscalls, "syscalls", true, "model syscalls and sysmon retake")
 	fs.BoolVar(&b.Netpoll, "netpoll", false, "model netpoll as an external source of ready Gs")
+	fs.BoolVar(&b.StealRace, "steal-race", false, "a spinning M may give up its steal scan although a victim has work (the scan is not atomic)")
 	bugName := fs.String("bug", "none", "seeded bug variant: none, ready-no-wakep, no-61, nmspinning-no-dec, gosched-local, retake-ignores-local")
 	liveness := fs.Bool("liveness", true, "check work conservation and global-queue starvation on the graph")
 	maxStates := fs.Int("max-states", 0, "stop after this many distinct states (0: no limit; a cut-short run is inconclusive)")
@@ -93,43 +94,54 @@ func reportExplore(w io.Writer, r spec.Result) int {
 	return exitPass
 }
 
-// exploreStage: a moderate bound of the real algorithm with liveness, then
-// every seeded bug on the small bound that exposes it, each of which must be
-// found.
+// exploreStage: a moderate bound of the real algorithm with liveness, the
+// same bound with a non-atomic steal scan, then every seeded bug on the small
+// bound that exposes it, each of which must be found with the expected
+// property and trace length.
 func exploreStage(ctx context.Context, log io.Writer) stageResult {
 	b := spec.Bounds{Ps: 2, Gs: 3, Cap: 2, Spawn: 2, SchedTick: 2, Syscalls: true, Netpoll: true, Ms: 4}
-	fmt.Fprintf(log, "real algorithm: %v\n", b)
-	r, err := spec.Explore(ctx, b, spec.Options{Liveness: true})
-	if err != nil {
-		return stageResult{fail, err.Error()}
-	}
-	fmt.Fprintf(log, "%v\n", r)
-	if r.Violation != nil {
-		fmt.Fprintf(log, "%v\n", r.Violation)
-		return stageResult{fail, "violation: " + r.Violation.Kind.String()}
-	}
-	if !r.Complete {
-		return stageResult{inconclusive, fmt.Sprintf("cut short after %d states", r.Distinct)}
-	}
-	found := 0
-	for _, bc := range spec.SeededBugBounds() {
-		if ctx.Err() != nil {
-			return stageResult{inconclusive, "seeded bugs: cut short"}
-		}
-		rb, err := spec.Explore(ctx, bc, spec.Options{Liveness: true})
+	var runs [2]spec.Result
+	for i, race := range []bool{false, true} {
+		b.StealRace = race
+		fmt.Fprintf(log, "real algorithm: %v\n", b)
+		r, err := spec.Explore(ctx, b, spec.Options{Liveness: true})
 		if err != nil {
 			return stageResult{fail, err.Error()}
 		}
-		if rb.Violation == nil {
-			if !rb.Complete {
-				return stageResult{inconclusive, "seeded bug " + bc.Bug.String() + ": cut short"}
-			}
-			fmt.Fprintf(log, "seeded bug %v NOT found: %v\n", bc.Bug, rb)
-			return stageResult{fail, "seeded bug " + bc.Bug.String() + " not found"}
+		fmt.Fprintf(log, "%v\n", r)
+		if r.Violation != nil {
+			fmt.Fprintf(log, "%v\n", r.Violation)
+			return stageResult{fail, "violation: " + r.Violation.Kind.String()}
 		}
-		fmt.Fprintf(log, "seeded bug %-22v found: %v, %d-step trace\n", bc.Bug, rb.Violation.Kind, rb.Violation.Trace.Len())
+		if !r.Complete {
+			return stageResult{inconclusive, fmt.Sprintf("cut short after %d states", r.Distinct)}
+		}
+		runs[i] = r
+	}
+	found := 0
+	for _, c := range spec.SeededBugCases() {
+		bug := c.Bounds.Bug
+		if ctx.Err() != nil {
+			return stageResult{inconclusive, "seeded bugs: cut short"}
+		}
+		rb, err := spec.Explore(ctx, c.Bounds, spec.Options{Liveness: true})
+		if err != nil {
+			return stageResult{fail, err.Error()}
+		}
+		if rb.Violation == nil && !rb.Complete {
+			return stageResult{inconclusive, "seeded bug " + bug.String() + ": cut short"}
+		}
+		if err := c.Match(rb.Violation); err != nil {
+			fmt.Fprintf(log, "%v: %v\n", err, rb)
+			if rb.Violation != nil {
+				fmt.Fprintf(log, "%v\n", rb.Violation)
+			}
+			return stageResult{fail, err.Error()}
+		}
+		fmt.Fprintf(log, "seeded bug %-22v found: %v, %d-step trace (as expected)\n", bug, rb.Violation.Kind, rb.Violation.Trace.Len())
 		found++
 	}
-	return stageResult{pass, fmt.Sprintf("%d states, %d transitions, depth %d, liveness ok; %d/%d seeded bugs found",
-		r.Distinct, r.Transitions, r.Depth, found, len(spec.Bugs()))}
+	r := runs[0]
+	return stageResult{pass, fmt.Sprintf("%d states, %d transitions, depth %d (%d states with steal-race), liveness ok; %d/%d seeded bugs found as expected",
+		r.Distinct, r.Transitions, r.Depth, runs[1].Distinct, found, len(spec.Bugs()))}
 }
