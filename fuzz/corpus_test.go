@@ -2,11 +2,16 @@ package fuzz
 
 import (
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gmpcheck/gmpcheck/internal/interleave"
 )
 
 // parseCorpusFile reads a one-value []byte corpus file in the
@@ -27,11 +32,39 @@ func parseCorpusFile(b []byte) ([]byte, error) {
 	return []byte(s), nil
 }
 
-// TestSeedCorporaAreWellFormed: every committed seed is a one-value []byte
+// fuzzTargets lists the Fuzz functions declared in this package's test
+// files, whatever their build tags, so that a new target cannot go without a
+// committed corpus unnoticed.
+func fuzzTargets(t *testing.T) map[string]bool {
+	t.Helper()
+	files, err := filepath.Glob("*_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	targets := map[string]bool{}
+	fset := token.NewFileSet()
+	for _, name := range files {
+		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil && strings.HasPrefix(fn.Name.Name, "Fuzz") {
+				targets[fn.Name.Name] = true
+			}
+		}
+	}
+	if len(targets) == 0 {
+		t.Fatal("found no fuzz targets in the package's test files")
+	}
+	return targets
+}
+
+// TestSeedCorporaAreWellFormed: every fuzz target of the package has a
+// committed seed corpus, and every committed seed is a one-value []byte
 // corpus file of a target that exists, so none is silently ignored.
 func TestSeedCorporaAreWellFormed(t *testing.T) {
-	targets := map[string]bool{"FuzzRunQueueOps": true, "FuzzRapidRunQueue": true, "FuzzScheduler": true,
-		"FuzzRunQueueInterleaving": true, "FuzzRapidInterleaving": true}
+	targets := fuzzTargets(t)
 	dirs, err := os.ReadDir("testdata/fuzz")
 	if err != nil {
 		t.Fatal(err)
@@ -60,6 +93,36 @@ func TestSeedCorporaAreWellFormed(t *testing.T) {
 		delete(targets, d.Name())
 	}
 	for name := range targets {
-		t.Errorf("fuzz target %s has no committed seed corpus", name)
+		t.Errorf("fuzz target %s has no committed seed corpus in testdata/fuzz/%s", name, name)
+	}
+}
+
+// TestInterleavingSeedsCoverEveryScenario: FuzzRunQueueInterleaving's first
+// byte picks a built-in scenario; the committed corpus starts every one.
+func TestInterleavingSeedsCoverEveryScenario(t *testing.T) {
+	scs := interleave.Scenarios()
+	covered := make([]bool, len(scs))
+	dir := "testdata/fuzz/FuzzRunQueueInterleaving"
+	files, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join(dir, f.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := parseCorpusFile(b)
+		if err != nil {
+			t.Fatalf("%s/%s: %v", dir, f.Name(), err)
+		}
+		if len(data) > 0 {
+			covered[int(data[0])%len(scs)] = true
+		}
+	}
+	for i, ok := range covered {
+		if !ok {
+			t.Errorf("no seed in %s runs scenario %d (%s)", dir, i, scs[i].Name)
+		}
 	}
 }

@@ -40,12 +40,9 @@ func (c *byteChooser) Intn(n int, _ string) int {
 //
 // FuzzScheduler (scheduler_test.go) checks the driver's structural
 // invariants on workloads that the spec's bounds do not limit; this target
-// is the step-by-step comparison with spec/.
+// is the step-by-step comparison with spec/. Its seeds are in
+// testdata/fuzz/FuzzSchedulerSpec.
 func FuzzSchedulerSpec(f *testing.F) {
-	r := rand.New(rand.NewPCG(7, 7))
-	for range 8 {
-		f.Add(randomBytes(r, 64+r.IntN(192)))
-	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if err := impl.CheckAgainstSpec(&byteChooser{b: data}, spec.BugNone, maxSpecSteps); err != nil {
 			t.Fatal(err)
