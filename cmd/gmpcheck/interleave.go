@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -21,12 +22,14 @@ import (
 //
 // The yield points it needs exist only in a binary built with
 // -tags gmpcheck_hooks, and `go run ./cmd/gmpcheck` is the default build.
-// So a binary without them re-runs the same command line as
-// `go run -tags gmpcheck_hooks ./cmd/gmpcheck interleave ...` in the module's
-// source tree (found from the working directory upwards), passing its
-// output and exit status through. Where there is no source tree or no go
-// command, it says which command to run and exits inconclusive: it never
-// reports a pass it did not check.
+// So a binary without them builds the instrumented one from the module's
+// source tree (found from the working directory upwards) with
+// `go build -tags gmpcheck_hooks` into a temporary directory and runs the
+// same command line with it, passing its output and exit status through.
+// (Not `go run`: it turns every non-zero exit status into 1, which would
+// make an inconclusive search look like a violation.) Where there is no
+// source tree, no go command, or the build fails, it says which command to
+// run and exits inconclusive: it never reports a pass it did not check.
 
 const reexecEnv = "GMPCHECK_INTERLEAVE_REEXEC"
 
@@ -307,14 +310,23 @@ func interleaveStage(ctx context.Context, log io.Writer) stageResult {
 	if impl.HooksEnabled() {
 		return interleaveInProcess(ctx, log)
 	}
-	root, goCmd, err := hookedRunner()
+	bin, cleanup, err := buildHooked(ctx, log)
 	if err != nil {
+		if ctx.Err() != nil {
+			return stageResult{inconclusive, "cut short: " + ctx.Err().Error()}
+		}
 		return stageResult{inconclusive, "not run: " + err.Error()}
 	}
-	fmt.Fprintf(log, "this binary has no yield points; running %s\n", hookedCommandLine([]string{"-stage", "-q"}))
+	defer cleanup()
+	args := []string{"interleave", "-stage", "-q"}
+	if d, ok := ctx.Deadline(); ok {
+		// Let the child stop itself just before the deadline, so that it
+		// reports what it explored (inconclusive) rather than being killed.
+		args = append(args, "-timeout", max(time.Until(d)-time.Second, time.Millisecond).String())
+	}
+	fmt.Fprintf(log, "this binary has no yield points; running the instrumented build: gmpcheck %s\n", strings.Join(args, " "))
 	var out strings.Builder
-	cmd := exec.CommandContext(ctx, goCmd, append([]string{"run", "-tags", "gmpcheck_hooks", "./cmd/gmpcheck", "interleave"}, "-stage", "-q")...)
-	cmd.Dir = root
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Env = append(os.Environ(), reexecEnv+"=1")
 	cmd.Stdout = io.MultiWriter(log, &out)
 	cmd.Stderr = log
@@ -325,20 +337,22 @@ func interleaveStage(ctx context.Context, log io.Writer) stageResult {
 			summary = s
 		}
 	}
-	if ctx.Err() != nil {
-		return stageResult{inconclusive, "cut short: " + ctx.Err().Error()}
-	}
 	code := 0
 	var ee *exec.ExitError
 	switch {
 	case runErr == nil:
-	case errors.As(runErr, &ee):
+	case errors.As(runErr, &ee) && ee.ExitCode() >= 0:
 		code = ee.ExitCode()
+	case ctx.Err() != nil:
+		return stageResult{inconclusive, "cut short: " + ctx.Err().Error()}
 	default:
 		return stageResult{inconclusive, "not run: " + runErr.Error()}
 	}
 	if summary == "" {
-		return stageResult{inconclusive, fmt.Sprintf("the instrumented run exited %d without a result (build error?)", code)}
+		if ctx.Err() != nil {
+			return stageResult{inconclusive, "cut short: " + ctx.Err().Error()}
+		}
+		return stageResult{inconclusive, fmt.Sprintf("the instrumented run exited %d without a result", code)}
 	}
 	switch code {
 	case exitPass:
@@ -380,22 +394,49 @@ func hookedCommandLine(args []string) string {
 	return strings.TrimSpace("go run -tags gmpcheck_hooks ./cmd/gmpcheck interleave " + strings.Join(args, " "))
 }
 
-// reexecHooked re-runs the command line under the instrumented build.
+// buildHooked builds the instrumented command into a temporary directory,
+// which cleanup removes. Running that binary rather than `go run` passes its
+// exit status through and lets a cancellation stop the checker itself, not
+// only the go command. The build's output goes to log.
+func buildHooked(ctx context.Context, log io.Writer) (bin string, cleanup func(), err error) {
+	root, goCmd, err := hookedRunner()
+	if err != nil {
+		return "", nil, err
+	}
+	dir, err := os.MkdirTemp("", "gmpcheck-hooks-")
+	if err != nil {
+		return "", nil, err
+	}
+	bin = filepath.Join(dir, "gmpcheck")
+	if runtime.GOOS == "windows" {
+		bin += ".exe"
+	}
+	cmd := exec.CommandContext(ctx, goCmd, "build", "-tags", "gmpcheck_hooks", "-o", bin, "./cmd/gmpcheck")
+	cmd.Dir = root
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Run(); err != nil {
+		os.RemoveAll(dir)
+		return "", nil, fmt.Errorf("building the instrumented binary (go build -tags gmpcheck_hooks ./cmd/gmpcheck in %s): %v; run: %s", root, err, hookedCommandLine(nil))
+	}
+	return bin, func() { os.RemoveAll(dir) }, nil
+}
+
+// reexecHooked runs the command line again with the instrumented build.
 func reexecHooked(f interleaveFlags, stdout, stderr io.Writer) int {
 	if f.noReexec {
 		fmt.Fprintf(stderr, "interleave: this binary was built without -tags gmpcheck_hooks, so the run queues have no yield points to control; run: %s\n", hookedCommandLine(f.actualArgs))
 		return exitInconclusive
 	}
-	root, goCmd, err := hookedRunner()
+	ctx, cancel := context.WithTimeout(context.Background(), f.timeout+2*time.Minute)
+	defer cancel()
+	fmt.Fprintln(stderr, "interleave: this binary has no yield points; building the instrumented one (go build -tags gmpcheck_hooks) to run the same command")
+	bin, cleanup, err := buildHooked(ctx, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "interleave: this binary has no yield points, and it cannot re-run itself with them: %v\n", err)
 		return exitInconclusive
 	}
-	fmt.Fprintf(stderr, "interleave: this binary has no yield points; running: %s\n", hookedCommandLine(f.actualArgs))
-	ctx, cancel := context.WithTimeout(context.Background(), f.timeout+2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, goCmd, append([]string{"run", "-tags", "gmpcheck_hooks", "./cmd/gmpcheck", "interleave"}, f.actualArgs...)...)
-	cmd.Dir = root
+	defer cleanup()
+	cmd := exec.CommandContext(ctx, bin, append([]string{"interleave"}, f.actualArgs...)...)
 	cmd.Env = append(os.Environ(), reexecEnv+"=1")
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	err = cmd.Run()
@@ -403,7 +444,7 @@ func reexecHooked(f interleaveFlags, stdout, stderr io.Writer) int {
 	switch {
 	case err == nil:
 		return exitPass
-	case errors.As(err, &ee) && ee.ExitCode() >= 0 && ee.ExitCode() <= exitInconclusive:
+	case errors.As(err, &ee) && ee.ExitCode() >= exitFail && ee.ExitCode() <= exitInconclusive:
 		return ee.ExitCode()
 	}
 	fmt.Fprintf(stderr, "interleave: the instrumented run failed to complete: %v\n", err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -64,5 +65,27 @@ func TestInterleaveFindsSeededBug(t *testing.T) {
 	code, out = runCmd("interleave", "-scenario", "empty-recheck", "-replay", schedule)
 	if code != exitPass {
 		t.Fatalf("replay of %s without the bug: exit %d, want %d:\n%s", schedule, code, exitPass, out)
+	}
+}
+
+// TestInterleaveCutShortIsInconclusive: a search stopped by
+// -max-executions is neither a pass nor a violation, in this binary or in
+// the instrumented one it re-runs (whose exit status must come through).
+func TestInterleaveCutShortIsInconclusive(t *testing.T) {
+	code, out := runCmd("interleave", "-scenario", "two-thieves-drain", "-max-executions", "3", "-q")
+	if code != exitInconclusive || !strings.Contains(out, "reached the limit of 3 executions") || !strings.Contains(out, "INCONCLUSIVE") {
+		t.Fatalf("exit %d, want %d (inconclusive):\n%s", code, exitInconclusive, out)
+	}
+}
+
+// TestInterleaveStageCancelledIsInconclusive: the verify stage, given no
+// time at all, reports inconclusive, never a pass.
+func TestInterleaveStageCancelledIsInconclusive(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var log strings.Builder
+	res := interleaveStage(ctx, &log)
+	if res.verdict != inconclusive {
+		t.Fatalf("cancelled stage: %v (%s), want %v\n%s", res.verdict, res.summary, inconclusive, log.String())
 	}
 }
