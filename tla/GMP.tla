@@ -22,7 +22,7 @@
 (* functions from a state record to a state record, composed inside one    *)
 (* action exactly as spec/model.go calls them.                             *)
 (***************************************************************************)
-EXTENDS Naturals, Sequences, FiniteSets
+EXTENDS Integers, Sequences, FiniteSets   \* Integers: NoP is -1
 
 CONSTANTS
     NP,         \* GOMAXPROCS

@@ -88,7 +88,7 @@ func runTLA(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tla: %v\n", err)
 		return exitInconclusive
 	}
-	sv, syntax := checkTLASyntax(context.Background(), dir)
+	sv, syntax := checkTLASyntax(context.Background(), dir, cfgs)
 	fmt.Fprintln(stdout, syntax)
 	fmt.Fprintln(stdout)
 	rows := checkTLACfgs(context.Background(), dir, cfgs, *jar, *timeout, *workers, stderr)
@@ -280,7 +280,7 @@ func tlaStage(ctx context.Context, log io.Writer) stageResult {
 	}
 	sctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
 	defer cancel()
-	sv, syntax := checkTLASyntax(sctx, dir)
+	sv, syntax := checkTLASyntax(sctx, dir, cfgs)
 	fmt.Fprintln(log, syntax)
 	jar := os.Getenv("TLA2TOOLS_JAR")
 	rows := checkTLACfgs(sctx, dir, cfgs, jar, 2*time.Minute, 2, log)
@@ -317,9 +317,11 @@ func tlaStage(ctx context.Context, log io.Writer) stageResult {
 }
 
 // checkTLASyntax parses every module with the community TLA+ grammar
-// (tree-sitter-tlaplus): the check, without TLC, that the modules use no
-// syntax only tla-checker accepts. A missing parser is inconclusive.
-func checkTLASyntax(ctx context.Context, dir string) (verdict, string) {
+// (tree-sitter-tlaplus) and resolves its names as SANY would, and checks
+// each cfg against its module's constants and definitions: the check,
+// without TLC, that the modules use no syntax only tla-checker accepts and
+// that TLC would load them. A missing parser is inconclusive.
+func checkTLASyntax(ctx context.Context, dir string, cfgs []tlacheck.Cfg) (verdict, string) {
 	files, err := tlacheck.FindModules(dir)
 	if err != nil {
 		return fail, "syntax: " + err.Error()
@@ -334,7 +336,9 @@ func checkTLASyntax(ctx context.Context, dir string) (verdict, string) {
 		return fail, "syntax: " + err.Error()
 	}
 	v, okNames, details := pass, []string{}, []string{}
+	modules := map[string]tlacheck.SyntaxResult{}
 	for _, r := range res {
+		modules[strings.TrimSuffix(filepath.Base(r.File), ".tla")] = r
 		if r.OK {
 			okNames = append(okNames, filepath.Base(r.File))
 			continue
@@ -342,10 +346,27 @@ func checkTLASyntax(ctx context.Context, dir string) (verdict, string) {
 		v = fail
 		details = append(details, r.String())
 	}
-	line := fmt.Sprintf("syntax (tree-sitter-tlaplus): %d/%d modules parse clean", len(okNames), len(res))
+	cfgOK := 0
+	for _, c := range cfgs {
+		m, ok := modules[c.Module]
+		if !ok {
+			v = fail
+			details = append(details, fmt.Sprintf("%s: module %s not parsed", c.Name, c.Module))
+			continue
+		}
+		problems := tlacheck.CfgProblems(c, m)
+		if len(problems) == 0 {
+			cfgOK++
+			continue
+		}
+		v = fail
+		details = append(details, problems...)
+	}
+	line := fmt.Sprintf("syntax and names (tree-sitter-tlaplus): %d/%d modules clean", len(okNames), len(res))
 	if len(okNames) > 0 {
 		line += " (" + strings.Join(okNames, ", ") + ")"
 	}
+	line += fmt.Sprintf("; %d/%d cfgs match their module", cfgOK, len(cfgs))
 	if len(details) > 0 {
 		line += "\n" + strings.Join(details, "\n")
 	}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 )
 
@@ -16,8 +17,11 @@ import (
 // not, and TLC is not installed here, so every module is also parsed with
 // the community TLA+ grammar (tree-sitter-tlaplus, wasm, under
 // web-tree-sitter; pinned in package.json) by parse.mjs. A parse with an
-// ERROR or MISSING node fails. It checks syntax only: names and levels are
-// SANY's business (docs/tla.md).
+// ERROR or MISSING node fails, and so does a name SANY would not resolve
+// (parse.mjs lists the kinds: an undefined or forward name, an operator of
+// a standard module the module does not EXTEND, a wrong arity, a
+// redefinition). CfgProblems checks each cfg against its module's names.
+// Levels stay SANY's business (docs/tla.md).
 
 // ErrParserNotInstalled is returned when the grammar or its runtime is
 // missing; it says how to install them.
@@ -36,6 +40,10 @@ type SyntaxResult struct {
 	File   string        `json:"file"`
 	OK     bool          `json:"ok"`
 	Errors []SyntaxError `json:"errors"`
+	// The module's CONSTANTs and top-level operator definitions (name to
+	// arity), from a clean parse.
+	Constants   []string       `json:"constants"`
+	Definitions map[string]int `json:"definitions"`
 }
 
 func (r SyntaxResult) String() string {
@@ -43,7 +51,7 @@ func (r SyntaxResult) String() string {
 		return filepath.Base(r.File) + ": syntax ok"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %d syntax error(s)", filepath.Base(r.File), len(r.Errors))
+	fmt.Fprintf(&b, "%s: %d syntax or name error(s)", filepath.Base(r.File), len(r.Errors))
 	for _, e := range r.Errors {
 		fmt.Fprintf(&b, "\n  %d:%d %s %q", e.Line, e.Column, e.Kind, firstLineOf(e.Text))
 	}
@@ -113,4 +121,51 @@ func FindModules(dir string) ([]string, error) {
 		err = fmt.Errorf("no .tla files in %s", dir)
 	}
 	return files, err
+}
+
+// CfgProblems lists what TLC would reject in cfg c, given m, the parse of
+// its module: a CONSTANT of the module the cfg gives no value, a value for
+// a name the module does not declare as a CONSTANT, and a SPECIFICATION,
+// INVARIANT or PROPERTY that is not an operator of the module without
+// parameters. (The cfg's own syntax is ParseCfg's.)
+func CfgProblems(c Cfg, m SyntaxResult) []string {
+	var out []string
+	declared := map[string]bool{}
+	for _, k := range m.Constants {
+		declared[k] = true
+		if _, ok := c.Constants[k]; !ok {
+			out = append(out, fmt.Sprintf("%s: CONSTANT %s of %s has no value", c.Name, k, c.Module))
+		}
+	}
+	var given []string
+	for k := range c.Constants {
+		given = append(given, k)
+	}
+	sort.Strings(given)
+	for _, k := range given {
+		if !declared[k] {
+			out = append(out, fmt.Sprintf("%s: %s is not a CONSTANT of %s", c.Name, k, c.Module))
+		}
+	}
+	check := func(what, name string) {
+		arity, ok := m.Definitions[name]
+		switch {
+		case !ok:
+			out = append(out, fmt.Sprintf("%s: %s %s is not defined in %s", c.Name, what, name, c.Module))
+		case arity != 0:
+			out = append(out, fmt.Sprintf("%s: %s %s takes %d argument(s)", c.Name, what, name, arity))
+		}
+	}
+	if c.Spec == "" {
+		out = append(out, c.Name+": no SPECIFICATION")
+	} else {
+		check("SPECIFICATION", c.Spec)
+	}
+	for _, n := range c.Invariants {
+		check("INVARIANT", n)
+	}
+	for _, n := range c.Properties {
+		check("PROPERTY", n)
+	}
+	return out
 }
