@@ -210,20 +210,33 @@ var (
 )
 
 // RunTLC model-checks c with TLC from the tla2tools.jar at jar, with one
-// worker so that runs are repeatable. TLC's states directory goes to a
-// temporary directory, never into the source tree.
+// worker so that runs are repeatable. TLC runs on copies of the modules and
+// the cfg in a temporary directory, never in the source tree: besides its
+// states directory (-metadir), TLC 1.8 writes a trace-explorer module
+// Module_TTrace_<time>.tla beside the module on every violation, which
+// would land in tla/ and be picked up as a module of the project.
 func RunTLC(ctx context.Context, jar string, c Cfg) (Result, error) {
 	if !fileExists(jar) {
 		return Result{}, fmt.Errorf("TLA2TOOLS_JAR=%s: no such file", jar)
 	}
-	meta, err := os.MkdirTemp("", "gmpcheck-tlc-")
+	work, err := os.MkdirTemp("", "gmpcheck-tlc-")
 	if err != nil {
 		return Result{}, err
 	}
-	defer os.RemoveAll(meta)
+	defer os.RemoveAll(work)
+	modules, err := filepath.Glob(filepath.Join(filepath.Dir(c.Path), "*.tla"))
+	if err != nil {
+		return Result{}, err
+	}
+	for _, f := range append(modules, c.Path) {
+		if err := copyFile(f, filepath.Join(work, filepath.Base(f))); err != nil {
+			return Result{}, err
+		}
+	}
+	meta := filepath.Join(work, "states")
 	cmd := exec.CommandContext(ctx, "java", "-XX:+UseParallelGC", "-cp", jar, "tlc2.TLC",
 		"-workers", "1", "-metadir", meta, "-config", filepath.Base(c.Path), c.Module+".tla")
-	cmd.Dir = filepath.Dir(c.Path)
+	cmd.Dir = work
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
@@ -240,6 +253,14 @@ func RunTLC(ctx context.Context, jar string, c Cfg) (Result, error) {
 		err = fmt.Errorf("%w (java: %v)", err, runErr)
 	}
 	return res, err
+}
+
+func copyFile(from, to string) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(to, b, 0o644)
 }
 
 func parseTLC(text string, c Cfg, res Result) (Result, error) {
