@@ -9,10 +9,17 @@
 //	                          atomic steps, run on the real queue code by the
 //	                          interleave controller; conservation and
 //	                          linearizability (-tags gmpcheck_hooks)
-//	FuzzRapidInterleaving     rapid.MakeFuzz: random scripts for 2-3 actors and
+//	FuzzRapidInterleaving     rapid.MakeFuzz: random scripts for 2-4 actors and
 //	                          a random schedule (-tags gmpcheck_hooks)
 //	FuzzRapidRunQueue         rapid.MakeFuzz: the differential queue model with
 //	                          rapid's generators (default build)
+//	FuzzScheduler             bytes -> a workload of driver commands (spawn, park,
+//	                          ready, gosched, syscall, exit, sysmon) on impl's
+//	                          deterministic driver; the scheduler's invariants
+//	                          after every command (default build)
+//	FuzzSchedulerSpec         bytes -> bounds and a trace of spec-enabled actions;
+//	                          the real scheduler's whole state equals spec/'s
+//	                          after every step (default build)
 //
 // Seed corpora are in testdata/fuzz/<Target>/. See docs/fuzzing.md for how
 // to run each target, select a seeded bug, and reproduce a failure.

@@ -3,8 +3,10 @@
 // queue.
 //
 // In the instrumented build (-tags gmpcheck_hooks) every atomic access of a
-// Runq, and every acquisition of the global queue's lock, first calls a
-// yield function. The controller here installs one that parks the calling
+// Runq that can race with another goroutine, and every acquisition of the
+// global queue's lock, first calls a yield function. (The owner's loads of
+// its own tail and of slots only it writes have none: they commute with
+// every other goroutine's steps.) The controller here installs one that parks the calling
 // goroutine and hands a baton to whichever actor (owner, thief 1, thief 2,
 // an Empty reader) the schedule names next, so exactly one actor runs at a
 // time and a schedule -- the sequence of actors that take the next atomic

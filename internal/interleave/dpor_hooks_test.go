@@ -156,3 +156,21 @@ func TestPreemptionBound(t *testing.T) {
 		t.Errorf("unbounded: %d schedules, fewer than bound 3's %d", all, prev)
 	}
 }
+
+// TestDPORCoversBoundedSearch: on the built-in scenarios, too big to
+// enumerate whole, every outcome (results and final queues) that the plain
+// enumeration of all schedules with at most 3 preemptions reaches, DPOR
+// reaches too.
+func TestDPORCoversBoundedSearch(t *testing.T) {
+	setBug(t, impl.NoBug)
+	for _, sc := range Scenarios() {
+		t.Run(sc.Name, func(t *testing.T) {
+			bounded, rb := outcomes(t, &sc, Options{Reduction: NoReduction, PreemptionBound: 3}, false)
+			red, rr := outcomes(t, &sc, DefaultOptions(), false)
+			t.Logf("bound 3: %d schedules, %d outcomes; dpor: %d schedules, %d outcomes", rb.Executions, len(bounded), rr.Executions, len(red))
+			if m := missing(bounded, red); len(m) > 0 {
+				t.Errorf("DPOR missed %d of the %d outcomes of the bounded search, e.g. %s", len(m), len(bounded), m[0])
+			}
+		})
+	}
+}

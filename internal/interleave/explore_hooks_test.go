@@ -123,3 +123,74 @@ func TestReplay(t *testing.T) {
 		t.Fatal("a schedule naming a finished actor replayed without error")
 	}
 }
+
+// TestCutShortIsInconclusive: a search stopped by its execution limit, by
+// its context, or with schedules cut at the step limit has neither passed
+// nor failed: Complete is false, there is no violation, and StopReason
+// says why.
+func TestCutShortIsInconclusive(t *testing.T) {
+	setBug(t, impl.NoBug)
+	sc, err := Lookup("two-thieves-drain")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	tests := []struct {
+		name string
+		ctx  context.Context
+		opt  Options
+		want string
+	}{
+		{"execution limit", context.Background(), Options{MaxExecutions: 3, PreemptionBound: -1}, "limit of 3 executions"},
+		{"cancelled", cancelled, DefaultOptions(), "cancelled"},
+		{"step limit", context.Background(), Options{PreemptionBound: -1, Run: RunOptions{MaxSteps: 5}}, "cut at 5 steps"},
+		{"step limit, bounded", context.Background(), Options{PreemptionBound: 1, Run: RunOptions{MaxSteps: 5}}, "cut at 5 steps"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := Explore(tt.ctx, &sc, tt.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Complete || r.Violation != nil || !strings.Contains(r.StopReason, tt.want) || !strings.Contains(r.String(), "INCOMPLETE") {
+				t.Fatalf("%v: Complete=%v Violation=%v StopReason=%q; want an inconclusive result saying %q", r, r.Complete, r.Violation, r.StopReason, tt.want)
+			}
+		})
+	}
+}
+
+// TestChainedStealBatchInFlight: chained-steal-batch does reach what it is
+// for: thief 2 begins its steal from thief 1's queue while thief 1's steal
+// of a batch is in flight, and takes the G that batch published there.
+func TestChainedStealBatchInFlight(t *testing.T) {
+	setBug(t, impl.NoBug)
+	sc, err := Lookup("chained-steal-batch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reached := false
+	opt := DefaultOptions()
+	opt.OnExecution = func(ex *Execution) {
+		var steal1, steal2 *CallRecord
+		for i := range ex.Calls {
+			c := &ex.Calls[i]
+			if c.Call.Kind == Steal && c.Actor == 0 {
+				steal1 = c
+			}
+			if c.Call.Kind == Steal && c.Actor == 1 {
+				steal2 = c
+			}
+		}
+		if steal1.G == 2 && steal2.G == 1 && steal2.First < steal1.Last {
+			reached = true
+		}
+	}
+	r, err := Explore(context.Background(), &sc, opt)
+	if err != nil || r.Violation != nil || !r.Complete {
+		t.Fatalf("%v %v", r, err)
+	}
+	if !reached {
+		t.Fatalf("%v: no execution in which thief 2, starting during thief 1's steal of g1 and g2, takes g1", r)
+	}
+}
