@@ -54,7 +54,8 @@ func runTLA(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: gmpcheck tla [-dir d] [-run re] [-tlc jar] [-timeout d] [-j n] [-v]")
 		fmt.Fprintln(stderr, "\nModel-checks every Module.cfg / Module_variant.cfg in tla/ with tla-checker")
-		fmt.Fprintln(stderr, "(install: npm ci --prefix tla) and, with -tlc, with TLC. Seeded-bug cfgs")
+		fmt.Fprintln(stderr, "(install: npm ci --prefix tla) and, with -tlc, with TLC, which must find the")
+		fmt.Fprintln(stderr, "same distinct-state count on every cfg both pass. Seeded-bug cfgs")
 		fmt.Fprintln(stderr, "(_bug_) must fail with the property their \"\\* expect:\" line names.")
 		fmt.Fprintln(stderr, "Passing GMP cfgs are compared with the spec's state graph; temporal cfgs")
 		fmt.Fprintln(stderr, "(PROPERTY) are checked by TLC and, as \""+tlacheck.ToolGoLiveness+"\",")
@@ -129,15 +130,11 @@ func loadTLACfgs(dirFlag string, re *regexp.Regexp) (string, []tlacheck.Cfg, err
 // checkTLACfgs runs every cfg with tla-checker (tlacheck.CheckCfg) and, if
 // jar is set, with TLC, workers at a time. Rows come back in cfg order.
 func checkTLACfgs(ctx context.Context, dir string, cfgs []tlacheck.Cfg, jar string, timeout time.Duration, workers int, log io.Writer) []tlaRow {
-	type job struct {
-		i   int
-		tlc bool
-	}
-	var jobs []job
+	var jobs []tlaJob
 	for i := range cfgs {
-		jobs = append(jobs, job{i, false})
+		jobs = append(jobs, tlaJob{i, false})
 		if jar != "" {
-			jobs = append(jobs, job{i, true})
+			jobs = append(jobs, tlaJob{i, true})
 		}
 	}
 	rows := make([]tlaRow, len(jobs))
@@ -193,7 +190,37 @@ func checkTLACfgs(ctx context.Context, dir string, cfgs []tlacheck.Cfg, jar stri
 		}()
 	}
 	wg.Wait()
+	sameStates(rows, jobs)
 	return rows
+}
+
+// tlaJob is one checker run: cfg i, with TLC or with tla-checker.
+type tlaJob struct {
+	i   int
+	tlc bool
+}
+
+// sameStates holds TLC to tla-checker's distinct-state count on every cfg
+// both passed, as the test does: a TLC row that passed with another count
+// becomes a wrong verdict.
+func sameStates(rows []tlaRow, jobs []tlaJob) {
+	checker := map[int]tlaRow{}
+	for k, j := range jobs {
+		if !j.tlc {
+			checker[j.i] = rows[k]
+		}
+	}
+	for k, j := range jobs {
+		r, ok := checker[j.i]
+		t := rows[k]
+		if !j.tlc || !ok || r.err != nil || t.err != nil || r.res.Outcome != tlacheck.Pass || t.res.Outcome != tlacheck.Pass {
+			continue
+		}
+		if r.res.States != t.res.States {
+			rows[k].verdict = tlacheck.Wrong
+			rows[k].why = fmt.Sprintf("distinct states differ: %s %d, TLC %d", r.res.Tool, r.res.States, t.res.States)
+		}
+	}
 }
 
 func toolName(tlc bool, c tlacheck.Cfg) string {
