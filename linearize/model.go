@@ -85,6 +85,17 @@ func MakeOp(client int, in Input, out Output, call, ret int64) porcupine.Operati
 // Any operation called after such a deadline sees the Gs landed; one that
 // overlaps the Put may see them either way, which the model tracks by
 // keeping every possibility (see State).
+//
+// FilledBy serves the thieves' runnext steals. runqgrab takes runnext only
+// after it has read the ring empty, but the owner may refill the ring
+// before the thief's CAS on runnext, so the steal can take effect with Gs
+// in the ring (spec.LocalQueue.StealOK allows that unconditionally). What
+// must hold is that the ring was empty at some moment after the steal was
+// called: the operation that last made it non-empty took effect after that
+// call, so it returned after it. FilledBy is the return timestamp of that
+// operation (for a displaced runnext G landing on the ring, its Put's), 0
+// while the ring is empty; a runnext steal from a non-empty ring called
+// after FilledBy is illegal.
 type Queues struct {
 	Local     spec.LocalQueue
 	Global    spec.GlobalQueue
@@ -92,6 +103,7 @@ type Queues struct {
 	KickedBy  int64
 	Transit   []spec.GID
 	TransitBy int64
+	FilledBy  int64
 }
 
 // State is the set of Queues consistent with the history linearized so far:
@@ -107,7 +119,11 @@ func (q *Queues) landKicked() {
 		return
 	}
 	var spill []spec.GID
+	wasEmpty := len(q.Local.Ring) == 0
 	q.Local, spill = q.Local.Put(q.Kicked, false)
+	if wasEmpty {
+		q.FilledBy = q.KickedBy
+	}
 	q.Kicked = spec.NoG
 	if len(spill) > 0 {
 		q.landTransit() // an older spill cannot still be in flight in a real history; land it first
@@ -169,14 +185,22 @@ func addQueues(set []*Queues, q *Queues) []*Queues {
 // capacity together with its global queue. Steps never panic: an input or
 // output of the wrong type or shape is simply not a legal step.
 func NewModel(capacity int) (porcupine.Model, error) {
-	return newModel(capacity, false)
+	return newModel(capacity, modelOpts{})
 }
 
-// newModel with atomicPut makes runqput a single atomic step: the displaced
-// runnext G and a spill land at the Put's linearization point. Real
-// histories are not linearizable under that model (see Queues); the tests
-// use it to show why.
-func newModel(capacity int, atomicPut bool) (porcupine.Model, error) {
+// modelOpts are stricter variants of the model that real histories do not
+// satisfy (see Queues); the tests use them to show why the model relaxes
+// those points.
+type modelOpts struct {
+	// atomicPut makes runqput a single atomic step: the displaced runnext G
+	// and a spill land at the Put's linearization point.
+	atomicPut bool
+	// emptyRingRunnextSteal lets a thief take runnext only while the ring
+	// is empty at the steal's linearization point.
+	emptyRingRunnextSteal bool
+}
+
+func newModel(capacity int, opts modelOpts) (porcupine.Model, error) {
 	if err := spec.ValidQueueCap(capacity); err != nil {
 		return porcupine.Model{}, fmt.Errorf("linearize: %w", err)
 	}
@@ -189,7 +213,7 @@ func newModel(capacity int, atomicPut bool) (porcupine.Model, error) {
 			if !ok1 || !ok2 {
 				return false, state
 			}
-			next := step(s, in, output, atomicPut)
+			next := step(s, in, output, opts)
 			if len(next) == 0 {
 				return false, state
 			}
@@ -221,13 +245,13 @@ func newModel(capacity int, atomicPut bool) (porcupine.Model, error) {
 // step applies one operation to every state of s, in every variant the
 // operation may observe, and keeps the results in which the recorded output
 // is legal. An empty result means the step is illegal. s is not changed.
-func step(s State, in Input, output any, atomicPut bool) State {
+func step(s State, in Input, output any, opts modelOpts) State {
 	var next State
 	for _, q := range s {
 		settled := *q // a shallow copy is enough: spec's queues are values and never share storage they modify
 		settled.settle(in.Call)
 		for _, v := range settled.variants() {
-			if r, ok := stepOne(v, in, output, atomicPut); ok {
+			if r, ok := stepOne(v, in, output, opts); ok {
 				next = State(addQueues(next, r))
 			}
 		}
@@ -235,67 +259,91 @@ func step(s State, in Input, output any, atomicPut bool) State {
 	return next
 }
 
-// stepOne is the sequential specification of one operation on one state.
-func stepOne(q *Queues, in Input, output any, atomicPut bool) (*Queues, bool) {
+// stepOne is the sequential specification of one operation on one state:
+// the state after it, or false if the recorded output is not legal there.
+func stepOne(q *Queues, in Input, output any, opts modelOpts) (*Queues, bool) {
 	n := *q
+	if !n.apply(in, output, opts) {
+		return nil, false
+	}
+	if len(n.Local.Ring) == 0 {
+		n.FilledBy = 0 // only the last filling counts: keep equal states equal
+	}
+	return &n, true
+}
+
+// apply performs one operation on q and reports whether its output is legal.
+func (q *Queues) apply(in Input, output any, opts modelOpts) bool {
 	switch in.Kind {
 	case KindPut, KindPutNext:
 		if in.G == spec.NoG {
-			return nil, false
+			return false
 		}
 		// The owner's calls are sequential, so in a real history its
 		// previous Put has landed everything by now.
-		n.landKicked()
-		n.landTransit()
-		if in.Kind == KindPutNext && n.Local.RunNext != spec.NoG {
-			n.Kicked, n.KickedBy = n.Local.RunNext, in.Return
-			n.Local.RunNext = in.G
-			if atomicPut || in.Return == 0 {
-				n.landKicked()
+		q.landKicked()
+		q.landTransit()
+		if in.Kind == KindPutNext && q.Local.RunNext != spec.NoG {
+			q.Kicked, q.KickedBy = q.Local.RunNext, in.Return
+			q.Local.RunNext = in.G
+			if opts.atomicPut || in.Return == 0 {
+				q.landKicked()
 			}
 		} else {
 			var spill []spec.GID
-			n.Local, spill = n.Local.Put(in.G, in.Kind == KindPutNext)
+			wasEmpty := len(q.Local.Ring) == 0
+			q.Local, spill = q.Local.Put(in.G, in.Kind == KindPutNext)
+			if wasEmpty && len(q.Local.Ring) > 0 {
+				q.FilledBy = in.Return
+			}
 			if len(spill) > 0 {
-				n.Transit, n.TransitBy = spill, in.Return
+				q.Transit, q.TransitBy = spill, in.Return
 			}
 		}
-		if atomicPut || in.Return == 0 {
-			n.landTransit()
+		if opts.atomicPut || in.Return == 0 {
+			q.landTransit()
 		}
-		return &n, true
+		return true
 	}
 	out, ok := output.(Output)
 	if !ok {
-		return nil, false
+		return false
 	}
 	switch in.Kind {
 	case KindGet:
 		var g spec.GID
 		var inherit bool
-		n.Local, g, inherit = n.Local.Get()
-		return &n, out.G == g && out.InheritTime == inherit
+		q.Local, g, inherit = q.Local.Get()
+		return out.G == g && out.InheritTime == inherit
 	case KindSteal:
-		n.Local, ok = n.Local.StealOK(out.Gs, in.StealRunNext)
-		return &n, ok
+		if in.StealRunNext && len(out.Gs) == 1 && out.Gs[0] == q.Local.RunNext && len(q.Local.Ring) > 0 {
+			// A runnext steal from a non-empty ring: legal only if the ring
+			// may have been empty after the steal was called (FilledBy).
+			if opts.emptyRingRunnextSteal || q.FilledBy < in.Call {
+				return false
+			}
+		}
+		q.Local, ok = q.Local.StealOK(out.Gs, in.StealRunNext)
+		return ok
 	case KindDrain:
 		var all []spec.GID
-		n.Local, all = n.Local.Drain()
-		return &n, equalGIDs(all, out.Gs)
+		q.Local, all = q.Local.Drain()
+		return equalGIDs(all, out.Gs)
 	case KindEmpty:
-		return &n, n.Local.EmptyOK(out.Empty)
+		return q.Local.EmptyOK(out.Empty)
 	case KindGlobGet:
 		var g spec.GID
-		n.Global, g = n.Global.Get()
-		return &n, out.G == g
+		q.Global, g = q.Global.Get()
+		return out.G == g
 	}
-	return nil, false
+	return false
 }
 
 func (q *Queues) equal(o *Queues) bool {
 	return q.Local.Equal(o.Local) && q.Global.Equal(o.Global) &&
 		q.Kicked == o.Kicked && q.KickedBy == o.KickedBy &&
-		equalGIDs(q.Transit, o.Transit) && q.TransitBy == o.TransitBy
+		equalGIDs(q.Transit, o.Transit) && q.TransitBy == o.TransitBy &&
+		q.FilledBy == o.FilledBy
 }
 
 // hash is FNV-1a over the fields with separators; equal Queues hash equally.
@@ -317,6 +365,7 @@ func (q *Queues) hash() uint64 {
 	mix(uint64(uint32(q.Kicked)))
 	mix(uint64(q.KickedBy))
 	mix(uint64(q.TransitBy))
+	mix(uint64(q.FilledBy))
 	return h
 }
 

@@ -63,7 +63,7 @@ func TestAtomicPutRejectsRealBehaviour(t *testing.T) {
 		"spill in transit": (&hist{}).seq(0, puts(1, 2, 3, 4)...).
 			at(0, put(5), 100, 200).at(1, steal(false, 3), 110, 120).at(1, globGet(0), 130, 140),
 	} {
-		strict, err := newModel(4, true)
+		strict, err := newModel(4, modelOpts{atomicPut: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,6 +73,31 @@ func TestAtomicPutRejectsRealBehaviour(t *testing.T) {
 		if got := mustCheck(t, 4, h.ops); got != porcupine.Ok {
 			t.Errorf("%s: the model rejects it: %v", name, got)
 		}
+	}
+}
+
+// TestEmptyRingRunnextStealRejectsRealBehaviour shows why a runnext steal
+// may take effect while the ring holds Gs: runqgrab reads the ring empty,
+// the owner puts g1 and then g2 into runnext, and the thief's CAS takes g2.
+// A model that lets a thief take runnext only from an empty ring rejects
+// that (the real queue produces it: TestRunnextStealAfterRefill), while a
+// runnext steal whose whole interval saw a non-empty ring stays illegal.
+func TestEmptyRingRunnextStealRejectsRealBehaviour(t *testing.T) {
+	refill := (&hist{}).at(1, steal(true, 2), 100, 200).at(0, put(1), 110, 120).at(0, putNext(2), 130, 140).seq(0, drain(1))
+	strict, err := newModel(4, modelOpts{emptyRingRunnextSteal: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if porcupine.CheckOperations(strict, refill.ops) {
+		t.Error("the empty-ring model accepts a runnext steal from a refilled ring")
+	}
+	if got := mustCheck(t, 4, refill.ops); got != porcupine.Ok {
+		t.Errorf("the model rejects a runnext steal while the owner refills the ring: %v", got)
+	}
+	// The same operations with the put returned before the steal's call.
+	early := (&hist{}).seq(0, put(1)).at(1, steal(true, 2), 100, 200).at(0, putNext(2), 130, 140).seq(0, drain(1))
+	if got := mustCheck(t, 4, early.ops); got != porcupine.Illegal {
+		t.Errorf("a runnext steal from a ring filled before the steal: %v, want Illegal", got)
 	}
 }
 
@@ -145,5 +170,16 @@ func TestValidateHistory(t *testing.T) {
 		if _, err := c.Check([]porcupine.Operation{op}, 0); err == nil {
 			t.Errorf("Check accepted bad operation %d", i)
 		}
+	}
+}
+
+func TestOverflowed(t *testing.T) {
+	spilled := (&hist{}).seq(0, puts(1, 2, 3, 4, 5)...).seq(0, drain(3, 4), globGet(1), globGet(2), globGet(5), globGet(0))
+	if !Overflowed(spilled.ops) {
+		t.Error("a round that took Gs from the global queue is not counted as overflowed")
+	}
+	plain := (&hist{}).seq(0, puts(1, 2)...).seq(1, globGet(0)).seq(0, drain(1, 2))
+	if Overflowed(plain.ops) {
+		t.Error("a round whose global queue stayed empty is counted as overflowed")
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/anishathalye/porcupine"
+
+	"github.com/gmpcheck/gmpcheck/impl"
 )
 
 // RunConfig is a whole linearizability run: Rounds rounds of Config, each on
@@ -24,7 +26,8 @@ type RunConfig struct {
 	// Recording runs in its own goroutines alongside.
 	Workers int
 	// HTML is where the visualization of a violating round is written
-	// ("" : a file named after the seed in the system's temporary directory).
+	// ("": a file in the system's temporary directory named after the
+	// configuration, the seed, the round and the seeded bug switched on).
 	HTML string
 	// Progress, if set, receives a line every few seconds.
 	Progress io.Writer
@@ -43,6 +46,9 @@ type Report struct {
 	// actually tested concurrency, which depends on how often the clients'
 	// goroutines ran in parallel or were interleaved by Config.Perturb.
 	Concurrent int
+	// Overflowed is how many of those rounds spilled Gs to the global queue
+	// (see Overflowed): the share that checked runqputslow.
+	Overflowed int
 	// CheckTime is the time spent inside porcupine, summed over workers;
 	// RecordTime the time spent recording; Wall the whole run.
 	CheckTime, RecordTime, Wall time.Duration
@@ -82,8 +88,8 @@ func (r Report) OpsPerSecond() float64 {
 }
 
 func (r Report) String() string {
-	s := fmt.Sprintf("%s: %d rounds, %d ops (%d concurrent) checked in %s of checking (%.0f ops/s per core), %s recording, %s wall",
-		verdictName(r.Result), r.Rounds, r.Ops, r.Concurrent, r.CheckTime.Round(time.Millisecond), r.OpsPerSecond(),
+	s := fmt.Sprintf("%s: %d rounds (%d overflowed), %d ops (%d concurrent) checked in %s of checking (%.0f ops/s per core), %s recording, %s wall",
+		verdictName(r.Result), r.Rounds, r.Overflowed, r.Ops, r.Concurrent, r.CheckTime.Round(time.Millisecond), r.OpsPerSecond(),
 		r.RecordTime.Round(time.Millisecond), r.Wall.Round(time.Millisecond))
 	if r.Result == porcupine.Illegal {
 		s += fmt.Sprintf("; round %d (seed %d) is not linearizable", r.FailedRound, r.FailedSeed)
@@ -104,6 +110,12 @@ func verdictName(r porcupine.CheckResult) string {
 	}
 	return "inconclusive"
 }
+
+// SeededBugRounds is the budget of perturbed rounds (capacity 4, 2 thieves,
+// 40 operations) in which the tests and the verify stage require each seeded
+// queue bug to give an Illegal history: several times the most that
+// empty-no-recheck, the slowest to show, has needed (2690 in 60 runs).
+const SeededBugRounds = 15000
 
 // RoundSeed is the seed of round i of a run with the given seed.
 func RoundSeed(seed uint64, i int) uint64 { return seed ^ (uint64(i)+1)*0x9E3779B97F4A7C15 }
@@ -204,6 +216,9 @@ func Run(ctx context.Context, rc RunConfig) (Report, error) {
 				rep.Rounds++
 				rep.Ops += len(batch[i].hist)
 				rep.Concurrent += Concurrent(batch[i].hist)
+				if Overflowed(batch[i].hist) {
+					rep.Overflowed++
+				}
 			case porcupine.Illegal:
 				if failed == nil {
 					failed = &batch[i]
@@ -222,7 +237,7 @@ func Run(ctx context.Context, rc RunConfig) (Report, error) {
 		rep.FailedRound, rep.FailedSeed, rep.History = failed.index, failed.seed, failed.hist
 		path := rc.HTML
 		if path == "" {
-			path = filepath.Join(os.TempDir(), fmt.Sprintf("gmpcheck-lin-seed%d-round%d.html", rc.Seed, failed.index))
+			path = defaultHTMLPath(rc, failed.index)
 		}
 		// The verbose re-check of one short round is quick; it gets its
 		// own budget so that a run cut short still explains its violation.
@@ -237,4 +252,14 @@ func Run(ctx context.Context, rc RunConfig) (Report, error) {
 		rep.Result = porcupine.Unknown
 	}
 	return rep, nil
+}
+
+// defaultHTMLPath names the visualization of round i of rc so that runs of
+// different configurations or seeded bugs do not overwrite each other's.
+func defaultHTMLPath(rc RunConfig, i int) string {
+	name := fmt.Sprintf("gmpcheck-lin-cap%d-thieves%d-seed%d-round%d", rc.Capacity, rc.Thieves, rc.Seed, i)
+	if bug := impl.ActiveBug(); bug != impl.NoBug {
+		name += "-" + string(bug)
+	}
+	return filepath.Join(os.TempDir(), name+".html")
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -228,12 +229,28 @@ func TestSeededBugsIllegal(t *testing.T) {
 	}
 }
 
+// TestDefaultHTMLPathNamesTheBug: the verify stage runs every seeded bug
+// with the same configuration and seed, so the default visualization paths
+// differ only by the bug.
+func TestDefaultHTMLPathNamesTheBug(t *testing.T) {
+	rc := RunConfig{Config: Config{Capacity: 4, Thieves: 2, Ops: 40}, Seed: 1}
+	seen := map[string]bool{defaultHTMLPath(rc, 0): true}
+	for _, bug := range impl.Bugs {
+		setBug(t, bug) // switched off again when the test ends
+		p := defaultHTMLPath(rc, 0)
+		if seen[p] || !strings.Contains(p, string(bug)) {
+			t.Errorf("seeded bug %s: path %s", bug, p)
+		}
+		seen[p] = true
+	}
+}
+
 // TestPutSecondEffectsObserved replays the two windows the model's
 // Queues.Kicked and Queues.Transit exist for, on the correct queue, and
 // checks that the model accepts them while a model with an atomic runqput
 // does not: the relaxation is needed, not merely allowed.
 func TestPutSecondEffectsObserved(t *testing.T) {
-	atomicModel, err := newModel(4, true)
+	atomicModel, err := newModel(4, modelOpts{atomicPut: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,6 +299,38 @@ func TestPutSecondEffectsObserved(t *testing.T) {
 				t.Fatalf("the atomic-put model accepts the window, so this test no longer shows it:\n%s", formatHistory(x.h))
 			}
 		})
+	}
+}
+
+// TestRunnextStealAfterRefill replays, on the correct queue, the window the
+// model's Queues.FilledBy exists for: a thief has read the ring empty and
+// stops before loading runnext; the owner puts g1 on the ring and g2 in
+// runnext; the thief takes g2 while g1 is in the ring. The model accepts
+// it, a model that takes runnext only from an empty ring does not.
+func TestRunnextStealAfterRefill(t *testing.T) {
+	strict, err := newModel(4, modelOpts{emptyRingRunnextSteal: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	victim, r := scenario(t, 4, 1)
+	reached, release := pause(t, victim, impl.OpLoadRunnext)
+	done := make(chan struct{})
+	var batch []*impl.G
+	go func() { batch = r.Steal(1, true); close(done) }()
+	<-reached
+	r.Put(impl.NewG(1))
+	r.PutNext(impl.NewG(2))
+	release()
+	<-done
+	if len(batch) != 1 || batch[0].ID() != 2 {
+		t.Fatalf("the thief stole %v, want g2", batch)
+	}
+	x := finish(r)
+	if res := checkRec(t, x); res != porcupine.Ok {
+		t.Fatalf("model: %v\n%s", res, formatHistory(x.h))
+	}
+	if porcupine.CheckOperations(strict, x.h) {
+		t.Fatalf("the empty-ring model accepts the window, so this test no longer shows it:\n%s", formatHistory(x.h))
 	}
 }
 

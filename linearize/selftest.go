@@ -67,6 +67,21 @@ func HandWritten() []Case {
 		{"twin: steal runnext when asked", 4, h().seq(0, putNext(1)).seq(1, steal(true, 1), empty(true)), true},
 		{"steal of a G never put", 4, h().seq(0, put(1)).seq(1, steal(false, 7)), false},
 
+		// A runnext steal needs the ring empty at some moment after the
+		// steal was called (see Queues.FilledBy).
+		{"steal runnext instead of the ring", 4, h().seq(0, put(1), putNext(2)).seq(1, steal(true, 2)), false},
+		{"steal runnext of a ring filled before the steal", 4,
+			h().seq(0, put(1)).at(1, steal(true, 2), 100, 200).at(0, putNext(2), 110, 120).seq(0, drain(1)), false},
+		{"twin: steal runnext while the owner refills the ring", 4,
+			h().at(1, steal(true, 2), 100, 200).at(0, put(1), 110, 120).at(0, putNext(2), 130, 140).seq(0, drain(1)), true},
+		{"twin: steal runnext while the displaced runnext lands", 4,
+			h().seq(0, putNext(1)).at(1, steal(true, 2), 100, 200).at(0, putNext(2), 110, 120).seq(0, drain(1)), true},
+		{"steal runnext of a ring refilled after a drain before the steal", 4,
+			h().seq(0, put(1), drain(1), put(3), putNext(2)).at(1, steal(true, 2), 100, 200).seq(0, drain(3)), false},
+		{"twin: steal runnext while a drain empties the ring", 4,
+			h().seq(0, put(1)).at(1, steal(true, 2), 100, 200).at(0, drain(1), 110, 120).at(0, put(3), 130, 140).
+				at(0, putNext(2), 150, 160).seq(0, drain(3)), true},
+
 		// runqempty.
 		{"empty true with a G in the ring", 4, h().seq(0, put(1)).seq(1, empty(true)), false},
 		{"empty true with a G in runnext", 4, h().seq(0, putNext(1)).seq(1, empty(true)), false},

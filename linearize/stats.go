@@ -4,6 +4,8 @@ import (
 	"sort"
 
 	"github.com/anishathalye/porcupine"
+
+	"github.com/gmpcheck/gmpcheck/spec"
 )
 
 // Concurrent counts the operations of h whose interval overlaps an
@@ -28,4 +30,19 @@ func Concurrent(h []porcupine.Operation) int {
 		}
 	}
 	return n
+}
+
+// Overflowed reports whether a G reached the global queue in h: the only way
+// there is runqputslow's spill of a full ring, and a round ends by taking
+// the global queue until it is empty, so a spill always shows as a GlobGet
+// that obtained a G.
+func Overflowed(h []porcupine.Operation) bool {
+	for _, op := range h {
+		if in, ok := op.Input.(Input); ok && in.Kind == KindGlobGet {
+			if out, ok := op.Output.(Output); ok && out.G != spec.NoG {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -57,14 +57,15 @@ func (c Config) Validate() error {
 // seed fixes every client's choice of operations (not the interleaving,
 // which is up to the Go scheduler).
 //
-// The owner first puts a random number of Gs (half the rounds start empty,
-// the others with up to a full ring, so that overflow is reached at every
-// capacity); then all clients start together and each performs its share of
-// Ops: the owner a mix of Put, PutNext, Get, Drain, Empty and GlobGet, each
-// thief a mix of Steal with and without runnext, Empty and GlobGet. Last the
-// owner drains its queue and takes from the global queue until it is empty,
-// so that a G lost anywhere shows up as a final state the model disagrees
-// with.
+// The owner first puts a random number of Gs: in half the rounds 0..capacity
+// of them, in one round in eight a full ring, or one G more, which
+// overflows during the prefill, so that overflow is reached at every
+// capacity; the other rounds start empty. Then all clients start together
+// and each performs its share of Ops: the owner a mix of Put, PutNext, Get,
+// Drain, Empty and GlobGet, each thief a mix of Steal with and without
+// runnext, Empty and GlobGet. Last the owner drains its queue and takes from
+// the global queue until it is empty, so that a G lost anywhere shows up as
+// a final state the model disagrees with.
 func RecordRound(cfg Config, seed uint64) ([]porcupine.Operation, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -115,13 +116,21 @@ func RecordRound(cfg Config, seed uint64) ([]porcupine.Operation, error) {
 	newG := func() *impl.G { nextID++; return impl.NewG(nextID) }
 	rng := rand.New(rand.NewPCG(seed, 0))
 	prefill := func() {
-		if rng.IntN(2) == 0 {
+		switch rng.IntN(8) {
+		case 0, 1, 2, 3:
 			for range rng.IntN(cfg.Capacity + 1) {
 				if rng.IntN(4) == 0 {
 					r.PutNext(newG())
 				} else {
 					r.Put(newG())
 				}
+			}
+		case 4:
+			// A full ring, which the owner's next put overflows, or one put
+			// more, which overflows here: at a large capacity nothing else
+			// reaches overflow, as the thieves' steals halve the ring.
+			for range cfg.Capacity + rng.IntN(2) {
+				r.Put(newG())
 			}
 		}
 	}
