@@ -199,3 +199,39 @@ func TestStealRaceNeedsRecheckRunqs(t *testing.T) {
 		t.Fatalf("with checkRunqsNoP: %v\n%v", r, r.Violation)
 	}
 }
+
+// A state with no enabled action is done, a program deadlock, or a stuck
+// scheduler; the explorer reports only the last as a violation.
+func TestTerminalKinds(t *testing.T) {
+	md, err := NewModel(Bounds{Ps: 1, Ms: 2, Gs: 2, Cap: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	idleAll := func(s *State) {
+		s.M[0] = MState{PC: MIdle, P: NoP}
+		s.P[0].Status = PIdle
+		s.NPIdle = 1
+	}
+	cases := []struct {
+		name string
+		set  func(s *State)
+		want terminal
+	}{
+		{"every G exited", func(s *State) { idleAll(s); s.G[1] = GDead }, termDone},
+		{"every live G waits", func(s *State) { idleAll(s); s.G[1] = GWaiting }, termProgramDeadlock},
+		{"runnable G, nobody to run it", func(s *State) { idleAll(s); s.G[1] = GRunnable; s.globrunqput(1) }, termStuck},
+	}
+	for _, c := range cases {
+		s := md.Init()
+		c.set(&s)
+		if err := md.Check(s); err != nil {
+			t.Fatalf("%s: not a consistent state: %v", c.name, err)
+		}
+		if acts := md.Enabled(s); len(acts) != 0 {
+			t.Fatalf("%s: not terminal, enabled: %v", c.name, acts)
+		}
+		if got := terminalKind(&md, &s); got != c.want {
+			t.Errorf("%s: classified %d, want %d", c.name, got, c.want)
+		}
+	}
+}
