@@ -8,7 +8,8 @@
 //	FuzzRunQueueInterleaving  bytes -> a built-in scenario and a schedule of
 //	                          atomic steps, run on the real queue code by the
 //	                          interleave controller; conservation and
-//	                          linearizability (-tags gmpcheck_hooks)
+//	                          linearizability against spec/ and linearize's
+//	                          model (-tags gmpcheck_hooks)
 //	FuzzRapidInterleaving     rapid.MakeFuzz: random scripts for 2-4 actors and
 //	                          a random schedule (-tags gmpcheck_hooks)
 //	FuzzRapidRunQueue         rapid.MakeFuzz: the differential queue model with

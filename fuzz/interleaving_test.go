@@ -16,7 +16,8 @@ import (
 // the number of scenarios) and a schedule (one byte per atomic step: the
 // (b mod n)-th of the n actors that can move takes it; once the bytes run
 // out the running actor goes on). It runs the real queue code under that
-// schedule and checks conservation and linearizability against spec/.
+// schedule and checks conservation, linearizability against spec/ and the
+// history against linearize's porcupine model (interleave.Check).
 //
 // With GMPCHECK_BUG=<bug> the queue code has that seeded bug, which this
 // target must find (docs/performance.md lists how fast).

@@ -75,11 +75,11 @@ func runInterleave(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: gmpcheck interleave [-scenario name|all] [-preemption-bound n] [-windows] [-bug name] [-replay schedule] [flags]")
 		fmt.Fprintln(stderr, "\nRuns the real run-queue code (impl/) one atomic step at a time under every")
-		fmt.Fprintln(stderr, "schedule of its actors (DPOR with sleep sets), checking conservation and")
-		fmt.Fprintln(stderr, "linearizability against spec/ after each. A failure prints the schedule step by")
-		fmt.Fprintln(stderr, "step and the -replay command that runs it again.")
-		fmt.Fprintln(stderr, "\nNeeds the instrumented build; a binary built without -tags gmpcheck_hooks re-runs")
-		fmt.Fprintln(stderr, "itself as 'go run -tags gmpcheck_hooks ./cmd/gmpcheck interleave ...' from the source tree.")
+		fmt.Fprintln(stderr, "schedule of its actors (DPOR with sleep sets), checking conservation,")
+		fmt.Fprintln(stderr, "linearizability against spec/ and linearize's model after each. A failure prints")
+		fmt.Fprintln(stderr, "the schedule step by step and the -replay command that runs it again.")
+		fmt.Fprintln(stderr, "\nNeeds the instrumented build; a binary built without -tags gmpcheck_hooks builds")
+		fmt.Fprintln(stderr, "it (go build -tags gmpcheck_hooks ./cmd/gmpcheck, from the source tree) and re-runs.")
 		fmt.Fprintln(stderr, "Exit: 0 pass, 1 violation (or a seeded bug not found), 2 usage, 3 inconclusive.")
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
@@ -224,7 +224,7 @@ func replayOne(sc *interleave.Scenario, s interleave.Schedule, w io.Writer) int 
 		fmt.Fprintln(w, "INCONCLUSIVE: the execution was cut at its step limit")
 		return exitInconclusive
 	}
-	fmt.Fprintln(w, "PASS: conservation and linearizability hold for this schedule")
+	fmt.Fprintln(w, "PASS: conservation, linearizability and linearize's model hold for this schedule")
 	return exitPass
 }
 

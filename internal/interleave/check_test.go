@@ -20,6 +20,17 @@ var oneOwnerTwoThieves = Scenario{
 	},
 }
 
+// runnextThief: q0 holds g1 in its ring and g2 in runnext; its owner puts
+// g3 while a thief steals with stealRunNext.
+var runnextThief = Scenario{
+	Name: "hand", Cap: 4, Queues: 2,
+	Init: []QueueInit{{Ring: []spec.GID{1}, RunNext: 2}},
+	Actors: []Actor{
+		{Name: "owner", Queue: 0, Script: []Call{{Kind: Put, G: 3}}},
+		{Name: "thief", Queue: 1, Script: []Call{{Kind: StealNext, Q: 0}}},
+	},
+}
+
 func local(cap int, next spec.GID, ring ...spec.GID) spec.LocalQueue {
 	return spec.LocalQueue{Cap: cap, RunNext: next, Ring: ring}
 }
@@ -41,7 +52,7 @@ func TestLinearizable(t *testing.T) {
 			sc:   oneOwnerTwoThieves,
 			calls: []CallRecord{
 				{Actor: 0, Call: Call{Kind: PutNext, G: 2}, Own: 0, First: 0, Last: 10, Done: true},
-				{Actor: 1, Call: Call{Kind: StealNext, Q: 0}, Own: 1, First: 3, Last: 5, Done: true, G: 2},
+				{Actor: 1, Call: Call{Kind: StealNext, Q: 0}, Own: 1, First: 3, Last: 5, Done: true, G: 2, Batch: []spec.GID{2}},
 				{Actor: 2, Call: Call{Kind: StealNext, Q: 0}, Own: 2, First: 6, Last: 8, Done: true},
 			},
 			final: []spec.LocalQueue{local(4, 0, 1), local(4, 0), local(4, 0)},
@@ -54,7 +65,7 @@ func TestLinearizable(t *testing.T) {
 			sc:   oneOwnerTwoThieves,
 			calls: []CallRecord{
 				{Actor: 0, Call: Call{Kind: PutNext, G: 2}, Own: 0, First: 0, Last: 10, Done: true},
-				{Actor: 1, Call: Call{Kind: StealNext, Q: 0}, Own: 1, First: 3, Last: 5, Done: true, G: 2},
+				{Actor: 1, Call: Call{Kind: StealNext, Q: 0}, Own: 1, First: 3, Last: 5, Done: true, G: 2, Batch: []spec.GID{2}},
 				{Actor: 2, Call: Call{Kind: StealNext, Q: 0}, Own: 2, First: 11, Last: 12, Done: true},
 			},
 			final: []spec.LocalQueue{local(4, 0, 1), local(4, 0), local(4, 0)},
@@ -65,7 +76,7 @@ func TestLinearizable(t *testing.T) {
 			sc:   oneOwnerTwoThieves,
 			calls: []CallRecord{
 				{Actor: 0, Call: Call{Kind: PutNext, G: 2}, Own: 0, First: 0, Last: 10, Done: true},
-				{Actor: 1, Call: Call{Kind: StealNext, Q: 0}, Own: 1, First: 3, Last: 5, Done: true, G: 2},
+				{Actor: 1, Call: Call{Kind: StealNext, Q: 0}, Own: 1, First: 3, Last: 5, Done: true, G: 2, Batch: []spec.GID{2}},
 				{Actor: 2, Call: Call{Kind: StealNext, Q: 0}, Own: 2, First: 6, Last: 8, Done: true},
 			},
 			final: []spec.LocalQueue{local(4, 0), local(4, 0), local(4, 0, 1)},
@@ -90,7 +101,7 @@ func TestLinearizable(t *testing.T) {
 			sc: Scenario{Name: "hand", Cap: 4, Queues: 2, Init: []QueueInit{{Ring: []spec.GID{1, 2, 3}}}, Actors: []Actor{
 				{Name: "thief", Queue: 1, Script: []Call{{Kind: Steal, Q: 0}}},
 			}},
-			calls: []CallRecord{{Actor: 0, Call: Call{Kind: Steal, Q: 0}, Own: 1, First: 0, Last: 9, Done: true, G: 3}},
+			calls: []CallRecord{{Actor: 0, Call: Call{Kind: Steal, Q: 0}, Own: 1, First: 0, Last: 9, Done: true, G: 3, Batch: []spec.GID{1, 2, 3}}},
 			final: []spec.LocalQueue{local(4, 0), local(4, 0, 1, 2)},
 			ok:    false,
 		},
@@ -99,8 +110,59 @@ func TestLinearizable(t *testing.T) {
 			sc: Scenario{Name: "hand", Cap: 4, Queues: 2, Init: []QueueInit{{Ring: []spec.GID{1, 2, 3}}}, Actors: []Actor{
 				{Name: "thief", Queue: 1, Script: []Call{{Kind: Steal, Q: 0}}},
 			}},
-			calls: []CallRecord{{Actor: 0, Call: Call{Kind: Steal, Q: 0}, Own: 1, First: 0, Last: 9, Done: true, G: 2}},
+			calls: []CallRecord{{Actor: 0, Call: Call{Kind: Steal, Q: 0}, Own: 1, First: 0, Last: 9, Done: true, G: 2, Batch: []spec.GID{1, 2}}},
 			final: []spec.LocalQueue{local(4, 0, 3), local(4, 0, 1)},
+			ok:    true,
+		},
+		{
+			// runqgrab takes runnext only after reading the ring empty.
+			name: "a runnext steal from a ring never empty",
+			sc:   runnextThief,
+			calls: []CallRecord{
+				{Actor: 0, Call: Call{Kind: Put, G: 3}, Own: 0, First: 0, Last: 2, Done: true},
+				{Actor: 1, Call: Call{Kind: StealNext, Q: 0}, Own: 1, First: 3, Last: 9, Done: true, G: 2, Batch: []spec.GID{2}},
+			},
+			final: []spec.LocalQueue{local(4, 0, 1, 3), local(4, 0)},
+			ok:    false,
+		},
+		{
+			// The same steal, but the owner refills the ring after the
+			// steal began: it may have read the ring empty, then taken
+			// runnext from a ring no longer empty.
+			name: "a runnext steal while the owner refills the ring",
+			sc:   Scenario{Name: "hand", Cap: 4, Queues: 2, Init: []QueueInit{{RunNext: 2}}, Actors: runnextThief.Actors},
+			calls: []CallRecord{
+				{Actor: 0, Call: Call{Kind: Put, G: 3}, Own: 0, First: 4, Last: 6, Done: true},
+				{Actor: 1, Call: Call{Kind: StealNext, Q: 0}, Own: 1, First: 3, Last: 9, Done: true, G: 2, Batch: []spec.GID{2}},
+			},
+			final: []spec.LocalQueue{local(4, 0, 3), local(4, 0)},
+			ok:    true,
+		},
+		{
+			// A runnext steal that takes nothing read runnext empty after
+			// it read the ring empty: not while runnext held g2 throughout.
+			name: "nothing stolen while runnext held a G throughout",
+			sc:   Scenario{Name: "hand", Cap: 4, Queues: 2, Init: []QueueInit{{RunNext: 2}}, Actors: runnextThief.Actors},
+			calls: []CallRecord{
+				{Actor: 0, Call: Call{Kind: Put, G: 3}, Own: 0, First: 0, Last: 2, Done: true},
+				{Actor: 1, Call: Call{Kind: StealNext, Q: 0}, Own: 1, First: 1, Last: 9, Done: true},
+			},
+			final: []spec.LocalQueue{local(4, 2, 3), local(4, 0)},
+			ok:    false,
+		},
+		{
+			// The same, but the owner takes runnext during the steal.
+			name: "nothing stolen after the owner took runnext",
+			sc: Scenario{Name: "hand", Cap: 4, Queues: 2, Init: []QueueInit{{RunNext: 2}}, Actors: []Actor{
+				{Name: "owner", Queue: 0, Script: []Call{{Kind: Put, G: 3}, {Kind: Get}}},
+				{Name: "thief", Queue: 1, Script: []Call{{Kind: StealNext, Q: 0}}},
+			}},
+			calls: []CallRecord{
+				{Actor: 0, Index: 0, Call: Call{Kind: Put, G: 3}, Own: 0, First: 0, Last: 2, Done: true},
+				{Actor: 0, Index: 1, Call: Call{Kind: Get}, Own: 0, First: 4, Last: 5, Done: true, G: 2, Inherit: true},
+				{Actor: 1, Call: Call{Kind: StealNext, Q: 0}, Own: 1, First: 1, Last: 9, Done: true},
+			},
+			final: []spec.LocalQueue{local(4, 0, 3), local(4, 0)},
 			ok:    true,
 		},
 	}

@@ -24,7 +24,8 @@
 // After each complete schedule, Check looks for: a panic in the queue code,
 // an actor that spins alone without end, conservation (every G is taken
 // exactly once across gets, steals, drains, and what the queues hold at the
-// end), and linearizability of the history of calls against spec/.
+// end), linearizability of the history of calls against spec/ (lin.go),
+// and the same history against linearize's porcupine model (CheckModel).
 //
 // A failing schedule is printed step by step and encoded as a string of
 // actor indices that Replay (and 'gmpcheck interleave -replay') runs again.

@@ -32,9 +32,101 @@ import (
 // A thief stealing from the thief in the middle of its steal, or a reader of
 // the ring while a displaced runnext G is in flight, sees exactly this, so
 // the model has the same parts: each is linearized separately, in order,
-// within the call's window. Every other call is one part.
+// within the call's window.
+//
+// A steal with stealRunNext also looks at the victim in two parts when it
+// does not take from the ring: it reads the ring empty (at its load of
+// tail; head cannot pass tail), and only later reads or CASes runnext. So
+// such a steal is two points, in order, within its window: one where the
+// victim's ring is empty, and one where runnext holds the G it took (or
+// holds none, for a steal that took nothing). spec.LocalQueue.StealOK
+// alone, at one point, allows a runnext steal from a ring that is never
+// empty during the call: the owner may refill the ring between the two
+// reads, but a steal that never saw it empty is wrong.
+//
+// Every other call is one part.
 
 const partsDone = -1
+
+// The stages after the first part of a call (stage 0).
+const (
+	stageSpill       = 1 // a spill reaches the global queue
+	stageKicked      = 2 // the displaced runnext G reaches the ring
+	stagePublish     = 3 // a steal publishes its batch on the thief's ring
+	stageTakeRunnext = 4 // a runnext steal, having seen the ring empty, takes runnext
+	stageNoRunnext   = 5 // a runnext steal, having seen the ring empty, sees runnext empty
+)
+
+// alternative is one way the next part of a call can take effect.
+type alternative struct {
+	st       lstate
+	stage    int
+	inflight []spec.GID
+}
+
+// parts lists the ways the next part of call c (whose parts before stage
+// are done, with inflight held) can take effect in st; none when c's
+// observed result cannot come out of st.
+func parts(c *CallRecord, stage int, inflight []spec.GID, st lstate) []alternative {
+	if stage == 0 && (c.Call.Kind == Steal || c.Call.Kind == StealNext) {
+		return stealParts(c, st)
+	}
+	switch stage {
+	case stageTakeRunnext:
+		v := st.locals[c.Call.Q]
+		if v.RunNext == spec.NoG || v.RunNext != c.G {
+			return nil
+		}
+		v.RunNext = spec.NoG
+		return []alternative{{st.with(c.Call.Q, v), partsDone, nil}}
+	case stageNoRunnext:
+		if st.locals[c.Call.Q].RunNext != spec.NoG {
+			return nil
+		}
+		return []alternative{{st, partsDone, nil}}
+	}
+	nst, nstage, ninflight, ok := part(c, stage, inflight, st)
+	if !ok {
+		return nil
+	}
+	return []alternative{{nst, nstage, ninflight}}
+}
+
+// stealParts is the first part of a steal: it takes its batch from the
+// head of the victim's ring now, or (with stealRunNext, for a runnext G or
+// nothing) sees the ring empty now and looks at runnext later.
+func stealParts(c *CallRecord, st lstate) []alternative {
+	srn := c.Call.Kind == StealNext
+	v := st.locals[c.Call.Q]
+	var out []alternative
+	if c.G == spec.NoG {
+		if len(v.Ring) != 0 {
+			return nil
+		}
+		if srn {
+			return []alternative{{st, stageNoRunnext, nil}}
+		}
+		return []alternative{{st, partsDone, nil}}
+	}
+	if len(c.Batch) == 0 || c.Batch[len(c.Batch)-1] != c.G {
+		return nil // not what a steal can return (a record without its batch)
+	}
+	if srn && len(c.Batch) == 1 && len(v.Ring) == 0 {
+		out = append(out, alternative{st, stageTakeRunnext, nil})
+	}
+	// From the ring: the batch is a prefix of it, of a legal size.
+	if len(c.Batch) <= len(v.Ring) && slices.Equal(v.Ring[:len(c.Batch)], c.Batch) {
+		if nv, ok := v.StealOK(c.Batch, false); ok {
+			nst := st.with(c.Call.Q, nv)
+			if len(c.Batch) == 1 {
+				out = append(out, alternative{nst, partsDone, nil})
+			} else {
+				out = append(out, alternative{nst, stagePublish, slices.Clone(c.Batch[:len(c.Batch)-1])})
+			}
+		}
+	}
+	return out
+}
 
 // part applies the next part of call c (whose parts before stage are done,
 // with inflight held) to st. ok is false when c's observed result cannot
@@ -46,7 +138,7 @@ func part(c *CallRecord, stage int, inflight []spec.GID, st lstate) (nst lstate,
 		if spill == nil {
 			return st.with(c.Own, q), partsDone, nil, true
 		}
-		return st.with(c.Own, q), 1, spill, true
+		return st.with(c.Own, q), stageSpill, spill, true
 	case stage == 0 && c.Call.Kind == PutNext:
 		q := st.locals[c.Own]
 		old := q.RunNext
@@ -54,16 +146,16 @@ func part(c *CallRecord, stage int, inflight []spec.GID, st lstate) (nst lstate,
 		if old == spec.NoG {
 			return st.with(c.Own, q), partsDone, nil, true
 		}
-		return st.with(c.Own, q), 2, []spec.GID{old}, true
-	case stage == 1: // a spill reaches the global queue
+		return st.with(c.Own, q), stageKicked, []spec.GID{old}, true
+	case stage == stageSpill:
 		return lstate{st.locals, st.glob.PutBatch(inflight)}, partsDone, nil, true
-	case stage == 2: // the displaced runnext G reaches the ring
+	case stage == stageKicked:
 		q, spill := st.locals[c.Own].Put(inflight[0], false)
 		if spill == nil {
 			return st.with(c.Own, q), partsDone, nil, true
 		}
-		return st.with(c.Own, q), 1, spill, true
-	case stage == 3: // a steal publishes its batch on the thief's ring
+		return st.with(c.Own, q), stageSpill, spill, true
+	case stage == stagePublish:
 		q, rest := st.locals[c.Own].PutBatch(inflight)
 		if len(rest) != 0 {
 			return st, 0, nil, false
@@ -79,31 +171,6 @@ func part(c *CallRecord, stage int, inflight []spec.GID, st lstate) (nst lstate,
 		return st.with(c.Own, q), partsDone, nil, slices.Equal(all, c.Gs)
 	case Empty:
 		return st, partsDone, nil, st.locals[c.Call.Q].EmptyOK(c.Empty)
-	case Steal, StealNext:
-		srn := c.Call.Kind == StealNext
-		v := st.locals[c.Call.Q]
-		if c.G == spec.NoG {
-			_, ok := v.StealOK(nil, srn)
-			return st, partsDone, nil, ok
-		}
-		// The returned G is the last of the batch, which is a prefix of the
-		// victim's ring or its runnext G: the G names the batch.
-		var batch []spec.GID
-		if srn && v.RunNext == c.G {
-			batch = []spec.GID{c.G}
-		} else if i := slices.Index(v.Ring, c.G); i >= 0 {
-			batch = slices.Clone(v.Ring[:i+1])
-		} else {
-			return st, 0, nil, false
-		}
-		nv, ok := v.StealOK(batch, srn)
-		if !ok {
-			return st, 0, nil, false
-		}
-		if len(batch) == 1 {
-			return st.with(c.Call.Q, nv), partsDone, nil, true
-		}
-		return st.with(c.Call.Q, nv), 3, batch[:len(batch)-1], true
 	}
 	panic(fmt.Sprintf("interleave: no linearization rule for %v at stage %d", c.Call.Kind, stage))
 }
@@ -159,6 +226,9 @@ func describeCall(sc *Scenario, c *CallRecord) string {
 		res = fmt.Sprintf(" = g%d inherit=%v", c.G, c.Inherit)
 	case Steal, StealNext:
 		res = fmt.Sprintf(" = g%d", c.G)
+		if len(c.Batch) > 1 {
+			res += fmt.Sprintf(" (batch %v)", c.Batch)
+		}
 	case Drain:
 		res = fmt.Sprintf(" = %v", c.Gs)
 	case Empty:
@@ -200,14 +270,12 @@ func (s *linSearch) search(st lstate) bool {
 		if s.stages[i] == partsDone || !s.mayGo(i) {
 			continue
 		}
-		nst, nstage, ninflight, ok := part(c, s.stages[i], s.inflight[i], st)
-		if !ok {
-			continue
-		}
 		oldStage, oldInflight := s.stages[i], s.inflight[i]
-		s.stages[i], s.inflight[i] = nstage, ninflight
-		if s.search(nst) {
-			return true
+		for _, alt := range parts(c, oldStage, oldInflight, st) {
+			s.stages[i], s.inflight[i] = alt.stage, alt.inflight
+			if s.search(alt.st) {
+				return true
+			}
 		}
 		s.stages[i], s.inflight[i] = oldStage, oldInflight
 	}

@@ -43,6 +43,9 @@ type CallRecord struct {
 	Inherit bool       // Get: inheritTime
 	Gs      []spec.GID // Drain: the Gs, in order
 	Empty   bool       // Empty: the answer
+	// Batch is, for Steal and StealNext, every G the steal took from the
+	// victim, head first: those it published on the thief's ring, then G.
+	Batch []spec.GID
 }
 
 // ActorPanic is a panic raised in an actor, by the queue code or the
@@ -284,7 +287,27 @@ func (r *runner) perform(rec *CallRecord, c Call) {
 			rec.Gs = append(rec.Gs, gid(g))
 		}
 	case Steal, StealNext:
+		// The Gs published on the thief's ring are those there after the
+		// steal and not before. Reading the ring without yield points is
+		// safe here, before the steal's first atomic step and after its
+		// last: this actor holds the baton, so every other one is parked.
+		// (A chained thief may take Gs that were there before, never the
+		// ones published by the steal's last step.)
+		before := map[spec.GID]bool{}
+		_, ring := own.Contents()
+		for _, g := range ring {
+			before[gid(g)] = true
+		}
 		rec.G = gid(own.Steal(r.queues[c.Q], c.Kind == StealNext))
+		if rec.G != spec.NoG {
+			_, ring = own.Contents()
+			for _, g := range ring {
+				if !before[gid(g)] {
+					rec.Batch = append(rec.Batch, gid(g))
+				}
+			}
+			rec.Batch = append(rec.Batch, rec.G)
+		}
 	case Empty:
 		rec.Empty = r.queues[c.Q].Empty()
 	}
