@@ -107,7 +107,7 @@ func runScheduler(data []byte) error {
 				continue // not applicable now; the driver changed nothing
 			}
 			trail = append(trail, cmd)
-			if msg := checkSnapshot(d.Sched().Snapshot()); msg != "" {
+			if msg := checkSnapshot(d.Sched().Snapshot(), cfg.QueueCapacity); msg != "" {
 				return fmt.Errorf("Procs %d, capacity %d, schedtick %d: after %d commands: %s\ncommands: %s",
 					cfg.Procs, cfg.QueueCapacity, cfg.SchedTickPeriod, len(trail), msg, strings.Join(trail, "; "))
 			}
@@ -116,14 +116,39 @@ func runScheduler(data []byte) error {
 	return nil
 }
 
-// checkSnapshot checks what must hold between any two scheduler steps:
-// a runnable G is on exactly one run queue (a P's runnext or ring, or the
-// global queue) and no other G is on any; each running or syscall G is the
-// current G of exactly one M, which is in MRun; each P is held by at most
-// one M, and a held P is running; npidle and nmspinning count what they
-// name.
-func checkSnapshot(sn impl.Snapshot) string {
+// checkSnapshot checks what must hold between any two scheduler steps,
+// spec/'s invariants (spec.Model.Check, numbered as in docs/spec.md) on the
+// real scheduler's snapshot: a runnable G is on exactly one run queue (a
+// P's runnext or ring, or the global queue) and no other G is on any (1,
+// 6); each running or syscall G is the current G of exactly one M, which is
+// in MRun, and a running G's M holds a P (1); no ring holds more than its
+// capacity (2); a spinning M holds a P whose local queue is empty (3); an
+// idle P has an empty local queue and no holder, a running P exactly one
+// holder, and a held P is running (4); npidle and nmspinning count what
+// they name (5); an M's P, current G and spinning flag fit its state (7).
+func checkSnapshot(sn impl.Snapshot, capacity int) string {
 	var problems []string
+	for p, ps := range sn.Ps {
+		if len(ps.Ring) > capacity {
+			problems = append(problems, fmt.Sprintf("p%d's ring holds %d > capacity %d", p, len(ps.Ring), capacity))
+		}
+	}
+	emptyP := func(p int) bool { return sn.Ps[p].RunNext == nil && len(sn.Ps[p].Ring) == 0 }
+	for i, m := range sn.Ms {
+		if m.Spinning && (m.P < 0 || !emptyP(m.P)) {
+			problems = append(problems, fmt.Sprintf("m%d spins holding p%d, which is none or has local work", i, m.P))
+		}
+		switch m.PC {
+		case spec.MIdle, spec.MRecheck:
+			if m.P >= 0 || m.CurG != nil || m.Spinning {
+				problems = append(problems, fmt.Sprintf("m%d in %v holds p%d, curg %v, spinning=%v", i, m.PC, m.P, m.CurG, m.Spinning))
+			}
+		case spec.MSched:
+			if m.P < 0 || m.CurG != nil {
+				problems = append(problems, fmt.Sprintf("m%d in findRunnable holds p%d, curg %v", i, m.P, m.CurG))
+			}
+		}
+	}
 	onQueue := map[*impl.G]int{}
 	for _, ps := range sn.Ps {
 		if ps.RunNext != nil {
@@ -137,6 +162,7 @@ func checkSnapshot(sn impl.Snapshot) string {
 		onQueue[g]++
 	}
 	curOf := map[*impl.G]int{}
+	withP := map[*impl.G]bool{}
 	holder := map[int]int{}
 	spinning := 0
 	for i, m := range sn.Ms {
@@ -158,11 +184,20 @@ func checkSnapshot(sn impl.Snapshot) string {
 		}
 		if m.CurG != nil && m.PC == spec.MRun {
 			curOf[m.CurG]++
+			withP[m.CurG] = m.P >= 0
 		}
 	}
 	for p, n := range holder {
 		if n > 1 {
 			problems = append(problems, fmt.Sprintf("p%d is held by %d Ms", p, n))
+		}
+	}
+	for p, ps := range sn.Ps {
+		switch {
+		case ps.Status == spec.PIdle && !emptyP(p):
+			problems = append(problems, fmt.Sprintf("idle p%d has local work", p))
+		case ps.Status == spec.PRunning && holder[p] != 1:
+			problems = append(problems, fmt.Sprintf("running p%d is held by %d Ms", p, holder[p]))
 		}
 	}
 	for _, g := range sn.Gs {
@@ -172,6 +207,9 @@ func checkSnapshot(sn impl.Snapshot) string {
 		}
 		if running := st == impl.Grunning || st == impl.Gsyscall; running && curOf[g] != 1 {
 			problems = append(problems, fmt.Sprintf("%v is %v and the current G of %d running Ms", g, st, curOf[g]))
+		}
+		if st == impl.Grunning && curOf[g] == 1 && !withP[g] {
+			problems = append(problems, fmt.Sprintf("%v is running on an M without a P", g))
 		}
 		delete(onQueue, g)
 	}
@@ -191,4 +229,49 @@ func checkSnapshot(sn impl.Snapshot) string {
 		problems = append(problems, fmt.Sprintf("nmspinning=%d but %d Ms spin", sn.NMSpinning, spinning))
 	}
 	return strings.Join(problems, "; ")
+}
+
+// TestCheckSnapshotInvariants: each invariant checkSnapshot adds beyond
+// where the Gs are is broken by a hand-made snapshot, and reported; a
+// consistent snapshot passes.
+func TestCheckSnapshotInvariants(t *testing.T) {
+	g := impl.NewG(1) // a fresh G: idle, so on no queue and no M
+	base := func() impl.Snapshot {
+		return impl.Snapshot{
+			Gs:     []*impl.G{g},
+			Ps:     []impl.PSnapshot{{Status: spec.PRunning}, {Status: spec.PIdle}},
+			Ms:     []impl.MSnapshot{{PC: spec.MSched, P: 0}, {PC: spec.MIdle, P: -1}},
+			NPIdle: 1,
+		}
+	}
+	if msg := checkSnapshot(base(), 2); msg != "" {
+		t.Fatalf("consistent snapshot: %s", msg)
+	}
+	other := impl.NewG(2)
+	tests := []struct {
+		name    string
+		breakIt func(*impl.Snapshot)
+		want    string
+	}{
+		{"ring over capacity", func(s *impl.Snapshot) { s.Ps[0].Ring = []*impl.G{other, other, other} }, "ring holds 3 > capacity 2"},
+		{"spinning with local work", func(s *impl.Snapshot) {
+			s.Ms[0].Spinning, s.NMSpinning, s.Ps[0].RunNext = true, 1, other
+		}, "m0 spins holding p0"},
+		{"spinning without a P", func(s *impl.Snapshot) {
+			s.Ms[1].Spinning, s.NMSpinning = true, 1
+		}, "m1 spins holding p-1"},
+		{"idle P with work", func(s *impl.Snapshot) { s.Ps[1].Ring = []*impl.G{other} }, "idle p1 has local work"},
+		{"running P without a holder", func(s *impl.Snapshot) { s.Ms[0] = impl.MSnapshot{PC: spec.MIdle, P: -1} }, "running p0 is held by 0 Ms"},
+		{"idle M holding a P", func(s *impl.Snapshot) { s.Ms[1].P = 1 }, "m1 in"},
+		{"findRunnable without a P", func(s *impl.Snapshot) { s.Ms[0].P = -1 }, "m0 in findRunnable holds p-1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sn := base()
+			tt.breakIt(&sn)
+			if msg := checkSnapshot(sn, 2); !strings.Contains(msg, tt.want) {
+				t.Fatalf("checkSnapshot = %q, want it to report %q", msg, tt.want)
+			}
+		})
+	}
 }
