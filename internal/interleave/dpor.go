@@ -35,6 +35,10 @@ const (
 	wordSlots
 	wordRunnext
 	wordLock
+	// wordAny is an access this package does not know (an Op added to impl
+	// without a case in accessOf): dependent with every step, so the
+	// reduction stays sound, if less effective, until it gets its case.
+	wordAny
 )
 
 type access struct {
@@ -62,12 +66,15 @@ func accessOf(op impl.Op) (word, bool) {
 		return wordRunnext, false
 	case impl.OpCasRunnext:
 		return wordRunnext, true
+	case impl.OpLockSched:
+		return wordLock, true
 	}
-	return wordLock, true // OpLockSched, and anything new: conservatively a write
+	return wordAny, true
 }
 
 func dependent(a, b access) bool {
-	return (a.obj == b.obj && a.word == b.word && (a.write || b.write)) || (a.hist && b.hist)
+	return (a.obj == b.obj && a.word == b.word && (a.write || b.write)) || (a.hist && b.hist) ||
+		a.word == wordAny || b.word == wordAny
 }
 
 func accesses(ex *Execution, windows bool) []access {

@@ -174,3 +174,22 @@ func TestDPORCoversBoundedSearch(t *testing.T) {
 		})
 	}
 }
+
+// TestEveryOpHasADependence: every access impl names has its own case in
+// accessOf, and an unknown one is dependent with everything, so a new
+// yield point cannot make the reduction skip orders it must run.
+func TestEveryOpHasADependence(t *testing.T) {
+	for op := impl.Op(1); !strings.HasPrefix(op.String(), "Op("); op++ {
+		if w, _ := accessOf(op); w == wordAny {
+			t.Errorf("%v has no case in accessOf", op)
+		}
+	}
+	unknown := impl.Op(255)
+	w, write := accessOf(unknown)
+	u := access{obj: 0, word: w, write: write}
+	for _, other := range []access{{obj: 1, word: wordHead}, {obj: GlobalObj, word: wordLock, write: true}} {
+		if !dependent(u, other) || !dependent(other, u) {
+			t.Errorf("an unknown access is independent of %+v", other)
+		}
+	}
+}

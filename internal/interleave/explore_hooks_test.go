@@ -194,3 +194,27 @@ func TestChainedStealBatchInFlight(t *testing.T) {
 		t.Fatalf("%v: no execution in which thief 2, starting during thief 1's steal of g1 and g2, takes g1", r)
 	}
 }
+
+// TestScenariosReachEveryYieldPoint: the built-in scenarios, explored, take
+// a step at every kind of yield point the correct queue code has (the
+// plain store of head exists only in seeded bugs).
+func TestScenariosReachEveryYieldPoint(t *testing.T) {
+	setBug(t, impl.NoBug)
+	seen := map[impl.Op]bool{}
+	for _, sc := range Scenarios() {
+		opt := DefaultOptions()
+		opt.OnExecution = func(ex *Execution) {
+			for _, s := range ex.Steps {
+				seen[s.Op] = true
+			}
+		}
+		if r, err := Explore(context.Background(), &sc, opt); err != nil || !r.Complete {
+			t.Fatalf("%v %v", r, err)
+		}
+	}
+	for op := impl.Op(1); !strings.HasPrefix(op.String(), "Op("); op++ {
+		if !seen[op] && op != impl.OpStoreHead {
+			t.Errorf("no built-in scenario takes a step at %v", op)
+		}
+	}
+}
