@@ -25,6 +25,7 @@ type stressWorkload struct {
 	live    atomic.Int64
 	done    []atomic.Int32
 	rescued atomic.Int64
+	local   bool // mixedStep's local mix: no Gosched, so idle Ps must steal
 
 	waitList
 }
@@ -56,7 +57,7 @@ func (w *stressWorkload) spawn(parent Task, seed uint64) bool {
 func (w *stressWorkload) body(tk Task, idx int64, seed uint64) {
 	r := rand.New(rand.NewPCG(seed, uint64(idx)))
 	for step := 0; ; step++ {
-		switch w.mixedStep(tk, r, step, "stress") {
+		switch w.mixedStep(tk, r, step, "stress", w.local) {
 		case opSpawn:
 			if !w.spawn(tk, r.Uint64()) && step > 8 {
 				w.finish(tk, idx)
@@ -158,19 +159,33 @@ func TestStress(t *testing.T) {
 		total = 20_000
 	}
 	procsList := []int{1, 2, 4, 8}
-	for _, shell := range []string{"carrier", "handoff"} {
+	// carrier is the 10^6 lifecycles; local is the mix without Gosched, in
+	// which work spreads by stealing rather than through the global queue
+	// (250,000 at each Procs but 1); handoff is a tenth as many, a smoke
+	// test of the other shell (the same scheduler code).
+	for _, variant := range []string{"carrier", "local", "handoff"} {
 		for _, procs := range procsList {
-			t.Run(fmt.Sprintf("%s/procs=%d", shell, procs), func(t *testing.T) {
-				s, err := New(Config{Procs: procs, QueueCapacity: 8, HandoffShell: shell == "handoff"})
+			if variant == "local" && procs == 1 {
+				continue // nobody to steal from
+			}
+			t.Run(fmt.Sprintf("%s/procs=%d", variant, procs), func(t *testing.T) {
+				// A ring of 8 overflows to the global queue often, which
+				// the carrier mix wants; the local mix gets the runtime's
+				// 256 so that its work stays in the rings.
+				capacity := 8
+				if variant == "local" {
+					capacity = DefaultQueueCapacity
+				}
+				s, err := New(Config{Procs: procs, QueueCapacity: capacity, HandoffShell: variant == "handoff"})
 				if err != nil {
 					t.Fatal(err)
 				}
 				defer s.Shutdown()
 				n := total / len(procsList)
-				if shell == "handoff" {
-					n /= 10 // the same scheduler code; a smoke test of the other shell
+				if variant == "handoff" {
+					n /= 10
 				}
-				w := &stressWorkload{s: s, total: int64(n)}
+				w := &stressWorkload{s: s, total: int64(n), local: variant == "local"}
 				w.done = make([]atomic.Int32, w.total)
 				start := time.Now()
 				if err := w.run(); err != nil {
@@ -183,6 +198,9 @@ func TestStress(t *testing.T) {
 				}
 				quiesce(t, s)
 				st := s.Stats()
+				if w.local && st.Steals == 0 {
+					t.Fatalf("the local mix never stole: the steal path went unexercised")
+				}
 				t.Logf("%d lifecycles in %v: steals=%d preempts=%d retakes=%d handoffs=%d Ms=%d outside-readies=%d Gs=%d",
 					w.total, time.Since(start).Round(time.Millisecond), st.Steals, st.Preempts, st.Retakes, st.Handoffs, st.Ms, w.rescued.Load(), len(s.Snapshot().Gs))
 			})

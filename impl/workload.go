@@ -233,8 +233,18 @@ const (
 // it, unless it is a spawn or an exit: those depend on the caller's
 // population rules, so it returns them instead. step counts the G's steps
 // so far; only its first six may park, so that parked Gs stay few.
-func (l *waitList) mixedStep(tk Task, r *rand.Rand, step int, reason string) mixedOp {
-	switch op := r.IntN(16); {
+//
+// With local, Gosched's share goes to spawns instead. Gosched keeps the
+// global queue stocked, and findRunnable takes from it before it steals, so
+// the plain mix rarely steals; without it the work piles up in the
+// spawners' rings (each spawn lands in runnext and kicks the previous one to
+// the ring) and idle Ps must steal it.
+func (l *waitList) mixedStep(tk Task, r *rand.Rand, step int, reason string, local bool) mixedOp {
+	op := r.IntN(16)
+	if local && op >= 10 && op < 12 {
+		op = 0
+	}
+	switch {
 	case op < 5:
 		return opSpawn
 	case op < 7: // park, to be readied by someone
@@ -269,7 +279,7 @@ func (w *workload) mixed(tk Task, seed uint64) {
 			return
 		}
 		w.ops.Add(1)
-		switch w.mixedStep(tk, r, step, "mixed") {
+		switch w.mixedStep(tk, r, step, "mixed", false) {
 		case opSpawn:
 			if w.live.Load() < int64(64*w.procs) {
 				w.spawned.Add(1)
