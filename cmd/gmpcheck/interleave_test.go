@@ -9,11 +9,7 @@ import (
 )
 
 func TestInterleaveUsage(t *testing.T) {
-	tests := []struct {
-		args []string
-		code int
-		want string
-	}{
+	checkCmdCases(t, []cmdCase{
 		{[]string{"interleave", "-scenario", "nosuch"}, exitUsage, `unknown scenario "nosuch"`},
 		{[]string{"interleave", "-bug", "nosuch"}, exitUsage, `unknown seeded bug "nosuch"`},
 		{[]string{"interleave", "-replay", "0101"}, exitUsage, "-replay needs one -scenario"},
@@ -21,13 +17,7 @@ func TestInterleaveUsage(t *testing.T) {
 		{[]string{"interleave", "-preemption-bound", "-2"}, exitUsage, "-preemption-bound must be >= -1"},
 		{[]string{"interleave", "extra"}, exitUsage, "unexpected arguments"},
 		{[]string{"interleave", "-list"}, exitPass, "two-thieves-drain"},
-	}
-	for _, tt := range tests {
-		code, out := runCmd(tt.args...)
-		if code != tt.code || !strings.Contains(out, tt.want) {
-			t.Errorf("gmpcheck %q: exit %d, want %d; output should contain %q:\n%s", tt.args, code, tt.code, tt.want, out)
-		}
-	}
+	})
 }
 
 // TestInterleaveWithoutHooksIsNotAPass: the default build has no yield

@@ -10,11 +10,7 @@ import (
 )
 
 func TestLinExitCodes(t *testing.T) {
-	tests := []struct {
-		args []string
-		code int
-		want string
-	}{
+	checkCmdCases(t, []cmdCase{
 		{[]string{"lin", "-q", "-rounds", "50", "-capacity", "4", "-thieves", "1"}, exitPass, "PASS"},
 		{[]string{"lin", "-q", "-rounds", "1000000000", "-timeout", "50ms"}, exitInconclusive, "INCONCLUSIVE"},
 		{[]string{"lin", "-rounds", "0"}, exitUsage, "-rounds must be >= 1"},
@@ -23,13 +19,7 @@ func TestLinExitCodes(t *testing.T) {
 		{[]string{"lin", "-timeout", "-1s"}, exitUsage, "-timeout"},
 		{[]string{"lin", "-bug", "nosuchbug"}, exitUsage, "nosuchbug"},
 		{[]string{"lin", "extra"}, exitUsage, "unexpected arguments"},
-	}
-	for _, tt := range tests {
-		code, out := runCmd(tt.args...)
-		if code != tt.code || !strings.Contains(out, tt.want) {
-			t.Errorf("gmpcheck %q: exit %d, want %d; output should contain %q:\n%s", tt.args, code, tt.code, tt.want, out)
-		}
-	}
+	})
 }
 
 // TestLinSeededBug: with a seeded queue bug, lin fails and writes the

@@ -14,12 +14,26 @@ func runCmd(args ...string) (int, string) {
 	return code, out.String()
 }
 
+// A cmdCase is one command line, the exit code it must give and a string its
+// output must contain.
+type cmdCase struct {
+	args []string
+	code int
+	want string
+}
+
+func checkCmdCases(t *testing.T, cases []cmdCase) {
+	t.Helper()
+	for _, tt := range cases {
+		code, out := runCmd(tt.args...)
+		if code != tt.code || !strings.Contains(out, tt.want) {
+			t.Errorf("gmpcheck %q: exit %d, want %d; output should contain %q:\n%s", tt.args, code, tt.code, tt.want, out)
+		}
+	}
+}
+
 func TestUsageErrors(t *testing.T) {
-	tests := []struct {
-		args []string
-		code int
-		want string
-	}{
+	checkCmdCases(t, []cmdCase{
 		{nil, exitUsage, "usage: gmpcheck"},
 		{[]string{"-h"}, exitPass, "commands:"},
 		{[]string{"nosuch"}, exitUsage, `unknown command "nosuch"`},
@@ -29,13 +43,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"verify", "-h"}, exitPass, "usage: gmpcheck verify"},
 		{[]string{"queues", "-steps", "0"}, exitUsage, "-steps and -ops >= 1"},
 		{[]string{"queues", "-h"}, exitPass, "usage: gmpcheck queues"},
-	}
-	for _, tt := range tests {
-		code, out := runCmd(tt.args...)
-		if code != tt.code || !strings.Contains(out, tt.want) {
-			t.Errorf("gmpcheck %q: exit %d, want %d; output should contain %q:\n%s", tt.args, code, tt.code, tt.want, out)
-		}
-	}
+	})
 }
 
 func TestEveryCommandHasHelp(t *testing.T) {
@@ -73,21 +81,11 @@ func TestVerdicts(t *testing.T) {
 }
 
 func TestExploreExitCodes(t *testing.T) {
-	tests := []struct {
-		args []string
-		code int
-		want string
-	}{
+	checkCmdCases(t, []cmdCase{
 		{[]string{"explore", "-q", "-ps", "1", "-gs", "2", "-spawn", "1"}, exitPass, "PASS"},
 		{[]string{"explore", "-q", "-ps", "2", "-gs", "2", "-spawn", "1", "-bug", "nmspinning-no-dec"}, exitFail, "VIOLATION (2 steps) invariant"},
 		{[]string{"explore", "-q", "-max-states", "100"}, exitInconclusive, "INCONCLUSIVE"},
 		{[]string{"explore", "-bug", "nosuchbug"}, exitUsage, "nosuchbug"},
 		{[]string{"explore", "-ps", "0"}, exitUsage, ""},
-	}
-	for _, tt := range tests {
-		code, out := runCmd(tt.args...)
-		if code != tt.code || !strings.Contains(out, tt.want) {
-			t.Errorf("gmpcheck %q: exit %d, want %d; output should contain %q:\n%s", tt.args, code, tt.code, tt.want, out)
-		}
-	}
+	})
 }
