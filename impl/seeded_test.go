@@ -18,7 +18,10 @@ const queueSuite = "^(TestRunq|TestGlobalRunq)"
 func TestSeededBugsCaught(t *testing.T) {
 	bin := instrumentedTestBinary(t)
 	run := func(bug Bug) (failed []string, out string, err error) {
-		cmd := exec.Command(bin, "-test.run="+queueSuite, "-test.count=1", "-rapid.nofailfile")
+		// The timeout is a backstop: a bug that livelocks the suite must
+		// end as a failure here, not hang this test until go test's own
+		// timeout kills the whole package.
+		cmd := exec.Command(bin, "-test.run="+queueSuite, "-test.count=1", "-rapid.nofailfile", "-test.timeout=5m")
 		cmd.Env = append(os.Environ(), "GMPCHECK_BUG="+string(bug))
 		b, err := cmd.CombinedOutput()
 		out = string(b)

@@ -6,9 +6,37 @@ import (
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/gmpcheck/gmpcheck/impl"
 )
+
+// stallTimeout bounds the waits for the thieves after the owner stops and
+// for the final drain. A broken queue can leave head and tail inconsistent
+// for good (a seeded steal-no-cas stores a stale head), and runqgrab and
+// runqdrain retry an inconsistent read forever: a livelock, which must end
+// as a failure, not as a hung check. On a correct queue both take
+// microseconds, so the bound only matters for a broken one.
+var stallTimeout = 10 * time.Second
+
+// finishWithin runs f and reports whether it returned within d. If it did
+// not, its goroutine is left running: a livelocked queue operation cannot be
+// stopped from outside.
+func finishWithin(d time.Duration, f func()) bool {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-done:
+		return true
+	case <-timer.C:
+		return false
+	}
+}
 
 // StressConfig sizes one conservation stress run.
 type StressConfig struct {
@@ -31,7 +59,8 @@ type StressResult struct {
 // the owner, by a thief, from the global queue, or in the final drain. A
 // duplicate shows a broken CAS; a loss shows a broken overflow or
 // publication. It returns an error naming the first G taken twice or never,
-// or the context's error if ctx ended first (then nothing was decided).
+// or a steal or drain that never returns (a livelock on a broken queue), or
+// the context's error if ctx ended first (then nothing was decided).
 func Stress(ctx context.Context, cfg StressConfig) (StressResult, error) {
 	var res StressResult
 	if cfg.Thieves < 1 {
@@ -117,8 +146,10 @@ func Stress(ctx context.Context, cfg StressConfig) (StressResult, error) {
 		}
 	}()
 	stop.Store(true)
-	wg.Wait()
 	res.Puts = int64(id)
+	if !finishWithin(stallTimeout, wg.Wait) {
+		return res, fmt.Errorf("a thief's runqsteal did not return within %v after the owner stopped: it retries forever, so head and tail stay inconsistent (a broken queue)", stallTimeout)
+	}
 	res.ThiefTakes = thiefTakes.Load()
 	if f := failure.Load(); f != nil {
 		return res, *f
@@ -127,7 +158,10 @@ func Stress(ctx context.Context, cfg StressConfig) (StressResult, error) {
 		return res, err
 	}
 	// Quiescent now: take everything left, then account for every G.
-	gq := owner.Drain()
+	var gq impl.GQueue
+	if !finishWithin(stallTimeout, func() { gq = owner.Drain() }) {
+		return res, fmt.Errorf("runqdrain did not return within %v on a quiescent queue: head and tail are inconsistent (a broken queue)", stallTimeout)
+	}
 	for g := gq.Pop(); g != nil; g = gq.Pop() {
 		take(g)
 		res.LeftOver++
