@@ -27,15 +27,6 @@ func SeededBugCases() []SeededBugCase {
 	}
 }
 
-// SeededBugBounds returns the bounds of SeededBugCases, in the same order.
-func SeededBugBounds() []Bounds {
-	var out []Bounds
-	for _, c := range SeededBugCases() {
-		out = append(out, c.Bounds)
-	}
-	return out
-}
-
 // Match reports how v differs from the expected counterexample, or nil.
 func (c SeededBugCase) Match(v *Violation) error {
 	bug := c.Bounds.Bug

@@ -191,7 +191,7 @@ func checkTLACfgs(ctx context.Context, dir string, cfgs []tlacheck.Cfg, jar stri
 		}()
 	}
 	wg.Wait()
-	sameStates(rows, jobs)
+	sameStates(rows, jobs, log)
 	return rows
 }
 
@@ -203,8 +203,9 @@ type tlaJob struct {
 
 // sameStates holds TLC to tla-checker's distinct-state count on every cfg
 // both passed, as the test does: a TLC row that passed with another count
-// becomes a wrong verdict.
-func sameStates(rows []tlaRow, jobs []tlaJob) {
+// becomes a wrong verdict, said on log too, since the row's own log line,
+// written when the run ended, could not know it.
+func sameStates(rows []tlaRow, jobs []tlaJob, log io.Writer) {
 	checker := map[int]tlaRow{}
 	for k, j := range jobs {
 		if !j.tlc {
@@ -220,6 +221,7 @@ func sameStates(rows []tlaRow, jobs []tlaJob) {
 		if r.res.States != t.res.States {
 			rows[k].verdict = tlacheck.Wrong
 			rows[k].why = fmt.Sprintf("distinct states differ: %s %d, TLC %d", r.res.Tool, r.res.States, t.res.States)
+			fmt.Fprintf(log, "tla: %s: TLC: WRONG after all: %s\n", t.cfg.Name, rows[k].why)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/gmpcheck/gmpcheck/tla/tlacheck"
@@ -19,7 +20,8 @@ func TestTLASameStates(t *testing.T) {
 		row("tla-checker", tlacheck.Pass, 100), row("TLC", tlacheck.Pass, 100), // equal
 		row("tla-checker", tlacheck.Invariant, 9), row("TLC", tlacheck.Invariant, 12), // a violation: counts are partial
 	}
-	sameStates(rows, jobs)
+	var log strings.Builder
+	sameStates(rows, jobs, &log)
 	want := []tlacheck.Verdict{tlacheck.OK, tlacheck.Wrong, tlacheck.OK, tlacheck.OK, tlacheck.OK, tlacheck.OK}
 	for k, r := range rows {
 		if r.verdict != want[k] {
@@ -28,5 +30,8 @@ func TestTLASameStates(t *testing.T) {
 	}
 	if rows[1].why == "" {
 		t.Error("the wrong row says nothing")
+	}
+	if n := strings.Count(log.String(), "WRONG after all"); n != 1 {
+		t.Errorf("log reports %d overturned rows, want 1:\n%s", n, log.String())
 	}
 }

@@ -31,8 +31,9 @@ func (v *Violation) Error() string { return fmt.Sprintf("%s: %s", v.Kind, v.Msg)
 // Check runs the checks on a finished execution and returns the first
 // failure, or nil: a panic, a livelock, conservation, linearizability
 // against spec/ (this package's search, see lin.go), and the same history
-// against linearize's porcupine model (CheckModel). A cut execution (Exec.Cut) has no violation but did not
-// pass either: the caller counts it as inconclusive.
+// against linearize's porcupine model (CheckModel). A cut execution
+// (Exec.Cut) has no violation but did not pass either: the caller counts it
+// as inconclusive.
 func Check(ex *Execution) *Violation {
 	switch {
 	case ex.Panic != nil:

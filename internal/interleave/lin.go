@@ -114,15 +114,13 @@ func stealParts(c *CallRecord, st lstate) []alternative {
 	if srn && len(c.Batch) == 1 && len(v.Ring) == 0 {
 		out = append(out, alternative{st, stageTakeRunnext, nil})
 	}
-	// From the ring: the batch is a prefix of it, of a legal size.
-	if len(c.Batch) <= len(v.Ring) && slices.Equal(v.Ring[:len(c.Batch)], c.Batch) {
-		if nv, ok := v.StealOK(c.Batch, false); ok {
-			nst := st.with(c.Call.Q, nv)
-			if len(c.Batch) == 1 {
-				out = append(out, alternative{nst, partsDone, nil})
-			} else {
-				out = append(out, alternative{nst, stagePublish, slices.Clone(c.Batch[:len(c.Batch)-1])})
-			}
+	// From the ring: StealOK requires a prefix of it, of a legal size.
+	if nv, ok := v.StealOK(c.Batch, false); ok {
+		nst := st.with(c.Call.Q, nv)
+		if len(c.Batch) == 1 {
+			out = append(out, alternative{nst, partsDone, nil})
+		} else {
+			out = append(out, alternative{nst, stagePublish, slices.Clone(c.Batch[:len(c.Batch)-1])})
 		}
 	}
 	return out
