@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gmpcheck/gmpcheck/internal/procgroup"
 )
 
 // Outcome classifies what a checker reported.
@@ -119,6 +121,7 @@ func RunChecker(ctx context.Context, dir string, c Cfg, opt RunOptions) (Result,
 	}
 	cmd := exec.CommandContext(ctx, "node", args...)
 	cmd.Dir = dir
+	procgroup.KillOnCancel(cmd)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
@@ -203,10 +206,27 @@ func invariantName(msg string, invs []string) string {
 
 var (
 	tlcDistinct  = regexp.MustCompile(`([\d,]+) distinct states found`)
-	tlcInvariant = regexp.MustCompile(`Error: Invariant (\S+) is violated`)
-	tlcProperty  = regexp.MustCompile(`Error: Temporal properties were violated`)
-	tlcDeadlock  = regexp.MustCompile(`Error: Deadlock reached`)
-	tlcNoError   = regexp.MustCompile(`Model checking completed\. No error has been found`)
+	tlcInvariant = regexp.MustCompile(`(?m)^Error: Invariant (\S+) is violated`)
+	// TLC has said a violated temporal property two ways: "Temporal
+	// properties were violated." (1.7, 1.8) and "Temporal property <Name>
+	// was violated." (later builds, with the name).
+	tlcProperty = regexp.MustCompile(`(?m)^Error: Temporal propert(?:ies were|y (\S+) was) violated`)
+	tlcDeadlock = regexp.MustCompile(`(?m)^Error: Deadlock reached`)
+	tlcNoError  = regexp.MustCompile(`(?m)^Model checking completed\. No error has been found`)
+	tlcTrace    = regexp.MustCompile(`(?m)^Error: The following behavio(?:u)?rs? constitutes? a counter-example:`)
+)
+
+// TLC's exit statuses (tlc2.output.EC.ExitStatus).
+const (
+	tlcExitSuccess   = 0
+	tlcExitAssume    = 10
+	tlcExitDeadlock  = 11
+	tlcExitSafety    = 12
+	tlcExitLiveness  = 13
+	tlcExitAssert    = 14
+	tlcExitUnknown   = -1 // not known (a test parses text alone)
+	tlcExitEvalFirst = 75 // 75..77: the spec, an invariant or a property could not be evaluated
+	tlcExitEvalLast  = 77
 )
 
 // RunTLC model-checks c with TLC from the tla2tools.jar at jar, with one
@@ -215,6 +235,10 @@ var (
 // states directory (-metadir), TLC 1.8 writes a trace-explorer module
 // Module_TTrace_<time>.tla beside the module on every violation, which
 // would land in tla/ and be picked up as a module of the project.
+//
+// The verdict comes from TLC's exit status, confirmed by its output: a
+// status and an output that disagree (or an output with no verdict) is an
+// error that quotes TLC's "Error:" lines.
 func RunTLC(ctx context.Context, jar string, c Cfg) (Result, error) {
 	if !fileExists(jar) {
 		return Result{}, fmt.Errorf("TLA2TOOLS_JAR=%s: no such file", jar)
@@ -237,6 +261,7 @@ func RunTLC(ctx context.Context, jar string, c Cfg) (Result, error) {
 	cmd := exec.CommandContext(ctx, "java", "-XX:+UseParallelGC", "-cp", jar, "tlc2.TLC",
 		"-workers", "1", "-metadir", meta, "-config", filepath.Base(c.Path), c.Module+".tla")
 	cmd.Dir = work
+	procgroup.KillOnCancel(cmd)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
@@ -247,12 +272,15 @@ func RunTLC(ctx context.Context, jar string, c Cfg) (Result, error) {
 		res.Message = "time limit reached: " + ctx.Err().Error()
 		return res, nil
 	}
-	text := out.String()
-	res, err = parseTLC(text, c, res)
-	if err != nil && runErr != nil {
-		err = fmt.Errorf("%w (java: %v)", err, runErr)
+	status := 0
+	if runErr != nil {
+		var ee *exec.ExitError
+		if !errors.As(runErr, &ee) || ee.ExitCode() < 0 {
+			return res, fmt.Errorf("%s: java: %v\n%s", c.Name, runErr, lastLines(out.String(), 10))
+		}
+		status = ee.ExitCode()
 	}
-	return res, err
+	return parseTLCStatus(out.String(), status, c, res)
 }
 
 func copyFile(from, to string) error {
@@ -263,35 +291,107 @@ func copyFile(from, to string) error {
 	return os.WriteFile(to, b, 0o644)
 }
 
+// parseTLC reads TLC's verdict from its output alone.
 func parseTLC(text string, c Cfg, res Result) (Result, error) {
+	return parseTLCStatus(text, tlcExitUnknown, c, res)
+}
+
+// parseTLCStatus reads TLC's verdict from its exit status and its output,
+// which must agree. Message is TLC's error line ("Error: Invariant Safe is
+// violated."), Trace the counterexample from TLC's "behavior constitutes a
+// counter-example" line on.
+func parseTLCStatus(text string, status int, c Cfg, res Result) (Result, error) {
 	if m := tlcDistinct.FindAllStringSubmatch(text, -1); m != nil {
 		n, _ := strconv.Atoi(strings.ReplaceAll(m[len(m)-1][1], ",", ""))
 		res.States = n
 	}
+	// The outcome the text says and the exit status it needs.
+	var want int
 	switch {
 	case tlcInvariant.MatchString(text):
-		res.Outcome = Invariant
+		res.Outcome, want = Invariant, tlcExitSafety
 		res.Name = tlcInvariant.FindStringSubmatch(text)[1]
-		res.Trace = text
+		res.Message = tlcInvariant.FindString(text)
 	case tlcProperty.MatchString(text):
-		res.Outcome = Property
-		if len(c.Properties) == 1 {
+		res.Outcome, want = Property, tlcExitLiveness
+		m := tlcProperty.FindStringSubmatch(text)
+		res.Message = m[0]
+		switch {
+		case m[1] != "":
+			res.Name = strings.TrimSuffix(m[1], ".")
+		case len(c.Properties) == 1:
 			res.Name = c.Properties[0]
 		}
-		res.Trace = text
 	case tlcDeadlock.MatchString(text):
-		res.Outcome = Deadlock
+		res.Outcome, want = Deadlock, tlcExitDeadlock
 		res.Name = "Deadlock"
-		res.Trace = text
+		res.Message = tlcDeadlock.FindString(text)
 	case tlcNoError.MatchString(text):
-		res.Outcome = Pass
+		res.Outcome, want = Pass, tlcExitSuccess
+		res.Message = tlcNoError.FindString(text)
 	default:
 		res.Outcome = Error
-		res.Message = lastLines(text, 30)
-		return res, fmt.Errorf("%s: TLC reported no verdict:\n%s", c.Name, res.Message)
+		res.Message = tlcErrorLines(text, status)
+		return res, fmt.Errorf("%s: TLC reported no verdict (exit status %d):\n%s", c.Name, status, res.Message)
 	}
-	res.Message = string(res.Outcome)
+	if status != tlcExitUnknown && status != want {
+		out := res.Outcome
+		res.Outcome, res.Name = Error, ""
+		res.Message = tlcErrorLines(text, status)
+		return res, fmt.Errorf("%s: TLC's output says %s but its exit status is %d (%s):\n%s", c.Name, out, status, tlcStatusName(status), res.Message)
+	}
+	if res.Outcome != Pass {
+		if loc := tlcTrace.FindStringIndex(text); loc != nil {
+			res.Trace = strings.TrimRight(text[loc[0]:], "\n")
+		} else {
+			res.Trace = text
+		}
+	}
 	return res, nil
+}
+
+// tlcErrorLines is what a failed TLC run said: its "Error:" lines (and the
+// line after each, where TLC continues the message), else its last lines.
+func tlcErrorLines(text string, status int) string {
+	lines := strings.Split(text, "\n")
+	var out []string
+	for i, l := range lines {
+		if strings.HasPrefix(l, "Error:") || strings.Contains(l, "Exception") {
+			out = append(out, l)
+			if i+1 < len(lines) && strings.TrimSpace(lines[i+1]) != "" && !strings.HasPrefix(lines[i+1], "Error:") {
+				out = append(out, lines[i+1])
+			}
+		}
+	}
+	if len(out) == 0 {
+		return lastLines(text, 15)
+	}
+	if len(out) > 20 {
+		out = out[:20]
+	}
+	return strings.Join(out, "\n")
+}
+
+func tlcStatusName(status int) string {
+	switch {
+	case status == tlcExitSuccess:
+		return "success"
+	case status == tlcExitAssume:
+		return "assumption violated"
+	case status == tlcExitDeadlock:
+		return "deadlock"
+	case status == tlcExitSafety:
+		return "safety violation"
+	case status == tlcExitLiveness:
+		return "liveness violation"
+	case status == tlcExitAssert:
+		return "assertion failed"
+	case status >= tlcExitEvalFirst && status <= tlcExitEvalLast:
+		return "evaluation failure"
+	case status >= 150 && status <= 153:
+		return "parse, config or system error"
+	}
+	return "error"
 }
 
 func lastLines(s string, n int) string {

@@ -18,7 +18,7 @@ for a; do last=$a; done
 { pwd; ls; echo --; printf '%s\n' "$@"; } > "$FAKE_TLC_LOG"
 touch "${last%.tla}_TTrace_1700000000.tla"
 cat "$FAKE_TLC_OUT"
-exit 12
+exit "$FAKE_TLC_STATUS"
 `
 
 // TestRunTLCFakeJava runs RunTLC end to end against fakeJava: the command
@@ -50,25 +50,37 @@ func TestRunTLCFakeJava(t *testing.T) {
 
 	cases := []struct {
 		out     string
+		status  string
 		outcome Outcome
 		name    string
 		states  int
 		err     bool
 	}{
-		{"Error: Invariant Safe is violated.\n10 states generated, 9 distinct states found, 1 states left on queue.\n", Invariant, "Safe", 9, false},
-		{"Model checking completed. No error has been found.\n12 states generated, 11 distinct states found, 0 states left on queue.\n", Pass, "", 11, false},
-		{"Error: unrecognized option\n", Error, "", 0, true},
+		{"Error: Invariant Safe is violated.\n10 states generated, 9 distinct states found, 1 states left on queue.\n", "12", Invariant, "Safe", 9, false},
+		{"Model checking completed. No error has been found.\n12 states generated, 11 distinct states found, 0 states left on queue.\n", "0", Pass, "", 11, false},
+		{"Error: Temporal property Live was violated.\n\nError: The following behavior constitutes a counter-example:\n\nState 1: <Initial predicate>\nx = 0\n\n9 states generated, 5 distinct states found, 0 states left on queue.\n", "13", Property, "Live", 5, false},
+		{"Error: unrecognized option\n", "255", Error, "", 0, true},
+		// The output and the exit status must agree.
+		{"Model checking completed. No error has been found.\n", "12", Error, "", 0, true},
+		{"Error: Invariant Safe is violated.\n", "0", Error, "", 0, true},
 	}
 	for _, tc := range cases {
 		if err := os.WriteFile(outPath, []byte(tc.out), 0o644); err != nil {
 			t.Fatal(err)
 		}
+		t.Setenv("FAKE_TLC_STATUS", tc.status)
 		r, err := RunTLC(context.Background(), jar, c)
 		if (err != nil) != tc.err {
 			t.Fatalf("%q: err = %v", firstLineOf(tc.out), err)
 		}
-		if r.Tool != "TLC" || r.Outcome != tc.outcome || r.Name != tc.name || r.States != tc.states {
+		if r.Tool != "TLC" || r.Outcome != tc.outcome || r.Name != tc.name || (!tc.err && r.States != tc.states) {
 			t.Errorf("%q: got %v %q %d states", firstLineOf(tc.out), r.Outcome, r.Name, r.States)
+		}
+		if tc.err && !strings.Contains(err.Error(), firstLineOf(tc.out)) {
+			t.Errorf("%q: the error does not quote TLC's line: %v", firstLineOf(tc.out), err)
+		}
+		if !tc.err && tc.outcome != Pass && (r.Message != strings.TrimSuffix(firstLineOf(tc.out), ".") && r.Message != firstLineOf(tc.out)) {
+			t.Errorf("%q: Message = %q, want TLC's error line", firstLineOf(tc.out), r.Message)
 		}
 		log, err := os.ReadFile(logPath)
 		if err != nil {
@@ -101,5 +113,89 @@ func TestRunTLCFakeJava(t *testing.T) {
 			names = append(names, e.Name())
 		}
 		t.Errorf("the source directory changed: %v", names)
+	}
+}
+
+// TestParseTLCWordings: both ways TLC has worded a violated temporal
+// property give the property's name, from the line itself when it says it;
+// the message is the error line, the trace starts at the counterexample.
+func TestParseTLCWordings(t *testing.T) {
+	c := Cfg{Name: "M", Properties: []string{"A", "B"}}
+	out := "Progress...\nError: Temporal property B was violated.\n\nError: The following behavior constitutes a counter-example:\n\nState 1: <Initial predicate>\nx = 1\n\nBack to state 1: <Next line 3, col 1 to line 3, col 9 of module M>\n\n7 states generated, 3 distinct states found, 0 states left on queue.\n"
+	r, err := parseTLCStatus(out, tlcExitLiveness, c, Result{})
+	if err != nil || r.Outcome != Property || r.Name != "B" || r.States != 3 {
+		t.Fatalf("new wording: %+v, %v", r, err)
+	}
+	if r.Message != "Error: Temporal property B was violated" {
+		t.Errorf("Message = %q", r.Message)
+	}
+	if !strings.HasPrefix(r.Trace, "Error: The following behavior") || strings.Contains(r.Trace, "Progress") {
+		t.Errorf("Trace = %q", r.Trace)
+	}
+	old := strings.Replace(out, "Temporal property B was violated", "Temporal properties were violated", 1)
+	r, err = parseTLCStatus(old, tlcExitLiveness, Cfg{Name: "M", Properties: []string{"A"}}, Result{})
+	if err != nil || r.Outcome != Property || r.Name != "A" {
+		t.Fatalf("old wording: %+v, %v", r, err)
+	}
+	if _, err := parseTLCStatus(out, tlcExitSafety, c, Result{}); err == nil {
+		t.Error("a liveness violation with exit status 12 accepted")
+	}
+}
+
+// realTLCModule has one invariant and one temporal property, each
+// violated by its own cfg; TestRunTLCReal runs them with a real TLC.
+const realTLCModule = `---- MODULE Tiny ----
+EXTENDS Naturals
+VARIABLE x
+Init == x = 0
+Next == x' = (x + 1) % 3
+Spec == Init /\ [][Next]_x
+Small == x < 2
+Never == <>(x = 5)
+====
+`
+
+// TestRunTLCReal runs the tla2tools.jar that TLA2TOOLS_JAR names (CI sets
+// it when the shared build is present) on a tiny module: an invariant and a
+// temporal property violated, and a pass, each parsed from TLC's exit
+// status and output.
+func TestRunTLCReal(t *testing.T) {
+	jar := os.Getenv("TLA2TOOLS_JAR")
+	if jar == "" {
+		t.Skip("TLA2TOOLS_JAR not set: no real TLC to run")
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "Tiny.tla"), []byte(realTLCModule), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name, cfg string
+		outcome   Outcome
+		prop      string
+	}{
+		{"Tiny_bug_inv", "\\* expect: Small\nINIT Init\nNEXT Next\nINVARIANT Small\n", Invariant, "Small"},
+		{"Tiny_bug_live", "\\* expect: Never\nSPECIFICATION Spec\nPROPERTY Never\n", Property, "Never"},
+		{"Tiny", "\\* expect: pass\nSPECIFICATION Spec\n", Pass, ""},
+	}
+	for _, tc := range cases {
+		path := filepath.Join(dir, tc.name+".cfg")
+		if err := os.WriteFile(path, []byte(tc.cfg), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c, err := ParseCfg(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := RunTLC(context.Background(), jar, c)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if r.Outcome != tc.outcome || r.Name != tc.prop || r.States != 3 {
+			t.Errorf("%s: got %s %q, %d states; want %s %q, 3", tc.name, r.Outcome, r.Name, r.States, tc.outcome, tc.prop)
+		}
+		if tc.outcome != Pass && !strings.HasPrefix(r.Message, "Error: ") {
+			t.Errorf("%s: Message = %q, want TLC's error line", tc.name, r.Message)
+		}
+		t.Logf("%s: %s: %s", tc.name, r, r.Message)
 	}
 }
