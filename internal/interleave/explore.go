@@ -126,7 +126,7 @@ func Explore(ctx context.Context, sc *Scenario, opt Options) (res Result, err er
 	if opt.PreemptionBound >= 0 {
 		res.Reduction = NoReduction
 	}
-	if !impl.HooksEnabled() {
+	if opt.Run.Backend == nil && !impl.HooksEnabled() {
 		return res, ErrNoHooks
 	}
 	if err := sc.Validate(); err != nil {

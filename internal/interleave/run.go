@@ -104,6 +104,9 @@ type RunOptions struct {
 	// change the values it reads, so a correct queue operation finishes in
 	// a few dozen steps; one that does not is spinning forever.
 	SoloLimit int
+	// Backend is the queue code run (nil: impl's Runq and GlobalRunq,
+	// which need -tags gmpcheck_hooks).
+	Backend Backend
 }
 
 // Defaults for RunOptions.
@@ -127,9 +130,7 @@ type abortSignal struct{}
 
 type runner struct {
 	sc      *Scenario
-	glob    *impl.GlobalRunq
-	queues  []*impl.Runq
-	gs      map[spec.GID]*impl.G
+	b       Backend
 	events  chan message
 	resume  []chan bool
 	running int   // the actor holding the baton
@@ -148,7 +149,7 @@ func Run(sc *Scenario, choose Chooser, opt RunOptions) (*Execution, error) {
 }
 
 func run(sc *Scenario, choose choice, opt RunOptions) (*Execution, error) {
-	if !impl.HooksEnabled() {
+	if opt.Backend == nil && !impl.HooksEnabled() {
 		return nil, ErrNoHooks
 	}
 	if err := sc.Validate(); err != nil {
@@ -160,56 +161,45 @@ func run(sc *Scenario, choose choice, opt RunOptions) (*Execution, error) {
 	if opt.SoloLimit <= 0 {
 		opt.SoloLimit = DefaultSoloLimit
 	}
-	r, err := newRunner(sc)
+	r, err := newRunner(sc, opt.Backend)
 	if err != nil {
 		return nil, err
 	}
 	return r.run(choose, opt)
 }
 
-func newRunner(sc *Scenario) (*runner, error) {
+func newRunner(sc *Scenario, b Backend) (*runner, error) {
+	if b == nil {
+		b = &implBackend{}
+	}
 	n := len(sc.Actors)
 	r := &runner{
 		sc:      sc,
-		glob:    impl.NewGlobalRunq(),
-		gs:      map[spec.GID]*impl.G{},
+		b:       b,
 		events:  make(chan message),
 		resume:  make([]chan bool, n),
 		cur:     make([]int, n),
 		records: make([][]CallRecord, n),
 		panics:  make([]*ActorPanic, n),
 	}
-	for _, g := range sc.Gs() {
-		r.gs[g] = impl.NewG(uint64(g))
-	}
-	for range sc.Queues {
-		q, err := impl.NewRunq(sc.Cap, r.glob)
-		if err != nil {
-			return nil, err
-		}
-		r.queues = append(r.queues, q)
+	if err := b.Reset(sc.Queues, sc.Cap); err != nil {
+		return nil, err
 	}
 	// Fill the queues before the yield points are installed: the initial
 	// state is not part of the interleaving.
 	for i, in := range sc.Init {
 		for _, g := range in.Ring {
-			r.queues[i].Put(r.gs[g], false)
+			b.Put(i, g, false)
 		}
 		if in.RunNext != spec.NoG {
-			r.queues[i].Put(r.gs[in.RunNext], true)
+			b.Put(i, in.RunNext, true)
 		}
 	}
 	for _, g := range sc.Global {
-		r.glob.Put(r.gs[g])
+		b.GlobalPut(g)
 	}
-	yield := func(op impl.Op, obj any) { r.yield(op, obj) }
-	for _, q := range r.queues {
-		if err := q.SetYield(yield); err != nil {
-			return nil, fmt.Errorf("interleave: %w", err)
-		}
-	}
-	if err := r.glob.SetYield(yield); err != nil {
-		return nil, fmt.Errorf("interleave: %w", err)
+	if err := b.SetYield(r.yield); err != nil {
+		return nil, err
 	}
 	for i, a := range sc.Actors {
 		r.resume[i] = make(chan bool)
@@ -221,25 +211,11 @@ func newRunner(sc *Scenario) (*runner, error) {
 	return r, nil
 }
 
-func (r *runner) objIndex(obj any) int {
-	switch o := obj.(type) {
-	case *impl.GlobalRunq:
-		return GlobalObj
-	case *impl.Runq:
-		for i, q := range r.queues {
-			if q == o {
-				return i
-			}
-		}
-	}
-	panic(fmt.Sprintf("interleave: yield on an object outside the scenario: %T", obj))
-}
-
 // yield runs on the actor holding the baton: it reports the access it is
 // about to make and parks until the controller picks it again.
-func (r *runner) yield(op impl.Op, obj any) {
+func (r *runner) yield(op impl.Op, obj int) {
 	a := r.running
-	r.events <- message{actor: a, op: op, obj: r.objIndex(obj), call: r.cur[a]}
+	r.events <- message{actor: a, op: op, obj: obj, call: r.cur[a]}
 	if !<-r.resume[a] {
 		panic(abortSignal{})
 	}
@@ -271,21 +247,14 @@ func gid(g *impl.G) spec.GID {
 }
 
 func (r *runner) perform(rec *CallRecord, c Call) {
-	var own *impl.Runq
-	if rec.Own >= 0 {
-		own = r.queues[rec.Own]
-	}
+	own := rec.Own
 	switch c.Kind {
 	case Put, PutNext:
-		own.Put(r.gs[c.G], c.Kind == PutNext)
+		r.b.Put(own, c.G, c.Kind == PutNext)
 	case Get:
-		g, inherit := own.Get()
-		rec.G, rec.Inherit = gid(g), inherit
+		rec.G, rec.Inherit = r.b.Get(own)
 	case Drain:
-		gq := own.Drain()
-		for _, g := range gq.Slice() {
-			rec.Gs = append(rec.Gs, gid(g))
-		}
+		rec.Gs = append(rec.Gs, r.b.Drain(own)...)
 	case Steal, StealNext:
 		// The Gs published on the thief's ring are those there after the
 		// steal and not before. Reading the ring without yield points is
@@ -294,22 +263,22 @@ func (r *runner) perform(rec *CallRecord, c Call) {
 		// (A chained thief may take Gs that were there before, never the
 		// ones published by the steal's last step.)
 		before := map[spec.GID]bool{}
-		_, ring := own.Contents()
+		_, ring := r.b.Contents(own)
 		for _, g := range ring {
-			before[gid(g)] = true
+			before[g] = true
 		}
-		rec.G = gid(own.Steal(r.queues[c.Q], c.Kind == StealNext))
+		rec.G = r.b.Steal(own, c.Q, c.Kind == StealNext)
 		if rec.G != spec.NoG {
-			_, ring = own.Contents()
+			_, ring = r.b.Contents(own)
 			for _, g := range ring {
-				if !before[gid(g)] {
-					rec.Batch = append(rec.Batch, gid(g))
+				if !before[g] {
+					rec.Batch = append(rec.Batch, g)
 				}
 			}
 			rec.Batch = append(rec.Batch, rec.G)
 		}
 	case Empty:
-		rec.Empty = r.queues[c.Q].Empty()
+		rec.Empty = r.b.Empty(c.Q)
 	}
 	rec.Done = true
 }
@@ -414,17 +383,11 @@ func (r *runner) run(choose choice, opt RunOptions) (*Execution, error) {
 		return ex, err
 	}
 	if ex.Complete {
-		for _, q := range r.queues {
-			next, ring := q.Contents()
-			lq := spec.LocalQueue{Cap: r.sc.Cap, RunNext: gid(next)}
-			for _, g := range ring {
-				lq.Ring = append(lq.Ring, gid(g))
-			}
-			ex.Final = append(ex.Final, lq)
+		for q := range r.sc.Queues {
+			next, ring := r.b.Contents(q)
+			ex.Final = append(ex.Final, spec.LocalQueue{Cap: r.sc.Cap, RunNext: next, Ring: ring})
 		}
-		for _, g := range r.glob.Contents() {
-			ex.FinalGlobal.Gs = append(ex.FinalGlobal.Gs, gid(g))
-		}
+		ex.FinalGlobal.Gs = r.b.GlobalContents()
 	}
 	return ex, nil
 }
