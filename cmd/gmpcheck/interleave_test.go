@@ -10,11 +10,14 @@ import (
 
 func TestInterleaveUsage(t *testing.T) {
 	checkCmdCases(t, []cmdCase{
-		{[]string{"interleave", "-scenario", "nosuch"}, exitUsage, `unknown scenario "nosuch"`},
+		{[]string{"interleave", "-run", "nosuch"}, exitUsage, `-run "nosuch" matches no scenario`},
 		{[]string{"interleave", "-bug", "nosuch"}, exitUsage, `unknown seeded bug "nosuch"`},
-		{[]string{"interleave", "-replay", "0101"}, exitUsage, "-replay needs one -scenario"},
-		{[]string{"interleave", "-scenario", "empty-recheck", "-replay", "01x"}, exitUsage, "not an actor digit"},
-		{[]string{"interleave", "-preemption-bound", "-2"}, exitUsage, "-preemption-bound must be >= -1"},
+		{[]string{"interleave", "-replay", "0101"}, exitUsage, "-replay needs -run to select exactly one scenario"},
+		{[]string{"interleave", "-run", "^empty-recheck$", "-replay", "01x"}, exitUsage, "not an actor digit"},
+		{[]string{"interleave", "-preemption-bound", "-2"}, exitUsage, "-preemption-bound -2: want -1 (none) or >= 0"},
+		{[]string{"interleave", "-replay", "01", "-windows"}, exitUsage, "-replay and -windows do not go together"},
+		{[]string{"interleave", "-timeout", "-1s"}, exitUsage, "-timeout -1s"},
+		{[]string{"interleave", "-run", "("}, exitUsage, "-run"},
 		{[]string{"interleave", "extra"}, exitUsage, "unexpected arguments"},
 		{[]string{"interleave", "-list"}, exitPass, "two-thieves-drain"},
 	})
@@ -23,14 +26,14 @@ func TestInterleaveUsage(t *testing.T) {
 // TestInterleaveWithoutHooksIsNotAPass: the default build has no yield
 // points; without re-running itself it must not claim a result.
 func TestInterleaveWithoutHooksIsNotAPass(t *testing.T) {
-	code, out := runCmd("interleave", "-scenario", "empty-recheck", "-no-reexec")
+	code, out := runCmd("interleave", "-run", "^empty-recheck$", "-no-reexec")
 	if impl.HooksEnabled() {
 		if code != exitPass {
 			t.Fatalf("instrumented build: exit %d:\n%s", code, out)
 		}
 		return
 	}
-	if code != exitInconclusive || !strings.Contains(out, "go run -tags gmpcheck_hooks ./cmd/gmpcheck interleave -scenario empty-recheck -no-reexec") {
+	if code != exitInconclusive || !strings.Contains(out, "go run -tags gmpcheck_hooks ./cmd/gmpcheck interleave -run ^empty-recheck$ -no-reexec") {
 		t.Fatalf("exit %d, want %d with the command to run:\n%s", code, exitInconclusive, out)
 	}
 }
@@ -39,8 +42,8 @@ func TestInterleaveWithoutHooksIsNotAPass(t *testing.T) {
 // itself under the instrumented build when this test binary lacks it): a
 // seeded bug must be found, and its schedule must replay to a failure.
 func TestInterleaveFindsSeededBug(t *testing.T) {
-	code, out := runCmd("interleave", "-scenario", "empty-recheck", "-bug", "empty-no-recheck")
-	if code != exitPass || !strings.Contains(out, "seeded bug empty-no-recheck FOUND") {
+	code, out := runCmd("interleave", "-run", "^empty-recheck$", "-bug", "empty-no-recheck")
+	if code != exitPass || !strings.Contains(out, "seeded bug empty-no-recheck CAUGHT") {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 	i := strings.Index(out, "-replay ")
@@ -48,11 +51,11 @@ func TestInterleaveFindsSeededBug(t *testing.T) {
 		t.Fatalf("no replay command in:\n%s", out)
 	}
 	schedule := strings.Fields(out[i+len("-replay "):])[0]
-	code, out = runCmd("interleave", "-scenario", "empty-recheck", "-bug", "empty-no-recheck", "-replay", schedule)
+	code, out = runCmd("interleave", "-run", "^empty-recheck$", "-bug", "empty-no-recheck", "-replay", schedule)
 	if code != exitFail || !strings.Contains(out, "VIOLATION (linearizability)") {
 		t.Fatalf("replay of %s: exit %d, want %d:\n%s", schedule, code, exitFail, out)
 	}
-	code, out = runCmd("interleave", "-scenario", "empty-recheck", "-replay", schedule)
+	code, out = runCmd("interleave", "-run", "^empty-recheck$", "-replay", schedule)
 	if code != exitPass {
 		t.Fatalf("replay of %s without the bug: exit %d, want %d:\n%s", schedule, code, exitPass, out)
 	}
@@ -62,7 +65,7 @@ func TestInterleaveFindsSeededBug(t *testing.T) {
 // -max-executions is neither a pass nor a violation, in this binary or in
 // the instrumented one it re-runs (whose exit status must come through).
 func TestInterleaveCutShortIsInconclusive(t *testing.T) {
-	code, out := runCmd("interleave", "-scenario", "two-thieves-drain", "-max-executions", "3", "-q")
+	code, out := runCmd("interleave", "-run", "^two-thieves-drain$", "-max-executions", "3", "-q")
 	if code != exitInconclusive || !strings.Contains(out, "reached the limit of 3 executions") || !strings.Contains(out, "INCONCLUSIVE") {
 		t.Fatalf("exit %d, want %d (inconclusive):\n%s", code, exitInconclusive, out)
 	}

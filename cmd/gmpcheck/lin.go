@@ -2,8 +2,8 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
+	"math"
 	"io"
 	"time"
 
@@ -25,59 +25,80 @@ func init() {
 	registerStage(stage{name: "linearize", order: 30, run: linStage})
 }
 
-func runLin(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("lin", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+func runLin(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("lin", "[flags]",
+		`Records rounds of one owner and k thieves on the real lock-free run queue and checks
+each history with porcupine against the spec/ queues. A violation writes porcupine's HTML
+visualization. With -bug the seeded bug must be caught (exit 0 caught, 1 missed); a
+default-build binary builds the instrumented one for it and re-runs.`)
 	var rc linearize.RunConfig
-	fs.IntVar(&rc.Rounds, "rounds", 2000, "rounds to record and check, each on a fresh queue")
-	fs.IntVar(&rc.Ops, "ops", 40, "operations per round, shared by the owner and the thieves")
+	fs.IntVar(&rc.Rounds, "rounds", 2000, fmt.Sprintf("rounds to record and check, each on a fresh queue, >= 1 (with -bug the default is %d)", linearize.SeededBugRounds))
+	fs.IntVar(&rc.Ops, "ops", 40, "operations per round, shared by the owner and the thieves, >= 1")
 	fs.IntVar(&rc.Thieves, "thieves", 2, fmt.Sprintf("thieves per round, 1..%d", linearize.MaxThieves))
-	fs.IntVar(&rc.Capacity, "capacity", 8, "ring capacity: a power of two in 2..256")
+	fs.IntVar(&rc.Capacity, "capacity", 8, "ring capacity: a power of two in 2..256 (with -bug the default is 4)")
 	fs.Uint64Var(&rc.Seed, "seed", 1, "seed of the operations' random choices (interleavings are the Go scheduler's)")
-	fs.IntVar(&rc.Workers, "workers", 0, "rounds checked in parallel (0: GOMAXPROCS)")
+	fs.IntVar(&rc.Workers, "workers", 0, "rounds checked in parallel, >= 0 (0: GOMAXPROCS)")
 	fs.StringVar(&rc.HTML, "html", "", "where to write the visualization of a violation (default: a file in the temporary directory)")
-	fs.BoolVar(&rc.Perturb, "perturb", false, "yield at the queue's atomic accesses to interleave more (needs -tags gmpcheck_hooks)")
-	bugName := fs.String("bug", "", "seeded queue bug to switch on (needs -tags gmpcheck_hooks; implies -perturb): "+bugNames())
-	timeout := fs.Duration("timeout", 0, "give up after this long and report inconclusive (0: no limit)")
+	fs.BoolVar(&rc.Perturb, "perturb", false, "yield at the queue's atomic accesses to interleave more (instrumented build)")
+	bugName := fs.String("bug", "", "seeded queue bug to switch on, which must be caught (implies -perturb): "+bugNames())
+	fs.addTimeout(0, "time limit")
 	quiet := fs.Bool("q", false, "no progress lines")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: gmpcheck lin [flags]")
-		fmt.Fprintln(stderr, "\nRecords rounds of one owner and k thieves on the real lock-free run queue and checks")
-		fmt.Fprintln(stderr, "each history with porcupine against the spec/ queues. A violation writes porcupine's HTML")
-		fmt.Fprintln(stderr, "visualization. Exit: 0 linearizable, 1 violation, 2 usage, 3 inconclusive (timeout).")
-		fmt.Fprintln(stderr)
-		fs.PrintDefaults()
-	}
-	if code, ok := parseFlags(fs, args, stderr); !ok {
+	stageMode := fs.Bool("stage", false, "run verify's seeded-bug self-test (instrumented build)")
+	if code, ok := fs.parse(args, stdout, stderr); !ok {
 		return code
 	}
-	if *timeout < 0 || rc.Workers < 0 {
-		fmt.Fprintln(stderr, "lin: -timeout and -workers must be >= 0")
-		return exitUsage
+	for _, e := range []error{
+		intFlag("rounds", rc.Rounds, 1, math.MaxInt32),
+		intFlag("ops", rc.Ops, 1, math.MaxInt32),
+		intFlag("thieves", rc.Thieves, 1, linearize.MaxThieves),
+		intFlag("workers", rc.Workers, 0, 1024),
+	} {
+		if e != nil {
+			return usageError(stderr, "lin", "%v", e)
+		}
 	}
-	if rc.Rounds < 1 {
-		fmt.Fprintln(stderr, "lin: -rounds must be >= 1")
-		return exitUsage
+	if rc.Capacity < 2 || rc.Capacity > 256 || rc.Capacity&(rc.Capacity-1) != 0 {
+		return usageError(stderr, "lin", "-capacity %d: want a power of two in 2..256", rc.Capacity)
 	}
+	if *stageMode && (*bugName != "" || fs.set("rounds") || fs.set("html")) {
+		return usageError(stderr, "lin", "-stage takes no -bug, -rounds or -html")
+	}
+	var bug impl.Bug
 	if *bugName != "" {
-		bug, err := impl.ParseBug(*bugName)
-		if err != nil {
-			fmt.Fprintf(stderr, "lin: %v\n", err)
-			return exitUsage
+		var err error
+		if bug, err = impl.ParseBug(*bugName); err != nil {
+			return usageError(stderr, "lin", "-bug: %v", err)
 		}
-		if err := impl.SetSeededBug(bug); err != nil {
-			fmt.Fprintf(stderr, "lin: -bug %s: %v\n", bug, err)
-			return exitUsage
+		if !fs.set("rounds") {
+			rc.Rounds = linearize.SeededBugRounds
 		}
-		defer impl.SetSeededBug(impl.NoBug)
+		if !fs.set("capacity") {
+			rc.Capacity = 4
+		}
 		rc.Perturb = true
 	}
-	if err := rc.Config.Validate(); err != nil {
-		fmt.Fprintf(stderr, "lin: %v\n", err)
-		return exitUsage
+	if (rc.Perturb || *stageMode) && !impl.HooksEnabled() {
+		// The yield points and seeded bugs exist only in the instrumented build.
+		return runHooked(ctx, "lin", args, stdout, stderr)
 	}
-	ctx, cancel := limitContext(*timeout)
+	if err := rc.Config.Validate(); err != nil {
+		return usageError(stderr, "lin", "%v", err)
+	}
+	out := newOutput(fs, stdout, stderr)
+	stdout = out.human
+	ctx, cancel := withTimeout(ctx, fs.timeout)
 	defer cancel()
+	if *stageMode {
+		res := linSeeded(ctx, stdout)
+		fmt.Fprintln(stdout, stageLine(res))
+		return res.verdict.exitCode()
+	}
+	if bug != impl.NoBug {
+		if err := impl.SetSeededBug(bug); err != nil {
+			return usageError(stderr, "lin", "-bug %s: %v", bug, err)
+		}
+		defer impl.SetSeededBug(impl.NoBug)
+	}
 	if !*quiet {
 		rc.Progress = stdout
 	}
@@ -86,22 +107,28 @@ func runLin(args []string, stdout, stderr io.Writer) int {
 	rep, err := linearize.Run(ctx, rc)
 	if err != nil {
 		fmt.Fprintf(stderr, "lin: %v\n", err)
-		return exitFail
+		return out.result(fail, err.Error(), nil)
 	}
 	fmt.Fprintf(stdout, "lin: %v\n", rep)
 	noteConcurrency(stdout, rep.Ops, rep.Concurrent, rc.Perturb)
-	return reportLin(stdout, rep)
+	v := reportLin(stdout, ctx, rep)
+	out.row("lin", map[string]any{"rounds": rep.Rounds, "ops": rep.Ops, "concurrent": rep.Concurrent,
+		"overflowed": rep.Overflowed, "result": fmt.Sprint(rep.Result), "html": rep.HTML})
+	if bug != impl.NoBug {
+		return reportSeeded(out, "lin", string(bug), v, fmt.Sprintf("%d rounds", rep.Rounds))
+	}
+	return out.result(v, fmt.Sprintf("%d rounds", rep.Rounds), nil)
 }
 
-// reportLin prints the verdict line and returns the exit code.
-func reportLin(w io.Writer, rep linearize.Report) int {
+// reportLin prints the verdict line and returns the verdict.
+func reportLin(w io.Writer, ctx context.Context, rep linearize.Report) verdict {
 	for _, b := range rep.Broken {
 		fmt.Fprintf(w, "round %d (seed %d): %v\n", b.Index, b.Seed, b.Err)
 	}
 	switch {
 	case rep.Result == porcupine.Ok:
 		fmt.Fprintln(w, "PASS")
-		return exitPass
+		return pass
 	case rep.Result == porcupine.Illegal:
 		fmt.Fprintf(w, "FAIL: round %d (seed %d) is not linearizable\n", rep.FailedRound, rep.FailedSeed)
 		if rep.HTML != "" {
@@ -109,13 +136,17 @@ func reportLin(w io.Writer, rep linearize.Report) int {
 		} else {
 			fmt.Fprintf(w, "visualization not written: %v\n", rep.HTMLErr)
 		}
-		return exitFail
+		return fail
 	case len(rep.Broken) > 0:
 		fmt.Fprintf(w, "FAIL: the queue hung or panicked in %d rounds\n", len(rep.Broken))
-		return exitFail
+		return fail
 	}
-	fmt.Fprintf(w, "INCONCLUSIVE: cut short after %d of the rounds (timeout)\n", rep.Rounds)
-	return exitInconclusive
+	why := interrupted(ctx)
+	if why == "" {
+		why = "time limit reached"
+	}
+	fmt.Fprintf(w, "INCONCLUSIVE: cut short after %d of the rounds (%s)\n", rep.Rounds, why)
+	return inconclusive
 }
 
 // noteConcurrency warns when few operations overlapped: the verdict is then
@@ -155,7 +186,7 @@ func linStage(ctx context.Context, log io.Writer) stageResult {
 	ctx, cancel := context.WithTimeout(ctx, linStageBudget)
 	defer cancel()
 	if err := linearize.SelfTest(); err != nil {
-		return stageResult{fail, err.Error()}
+		return stageResult{verdict: fail, summary: err.Error()}
 	}
 	fmt.Fprintf(log, "self-test: %d hand-written histories get their verdicts\n", len(linearize.HandWritten()))
 	var rounds, overflowed, ops, conc int
@@ -169,31 +200,41 @@ func linStage(ctx context.Context, log io.Writer) stageResult {
 			}
 			rep, err := linearize.Run(ctx, rc)
 			if err != nil {
-				return stageResult{fail, err.Error()}
+				return stageResult{verdict: fail, summary: err.Error()}
 			}
 			fmt.Fprintf(log, "cap %d, %d thieves: %v\n", c, thieves, rep)
 			rounds, ops, conc, check = rounds+rep.Rounds, ops+rep.Ops, conc+rep.Concurrent, check+rep.CheckTime
 			overflowed += rep.Overflowed
 			switch {
 			case rep.Result == porcupine.Illegal:
-				return stageResult{fail, fmt.Sprintf("cap %d, %d thieves: round %d not linearizable; visualization %s", c, thieves, rep.FailedRound, rep.HTML)}
+				return stageResult{verdict: fail, summary: fmt.Sprintf("cap %d, %d thieves: round %d not linearizable; visualization %s", c, thieves, rep.FailedRound, rep.HTML)}
 			case len(rep.Broken) > 0:
-				return stageResult{fail, fmt.Sprintf("cap %d, %d thieves: round %d: %v", c, thieves, rep.Broken[0].Index, rep.Broken[0].Err)}
+				return stageResult{verdict: fail, summary: fmt.Sprintf("cap %d, %d thieves: round %d: %v", c, thieves, rep.Broken[0].Index, rep.Broken[0].Err)}
 			case rep.Result == porcupine.Unknown:
-				return stageResult{inconclusive, fmt.Sprintf("cut short at cap %d, %d thieves after %d rounds", c, thieves, rounds)}
+				return stageResult{verdict: inconclusive, summary: fmt.Sprintf("cut short at cap %d, %d thieves after %d rounds", c, thieves, rounds)}
 			}
 		}
 	}
 	noteConcurrency(log, ops, conc, impl.HooksEnabled())
 	summary := fmt.Sprintf("%d rounds (%d overflowed), %d ops (%d concurrent) linearizable, %.0f ops/s checked per core",
 		rounds, overflowed, ops, conc, float64(ops)/check.Seconds())
-	if !impl.HooksEnabled() {
-		return stageResult{pass, summary + "; seeded bugs need -tags gmpcheck_hooks"}
+	var seeded stageResult
+	if impl.HooksEnabled() {
+		seeded = linSeeded(ctx, log)
+	} else {
+		seeded = hookedStage(ctx, log, "lin")
 	}
+	seeded.summary = summary + "; " + seeded.summary
+	return seeded
+}
+
+// linSeeded is the stage's self-test, in the instrumented build: every
+// seeded queue bug must give an Illegal history in perturbed rounds.
+func linSeeded(ctx context.Context, log io.Writer) stageResult {
 	found := 0
 	for _, bug := range impl.Bugs {
 		if err := impl.SetSeededBug(bug); err != nil {
-			return stageResult{fail, err.Error()}
+			return stageResult{verdict: fail, summary: err.Error()}
 		}
 		rep, err := linearize.Run(ctx, linearize.RunConfig{
 			Config: linearize.Config{Capacity: 4, Thieves: 2, Ops: 40, Perturb: true},
@@ -202,7 +243,7 @@ func linStage(ctx context.Context, log io.Writer) stageResult {
 		})
 		impl.SetSeededBug(impl.NoBug)
 		if err != nil {
-			return stageResult{fail, err.Error()}
+			return stageResult{verdict: fail, summary: err.Error()}
 		}
 		switch {
 		case rep.Result == porcupine.Illegal:
@@ -210,12 +251,13 @@ func linStage(ctx context.Context, log io.Writer) stageResult {
 			found++
 		case len(rep.Broken) > 0:
 			fmt.Fprintf(log, "seeded bug %-22s not Illegal, but round %d broke: %v\n", bug, rep.Broken[0].Index, rep.Broken[0].Err)
-			return stageResult{fail, "seeded bug " + string(bug) + ": no Illegal history, only a broken round"}
+			return stageResult{verdict: fail, summary: "seeded bug " + string(bug) + ": no Illegal history, only a broken round"}
 		case rep.Result == porcupine.Unknown:
-			return stageResult{inconclusive, "seeded bug " + string(bug) + ": cut short"}
+			return stageResult{verdict: inconclusive, summary: "seeded bug " + string(bug) + ": cut short"}
 		default:
-			return stageResult{fail, "seeded bug " + string(bug) + " not found"}
+			return stageResult{verdict: fail, summary: "seeded bug " + string(bug) + " not found"}
 		}
 	}
-	return stageResult{pass, fmt.Sprintf("%s; %d/%d seeded bugs Illegal", summary, found, len(impl.Bugs))}
+	return stageResult{verdict: pass, seeded: len(impl.Bugs), caught: found,
+		summary: fmt.Sprintf("%d/%d seeded bugs Illegal", found, len(impl.Bugs))}
 }

@@ -1,18 +1,25 @@
 // Command gmpcheck runs gmpcheck's reference scheduler and its checkers.
 //
 //	gmpcheck verify            run every check at a bounded budget, print a summary
-//	gmpcheck <command> -h      usage of one command
+//	gmpcheck help <command>    usage of one command (or gmpcheck <command> -h)
+//	gmpcheck version           the module version and the Go toolchain
 //
 // Exit codes are the same for every command: 0 pass, 1 a check failed,
 // 2 usage error, 3 inconclusive (a check ran out of time or budget before it
-// could decide; never reported as a pass).
+// could decide, or was interrupted; never reported as a pass). SIGINT and
+// SIGTERM cancel the command's one context: it stops its checks and child
+// processes, prints what it had, removes its temporary files and exits 3.
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"runtime/debug"
 	"sort"
+	"syscall"
 )
 
 // Exit codes shared by every command.
@@ -23,12 +30,13 @@ const (
 	exitInconclusive = 3
 )
 
-// A command is one gmpcheck subcommand. run gets the arguments after the
-// command's name and returns the exit code.
+// A command is one gmpcheck subcommand. run gets the command's context
+// (cancelled on SIGINT/SIGTERM), the arguments after the command's name, and
+// returns the exit code.
 type command struct {
 	name    string
 	summary string
-	run     func(args []string, stdout, stderr io.Writer) int
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) int
 }
 
 var commands = map[string]command{}
@@ -53,23 +61,66 @@ func usage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-12s %s\n", n, commands[n].summary)
 	}
+	fmt.Fprintf(w, "  %-12s %s\n", "help", "usage of one command: gmpcheck help <command>")
+	fmt.Fprintf(w, "  %-12s %s\n", "version", "print the module version and the Go toolchain")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Run 'gmpcheck <command> -h' for a command's flags.")
-	fmt.Fprintln(w, "Exit status: 0 pass, 1 fail, 2 usage error, 3 inconclusive.")
+	fmt.Fprintln(w, "Run 'gmpcheck help <command>' or 'gmpcheck <command> -h' for a command's flags.")
+	fmt.Fprintln(w, "Every check command takes -json (one JSON object per result row on stdout),")
+	fmt.Fprintln(w, "-timeout (0: no limit) and, where it selects, -run (a regular expression).")
+	fmt.Fprintln(w, "Exit status: 0 pass, 1 fail, 2 usage error, 3 inconclusive (time limit or interrupt).")
 }
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		// A second signal kills at once (the default action again).
+		stop()
+		if context.Cause(ctx) != nil && ctx.Err() == context.Canceled {
+			fmt.Fprintln(os.Stderr, "gmpcheck: interrupted: stopping the checks, cleaning up (a second interrupt kills at once)")
+		}
+	}()
+	code := runContext(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	if ctx.Err() != nil && code != exitUsage {
+		// Whatever the check saw before the signal, it did not finish.
+		code = exitInconclusive
+	}
+	stop()
+	os.Exit(code)
 }
 
+// run is runContext without a signal: the tests' entry point.
 func run(args []string, stdout, stderr io.Writer) int {
+	return runContext(context.Background(), args, stdout, stderr)
+}
+
+func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		usage(stderr)
 		return exitUsage
 	}
 	switch args[0] {
-	case "-h", "-help", "--help", "help":
+	case "-h", "-help", "--help":
 		usage(stdout)
+		return exitPass
+	case "help":
+		if len(args) == 1 {
+			usage(stdout)
+			return exitPass
+		}
+		c, ok := commands[args[1]]
+		if !ok || len(args) > 2 {
+			fmt.Fprintf(stderr, "gmpcheck help: unknown command %q\n\n", args[1])
+			usage(stderr)
+			return exitUsage
+		}
+		return c.run(ctx, []string{"-h"}, stdout, stderr)
+	case "version", "-version", "--version":
+		if len(args) > 1 {
+			fmt.Fprintln(stderr, "gmpcheck version: takes no arguments")
+			return exitUsage
+		}
+		fmt.Fprintln(stdout, versionLine())
 		return exitPass
 	}
 	c, ok := commands[args[0]]
@@ -78,5 +129,44 @@ func run(args []string, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return exitUsage
 	}
-	return c.run(args[1:], stdout, stderr)
+	return c.run(ctx, args[1:], stdout, stderr)
+}
+
+// versionLine is the module's version (a tag, a pseudo-version, or
+// "(devel)" for a build from a checkout, with its VCS revision), and the Go
+// toolchain that built the binary.
+func versionLine() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "gmpcheck (no build information)"
+	}
+	v := bi.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	var rev, modified, tags string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				modified = "+modified"
+			}
+		case "-tags":
+			tags = s.Value
+		}
+	}
+	line := "gmpcheck " + v
+	if rev != "" {
+		if len(rev) > 12 {
+			rev = rev[:12]
+		}
+		line += " " + rev + modified
+	}
+	line += " " + bi.GoVersion
+	if tags != "" {
+		line += " -tags " + tags
+	}
+	return line
 }

@@ -38,10 +38,10 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"-h"}, exitPass, "commands:"},
 		{[]string{"nosuch"}, exitUsage, `unknown command "nosuch"`},
 		{[]string{"verify", "-nosuchflag"}, exitUsage, "flag provided but not defined"},
-		{[]string{"verify", "-only", "nosuchstage"}, exitUsage, `no stage named "nosuchstage"`},
+		{[]string{"verify", "-run", "nosuchstage"}, exitUsage, `-run "nosuchstage" matches no stage (stages: queues,`},
 		{[]string{"verify", "extra"}, exitUsage, "unexpected arguments"},
 		{[]string{"verify", "-h"}, exitPass, "usage: gmpcheck verify"},
-		{[]string{"queues", "-steps", "0"}, exitUsage, "-steps and -ops >= 1"},
+		{[]string{"queues", "-steps", "0"}, exitUsage, "-steps 0: want 1.."},
 		{[]string{"queues", "-h"}, exitPass, "usage: gmpcheck queues"},
 	})
 }
@@ -83,9 +83,14 @@ func TestVerdicts(t *testing.T) {
 func TestExploreExitCodes(t *testing.T) {
 	checkCmdCases(t, []cmdCase{
 		{[]string{"explore", "-q", "-ps", "1", "-gs", "2", "-spawn", "1"}, exitPass, "PASS"},
-		{[]string{"explore", "-q", "-ps", "2", "-gs", "2", "-spawn", "1", "-bug", "nmspinning-no-dec"}, exitFail, "VIOLATION (2 steps) invariant"},
+		// With -bug, the check catching the bug is the command's pass.
+		{[]string{"explore", "-q", "-ps", "2", "-gs", "2", "-spawn", "1", "-bug", "nmspinning-no-dec"}, exitPass, "VIOLATION (2 steps) invariant"},
+		{[]string{"explore", "-q", "-ps", "1", "-gs", "2", "-spawn", "1", "-bug", "no-61", "-liveness=false"}, exitFail, "seeded bug no-61 MISSED"},
 		{[]string{"explore", "-q", "-max-states", "100"}, exitInconclusive, "INCONCLUSIVE"},
 		{[]string{"explore", "-bug", "nosuchbug"}, exitUsage, "nosuchbug"},
-		{[]string{"explore", "-ps", "0"}, exitUsage, ""},
+		{[]string{"explore", "-ps", "0"}, exitUsage, "-ps 0: want 1.."},
+		{[]string{"explore", "-cap", "3"}, exitUsage, "-cap 3: want a power of two in 2..8"},
+		{[]string{"explore", "-tick", "0"}, exitUsage, "-tick 0: want 1..61"},
+		{[]string{"explore", "-timeout", "-1s"}, exitUsage, "-timeout -1s"},
 	})
 }

@@ -3,9 +3,12 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
+	"math"
+	"strings"
+
+	"github.com/gmpcheck/gmpcheck/impl"
 
 	"github.com/gmpcheck/gmpcheck/internal/queuecheck"
 )
@@ -28,53 +31,136 @@ func init() {
 		name:  "queues",
 		order: 10,
 		run: func(ctx context.Context, log io.Writer) stageResult {
-			return checkQueues(ctx, log, queueBudget{seqs: 300, steps: 100, ownerOps: 300_000, seed: 1})
+			res := checkQueues(ctx, log, queueBudget{seqs: 300, steps: 100, ownerOps: 300_000, seed: 1})
+			if res.verdict != pass {
+				return res
+			}
+			var seeded stageResult
+			if impl.HooksEnabled() {
+				seeded = queuesSeeded(ctx, log)
+			} else {
+				seeded = hookedStage(ctx, log, "queues")
+			}
+			seeded.summary = res.summary + "; " + seeded.summary
+			return seeded
 		},
 	})
 }
 
-func runQueues(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("queues", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+func runQueues(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("queues", "[flags]",
+		`Drives the real run queues against spec/ (capacities 2, 4, 8, 256), then stresses one
+owner against 1..3 thieves and checks that every G is taken exactly once.`)
 	var b queueBudget
-	fs.IntVar(&b.seqs, "seqs", 1000, "random operation sequences per capacity for the differential model")
-	fs.IntVar(&b.steps, "steps", 100, "operations per sequence")
-	fs.IntVar(&b.ownerOps, "ops", 1_000_000, "owner operations per stress configuration (capacities 4 and 256, 1..3 thieves)")
+	fs.IntVar(&b.seqs, "seqs", 1000, "random operation sequences per capacity for the differential model, >= 0")
+	fs.IntVar(&b.steps, "steps", 100, "operations per sequence, >= 1")
+	fs.IntVar(&b.ownerOps, "ops", 1_000_000, "owner operations per stress configuration (capacities 4 and 256, 1..3 thieves), >= 1")
 	fs.Uint64Var(&b.seed, "seed", 1, "seed of the random choices")
-	timeout := fs.Duration("timeout", 0, "give up after this long and report inconclusive (0: no limit)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: gmpcheck queues [flags]")
-		fmt.Fprintln(stderr, "\nDrives the real run queues against spec/ (capacities 2, 4, 8, 256), then stresses one")
-		fmt.Fprintln(stderr, "owner against 1..3 thieves and checks that every G is taken exactly once.")
-		fmt.Fprintln(stderr)
-		fs.PrintDefaults()
+	fs.addTimeout(0, "time limit")
+	stageMode := fs.Bool("stage", false, "run verify's seeded-bug self-test (instrumented build)")
+	if code, ok := fs.parse(args, stdout, stderr); !ok {
+		return code
 	}
-	if err := fs.Parse(args); err != nil {
-		return flagExit(err)
+	for _, e := range []error{
+		intFlag("seqs", b.seqs, 0, math.MaxInt32),
+		intFlag("steps", b.steps, 1, math.MaxInt32),
+		intFlag("ops", b.ownerOps, 1, math.MaxInt32),
+	} {
+		if e != nil {
+			return usageError(stderr, "queues", "%v", e)
+		}
 	}
-	if fs.NArg() > 0 || b.seqs < 0 || b.steps < 1 || b.ownerOps < 1 {
-		fmt.Fprintln(stderr, "queues: -seqs must be >= 0, -steps and -ops >= 1, and no arguments")
-		return exitUsage
+	if *stageMode && !impl.HooksEnabled() {
+		return runHooked(ctx, "queues", args, stdout, stderr)
 	}
-	ctx, cancel := limitContext(*timeout)
+	out := newOutput(fs, stdout, stderr)
+	stdout = out.human
+	ctx, cancel := withTimeout(ctx, fs.timeout)
 	defer cancel()
+	if *stageMode {
+		res := queuesSeeded(ctx, stdout)
+		fmt.Fprintln(stdout, stageLine(res))
+		return res.verdict.exitCode()
+	}
 	res := checkQueues(ctx, stdout, b)
+	if why := interrupted(ctx); why != "" && res.verdict == inconclusive {
+		res.summary += " (" + why + ")"
+	}
 	fmt.Fprintf(stdout, "queues: %s: %s\n", res.verdict, res.summary)
-	return res.verdict.exitCode()
+	return out.result(res.verdict, res.summary, nil)
+}
+
+// queuesMustCatch are the seeded bugs the differential model must catch:
+// those a single thread shows. The others break only under concurrency,
+// which the stress rarely hits; linearize and interleave must catch them.
+var queuesMustCatch = map[impl.Bug]bool{
+	impl.BugStealHalfDown: true,
+	impl.BugPutSlowDropsG: true,
+}
+
+// queuesSeeded is the stage's self-test, in the instrumented build: the
+// differential model with each seeded queue bug switched on.
+func queuesSeeded(ctx context.Context, log io.Writer) stageResult {
+	defer impl.SetSeededBug(impl.NoBug)
+	caught, must := 0, 0
+	var missed []string
+	for _, bug := range impl.Bugs {
+		if ctx.Err() != nil {
+			return stageResult{verdict: inconclusive, summary: "seeded bugs: cut short"}
+		}
+		if err := impl.SetSeededBug(bug); err != nil {
+			return stageResult{verdict: fail, summary: err.Error()}
+		}
+		res := checkModel(ctx, io.Discard, queueBudget{seqs: 300, steps: 100, seed: 1})
+		impl.SetSeededBug(impl.NoBug)
+		if queuesMustCatch[bug] {
+			must++
+		}
+		switch res.verdict {
+		case fail:
+			caught++
+			fmt.Fprintf(log, "seeded bug %-22s caught: %s\n", bug, res.summary)
+		case inconclusive:
+			return stageResult{verdict: inconclusive, summary: "seeded bug " + string(bug) + ": cut short"}
+		default:
+			fmt.Fprintf(log, "seeded bug %-22s not caught by the sequential model", bug)
+			if queuesMustCatch[bug] {
+				fmt.Fprintln(log, ": FAIL")
+				missed = append(missed, string(bug))
+			} else {
+				fmt.Fprintln(log, " (a concurrency bug: the lin and interleave stages must catch it)")
+			}
+		}
+	}
+	summary := fmt.Sprintf("%d/%d seeded bugs caught by the differential model (%d of them must be)", caught, len(impl.Bugs), must)
+	if len(missed) > 0 {
+		return stageResult{verdict: fail, seeded: len(impl.Bugs), caught: caught, summary: summary + "; missed " + strings.Join(missed, ", ")}
+	}
+	return stageResult{verdict: pass, seeded: len(impl.Bugs), caught: caught, summary: summary}
 }
 
 // checkQueues runs the differential model and the stress at the budget.
 func checkQueues(ctx context.Context, log io.Writer, b queueBudget) stageResult {
+	res := checkModel(ctx, log, b)
+	if res.verdict != pass {
+		return res
+	}
+	return checkStress(ctx, log, b, res.steps)
+}
+
+// checkModel runs the differential model: b.seqs random sequences of
+// b.steps operations at every capacity, against spec/.
+func checkModel(ctx context.Context, log io.Writer, b queueBudget) stageResult {
 	steps := 0
 	for _, c := range queueCaps {
 		for s := range b.seqs {
 			if ctx.Err() != nil {
-				return stageResult{inconclusive, fmt.Sprintf("cut short after %d model steps", steps)}
+				return stageResult{verdict: inconclusive, summary: fmt.Sprintf("cut short after %d model steps", steps)}
 			}
 			seed := b.seed*1_000_003 + uint64(c)*7919 + uint64(s)
 			m, err := queuecheck.NewModel(c)
 			if err != nil {
-				return stageResult{fail, err.Error()}
+				return stageResult{verdict: fail, summary: err.Error()}
 			}
 			src := queuecheck.NewRandSource(seed)
 			for i := range b.steps {
@@ -84,22 +170,28 @@ func checkQueues(ctx context.Context, log io.Writer, b queueBudget) stageResult 
 				}
 				steps++
 				if err != nil {
-					return stageResult{fail, fmt.Sprintf("cap %d, sequence seed %d, step %d (%s): %v", c, seed, i, name, err)}
+					return stageResult{verdict: fail, summary: fmt.Sprintf("cap %d, sequence seed %d, step %d (%s): %v", c, seed, i, name, err)}
 				}
 			}
 		}
 		fmt.Fprintf(log, "model cap %d: %d sequences x %d steps agree with spec\n", c, b.seqs, b.steps)
 	}
+	return stageResult{verdict: pass, steps: steps, summary: fmt.Sprintf("%d model steps agree with spec", steps)}
+}
+
+// checkStress runs the conservation stress: capacities 4 and 256, 1..3
+// thieves, b.ownerOps owner operations each.
+func checkStress(ctx context.Context, log io.Writer, b queueBudget, steps int) stageResult {
 	var puts int64
 	configs := 0
 	for _, c := range []int{4, 256} {
 		for thieves := 1; thieves <= 3; thieves++ {
 			res, err := queuecheck.Stress(ctx, queuecheck.StressConfig{Capacity: c, Thieves: thieves, OwnerOps: b.ownerOps, Seed: b.seed})
 			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-				return stageResult{inconclusive, fmt.Sprintf("stress cut short (model: %d steps agreed)", steps)}
+				return stageResult{verdict: inconclusive, summary: fmt.Sprintf("stress cut short (model: %d steps agreed)", steps)}
 			}
 			if err != nil {
-				return stageResult{fail, fmt.Sprintf("stress cap %d, %d thieves: %v", c, thieves, err)}
+				return stageResult{verdict: fail, summary: fmt.Sprintf("stress cap %d, %d thieves: %v", c, thieves, err)}
 			}
 			fmt.Fprintf(log, "stress cap %d, %d thieves: %d Gs each taken once (owner %d, thieves %d, global %d, left %d)\n",
 				c, thieves, res.Puts, res.OwnerTakes, res.ThiefTakes, res.GlobalTakes, res.LeftOver)
@@ -107,5 +199,5 @@ func checkQueues(ctx context.Context, log io.Writer, b queueBudget) stageResult 
 			configs++
 		}
 	}
-	return stageResult{pass, fmt.Sprintf("%d model steps agree with spec; %d Gs conserved over %d stress configs", steps, puts, configs)}
+	return stageResult{verdict: pass, summary: fmt.Sprintf("%d model steps agree with spec; %d Gs conserved over %d stress configs", steps, puts, configs)}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -24,74 +23,120 @@ func init() {
 	registerStage(stage{name: "scheduler", order: 60, run: schedulerStage})
 }
 
-func runRun(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	procs := fs.Int("procs", 2, "GOMAXPROCS of the scheduler (number of Ps)")
+// runMaxProcs caps -procs: each P's M is a goroutine with a workload of
+// its own, and past a few hundred the run measures the host's scheduler
+// more than this one (5000 Ps took 37 s for a 300 ms run).
+const runMaxProcs = 256
+
+// runMaxDuration caps -duration.
+const runMaxDuration = time.Hour
+
+func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("run", "[-procs n] [-workload w] [-duration d] [-schedtrace d] [-impl gmp|gm] [-queue n] [-lockosthread]",
+		"Runs a workload on gmpcheck's scheduler and prints its schedtrace and a summary.\n"+
+			"An interrupt stops the run: it prints what it counted so far and exits 3.")
+	procs := fs.Int("procs", 2, fmt.Sprintf("GOMAXPROCS of the scheduler (number of Ps), 1..%d", runMaxProcs))
 	workload := fs.String("workload", "mixed", "workload: "+strings.Join(impl.Workloads, ", "))
-	duration := fs.Duration("duration", 2*time.Second, "how long to run the workload")
-	schedtrace := fs.Duration("schedtrace", 0, "print a schedtrace line at this interval (GODEBUG=schedtrace format; gmp only)")
+	duration := fs.Duration("duration", 2*time.Second, fmt.Sprintf("how long to run the workload, 1ms..%v", runMaxDuration))
+	schedtrace := fs.Duration("schedtrace", 0, "print a schedtrace line at this interval, >= 1ms (GODEBUG=schedtrace format; gmp only; 0: none)")
 	which := fs.String("impl", "gmp", "scheduler: gmp (G/M/P) or gm (the pre-1.1 baseline)")
-	queue := fs.Int("queue", impl.DefaultQueueCapacity, "local run queue capacity (power of two, 2..256)")
-	locked := fs.Bool("lockosthread", false, "wire each M to its own OS thread (hand-off shell)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: gmpcheck run [-procs n] [-workload w] [-duration d] [-schedtrace d] [-impl gmp|gm] [-queue n] [-lockosthread]")
-		fmt.Fprintln(stderr, "\nRuns a workload on gmpcheck's scheduler and prints its schedtrace and a summary.")
-		fs.PrintDefaults()
-	}
-	if code, ok := parseFlags(fs, args, stderr); !ok {
+	queue := fs.Int("queue", impl.DefaultQueueCapacity, "local run queue capacity, a power of two in 2..256 (gmp only)")
+	locked := fs.Bool("lockosthread", false, "wire each M to its own OS thread (hand-off shell; gmp only)")
+	if code, ok := fs.parse(args, stdout, stderr); !ok {
 		return code
 	}
+	if err := intFlag("procs", *procs, 1, runMaxProcs); err != nil {
+		return usageError(stderr, "run", "%v", err)
+	}
 	if !slices.Contains(impl.Workloads, *workload) {
-		fmt.Fprintf(stderr, "run: unknown workload %q (want one of %s)\n", *workload, strings.Join(impl.Workloads, ", "))
-		return exitUsage
+		return usageError(stderr, "run", "-workload %q: want one of %s", *workload, strings.Join(impl.Workloads, ", "))
 	}
-	if *duration <= 0 || *schedtrace < 0 {
-		fmt.Fprintln(stderr, "run: -duration must be positive and -schedtrace non-negative")
-		return exitUsage
+	if *duration < time.Millisecond || *duration > runMaxDuration {
+		return usageError(stderr, "run", "-duration %v: want 1ms..%v", *duration, runMaxDuration)
 	}
-	var s impl.Scheduler
-	var gmp *impl.Sched
+	if *schedtrace != 0 && *schedtrace < time.Millisecond {
+		return usageError(stderr, "run", "-schedtrace %v: want 0 (none) or >= 1ms", *schedtrace)
+	}
+	if *queue < 2 || *queue > 256 || *queue&(*queue-1) != 0 {
+		return usageError(stderr, "run", "-queue %d: want a power of two in 2..256", *queue)
+	}
 	switch *which {
 	case "gmp":
+	case "gm":
+		for _, name := range []string{"schedtrace", "queue", "lockosthread"} {
+			if fs.set(name) {
+				return usageError(stderr, "run", "-%s needs -impl gmp (the GM baseline has no Ps, run queues or hand-off)", name)
+			}
+		}
+	default:
+		return usageError(stderr, "run", "-impl %q: want gmp or gm", *which)
+	}
+	out := newOutput(fs, stdout, stderr)
+	stdout = out.human
+	var s impl.Scheduler
+	var gmp *impl.Sched
+	if *which == "gmp" {
 		var err error
 		gmp, err = impl.New(impl.Config{Procs: *procs, QueueCapacity: *queue, LockOSThread: *locked,
 			SchedTrace: *schedtrace, SchedTraceOut: stdout})
 		if err != nil {
-			fmt.Fprintf(stderr, "run: %v\n", err)
-			return exitUsage
+			return usageError(stderr, "run", "%v", err)
 		}
 		s = gmp
-	case "gm":
-		if *schedtrace > 0 {
-			fmt.Fprintln(stderr, "run: -schedtrace needs -impl gmp (GM has no Ps to trace)")
-			return exitUsage
-		}
+	} else {
 		gm, err := impl.NewGM(*procs)
 		if err != nil {
-			fmt.Fprintf(stderr, "run: %v\n", err)
-			return exitUsage
+			return usageError(stderr, "run", "%v", err)
 		}
 		s = gm
-	default:
-		fmt.Fprintf(stderr, "run: unknown -impl %q (want gmp or gm)\n", *which)
-		return exitUsage
 	}
 	start := time.Now()
-	r, err := impl.RunWorkload(s, *workload, *procs, *duration)
+	type done struct {
+		r   impl.WorkloadResult
+		err error
+	}
+	ch := make(chan done, 1)
+	go func() {
+		r, err := impl.RunWorkload(s, *workload, *procs, *duration)
+		ch <- done{r, err}
+	}()
+	var d done
+	select {
+	case d = <-ch:
+	case <-ctx.Done():
+		// The workload has no cancellation of its own: report what the
+		// scheduler counted and leave it to the process's exit.
+		el := time.Since(start)
+		fmt.Fprintf(stdout, "run: interrupted after %v of %v\n", el.Round(time.Millisecond), *duration)
+		fields := map[string]any{"impl": *which, "workload": *workload, "procs": *procs, "seconds": el.Seconds()}
+		if gmp != nil {
+			st := gmp.Stats()
+			fmt.Fprintf(stdout, "so far: spawned=%d exited=%d steals=%d preemptions=%d retakes=%d handoffs=%d Ms=%d\n",
+				st.Spawned, st.Exited, st.Steals, st.Preempts, st.Retakes, st.Handoffs, st.Ms)
+			fields["spawned"], fields["steals"] = st.Spawned, st.Steals
+		}
+		out.row("run", fields)
+		fmt.Fprintln(stdout, "run: INCONCLUSIVE (interrupted)")
+		return out.result(inconclusive, "interrupted", nil)
+	}
 	el := time.Since(start)
 	s.Shutdown()
-	if err != nil {
-		fmt.Fprintf(stdout, "run: %v\n", err)
-		return exitFail
+	if d.err != nil {
+		fmt.Fprintf(stdout, "run: %v\n", d.err)
+		return out.result(fail, d.err.Error(), nil)
 	}
+	r := d.r
 	fmt.Fprintf(stdout, "%s workload=%s procs=%d: %d ops in %v (%.0f ops/s), %d goroutines\n",
 		*which, *workload, *procs, r.Ops, el.Round(time.Millisecond), float64(r.Ops)/el.Seconds(), r.Spawned)
+	fields := map[string]any{"impl": *which, "workload": *workload, "procs": *procs, "ops": r.Ops,
+		"seconds": el.Seconds(), "goroutines": r.Spawned}
 	if gmp != nil {
 		st := gmp.Stats()
 		fmt.Fprintf(stdout, "steals=%d preemptions=%d retakes=%d handoffs=%d Ms=%d\n", st.Steals, st.Preempts, st.Retakes, st.Handoffs, st.Ms)
+		fields["steals"], fields["preemptions"], fields["retakes"], fields["handoffs"], fields["ms"] = st.Steals, st.Preempts, st.Retakes, st.Handoffs, st.Ms
 	}
-	return exitPass
+	out.row("run", fields)
+	return out.result(pass, fmt.Sprintf("%d ops in %v", r.Ops, el.Round(time.Millisecond)), nil)
 }
 
 // schedulerStage checks the reference scheduler: random traces of the
@@ -114,7 +159,7 @@ func schedulerStage(ctx context.Context, log io.Writer) stageResult {
 	for time.Now().Before(specEnd) && !cut() {
 		if err := impl.CheckAgainstSpec(r, spec.BugNone, 200); err != nil {
 			fmt.Fprintf(log, "driver diverges from spec: %v\n", err)
-			return stageResult{fail, "driver diverges from the spec"}
+			return stageResult{verdict: fail, summary: "driver diverges from the spec"}
 		}
 		traces++
 	}
@@ -125,38 +170,38 @@ func schedulerStage(ctx context.Context, log io.Writer) stageResult {
 		c := impl.RandChooser(rand.New(rand.NewPCG(3, uint64(bug))))
 		for i := 0; i < 5000 && !caught; i++ {
 			if cut() {
-				return stageResult{inconclusive, "cut short during the seeded-bug self-test"}
+				return stageResult{verdict: inconclusive, summary: "cut short during the seeded-bug self-test"}
 			}
 			caught = impl.CheckAgainstSpec(c, bug, 80) != nil
 		}
 		if !caught {
 			fmt.Fprintf(log, "seeded bug %v not caught\n", bug)
-			return stageResult{fail, fmt.Sprintf("seeded bug %v not caught", bug)}
+			return stageResult{verdict: fail, summary: fmt.Sprintf("seeded bug %v not caught", bug)}
 		}
 	}
 	fmt.Fprintf(log, "seeded bugs caught: %d/%d\n", len(spec.Bugs()), len(spec.Bugs()))
 	// 3. Deadlock detection bites.
 	s, err := impl.New(impl.Config{Procs: 2})
 	if err != nil {
-		return stageResult{fail, err.Error()}
+		return stageResult{verdict: fail, summary: err.Error()}
 	}
 	s.Go(func(tk impl.Task) { tk.Park("forever") })
 	err = s.Wait()
 	s.Shutdown()
 	if !errors.Is(err, impl.ErrDeadlock) {
-		return stageResult{fail, fmt.Sprintf("deadlock not reported: Wait = %v", err)}
+		return stageResult{verdict: fail, summary: fmt.Sprintf("deadlock not reported: Wait = %v", err)}
 	}
 	// 4. Real goroutines: the mixed workload.
 	var ops int64
 	for _, procs := range []int{1, 2, 4, 8} {
 		left := time.Until(end)
 		if cut() || left < 500*time.Millisecond {
-			return stageResult{inconclusive, fmt.Sprintf("cut short after %d traces and %d workload ops", traces, ops)}
+			return stageResult{verdict: inconclusive, summary: fmt.Sprintf("cut short after %d traces and %d workload ops", traces, ops)}
 		}
 		d := min(2*time.Second, left/4)
 		s, err := impl.New(impl.Config{Procs: procs, QueueCapacity: 8})
 		if err != nil {
-			return stageResult{fail, err.Error()}
+			return stageResult{verdict: fail, summary: err.Error()}
 		}
 		res, err := impl.RunWorkload(s, "mixed", procs, d)
 		st := s.Stats()
@@ -164,11 +209,11 @@ func schedulerStage(ctx context.Context, log io.Writer) stageResult {
 		s.Shutdown()
 		if err != nil || live != 0 || st.Spawned != st.Exited {
 			fmt.Fprintf(log, "procs=%d: err=%v live=%d spawned=%d exited=%d\n", procs, err, live, st.Spawned, st.Exited)
-			return stageResult{fail, fmt.Sprintf("mixed workload at procs=%d lost or leaked Gs", procs)}
+			return stageResult{verdict: fail, summary: fmt.Sprintf("mixed workload at procs=%d lost or leaked Gs", procs)}
 		}
 		ops += res.Ops
 		fmt.Fprintf(log, "procs=%d: %d ops, %d Gs spawned and exited, %d steals, %d preemptions, %d retakes\n",
 			procs, res.Ops, st.Spawned, st.Steals, st.Preempts, st.Retakes)
 	}
-	return stageResult{pass, fmt.Sprintf("%d driver traces = spec, %d seeded bugs caught, deadlock reported, %d workload ops conserved", traces, len(spec.Bugs()), ops)}
+	return stageResult{verdict: pass, summary: fmt.Sprintf("%d driver traces = spec, %d seeded bugs caught, deadlock reported, %d workload ops conserved", traces, len(spec.Bugs()), ops)}
 }

@@ -3,10 +3,10 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -14,6 +14,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/gmpcheck/gmpcheck/tla"
 	"github.com/gmpcheck/gmpcheck/tla/tlacheck"
 )
 
@@ -42,73 +43,92 @@ type tlaRow struct {
 	err     error
 }
 
-func runTLA(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("tla", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	dirFlag := fs.String("dir", "", "the tla directory (default: tla/ in the current directory or a parent)")
+func runTLA(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("tla", "[-dir d] [-run re] [-tlc jar] [-timeout d] [-j n] [-v]",
+		`Model-checks every Module.cfg / Module_variant.cfg in tla/ with tla-checker
+(installed from tla/package-lock.json by npm ci when missing) and, with -tlc,
+with TLC, which must find the same distinct-state count on every cfg both
+pass. Seeded-bug cfgs (_bug_) must fail with the property their
+"\* expect:" line names.
+Passing GMP cfgs are compared with the spec's state graph; temporal cfgs
+(PROPERTY) are checked by TLC and, as "`+tlacheck.ToolGoLiveness+`",
+by the Go explorer's liveness on tla-checker's graph shown equal to the spec's.
+Without -dir and outside a checkout, the modules and cfgs built into this
+binary are checked (unpacked into the user cache directory).
+Exit 3 also when the checker is missing and cannot be installed.`)
+	dirFlag := fs.String("dir", "", "the tla directory (default: tla/ in the current directory or a parent, else the copy built into the binary)")
 	match := fs.String("run", "", "only cfgs whose name matches this regular expression")
 	jar := fs.String("tlc", os.Getenv("TLA2TOOLS_JAR"), "tla2tools.jar: also run TLC (default $TLA2TOOLS_JAR)")
-	timeout := fs.Duration("timeout", 5*time.Minute, "time limit per checker run (a run cut short is inconclusive)")
-	workers := fs.Int("j", 2, "cfgs checked in parallel")
+	fs.addTimeout(5*time.Minute, "time limit per checker run")
+	workers := fs.Int("j", 2, "cfgs checked in parallel, 1..64")
 	traces := fs.Bool("v", false, "print the counterexample of every failing run, expected or not")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: gmpcheck tla [-dir d] [-run re] [-tlc jar] [-timeout d] [-j n] [-v]")
-		fmt.Fprintln(stderr, "\nModel-checks every Module.cfg / Module_variant.cfg in tla/ with tla-checker")
-		fmt.Fprintln(stderr, "(installed from tla/package-lock.json by npm ci when missing) and, with -tlc,")
-		fmt.Fprintln(stderr, "with TLC, which must find the same distinct-state count on every cfg both")
-		fmt.Fprintln(stderr, "pass. Seeded-bug cfgs (_bug_) must fail with the property their")
-		fmt.Fprintln(stderr, "\"\\* expect:\" line names.")
-		fmt.Fprintln(stderr, "Passing GMP cfgs are compared with the spec's state graph; temporal cfgs")
-		fmt.Fprintln(stderr, "(PROPERTY) are checked by TLC and, as \""+tlacheck.ToolGoLiveness+"\",")
-		fmt.Fprintln(stderr, "by the Go explorer's liveness on tla-checker's graph shown equal to the spec's.")
-		fmt.Fprintln(stderr, "Exit: 0 every run as expected, 1 a run not as expected, 2 usage,")
-		fmt.Fprintln(stderr, "3 inconclusive (checker missing and not installable, or a run cut short).")
-		fmt.Fprintln(stderr)
-		fs.PrintDefaults()
-	}
-	if code, ok := parseFlags(fs, args, stderr); !ok {
+	if code, ok := fs.parse(args, stdout, stderr); !ok {
 		return code
 	}
-	if *workers < 1 {
-		fmt.Fprintln(stderr, "tla: -j must be at least 1")
-		return exitUsage
+	if err := intFlag("j", *workers, 1, 64); err != nil {
+		return usageError(stderr, "tla", "%v", err)
 	}
-	var re *regexp.Regexp
-	if *match != "" {
-		var err error
-		if re, err = regexp.Compile(*match); err != nil {
-			fmt.Fprintf(stderr, "tla: -run: %v\n", err)
-			return exitUsage
+	re, err := compileRun(*match)
+	if err != nil {
+		return usageError(stderr, "tla", "%v", err)
+	}
+	if *jar != "" {
+		if st, err := os.Stat(*jar); err != nil || st.IsDir() {
+			src := "-tlc"
+			if !fs.set("tlc") {
+				src = "TLA2TOOLS_JAR"
+			}
+			return usageError(stderr, "tla", "%s %s: not a tla2tools.jar file", src, *jar)
+		}
+		if _, err := exec.LookPath("java"); err != nil {
+			return usageError(stderr, "tla", "-tlc needs java on PATH")
 		}
 	}
 	dir, cfgs, err := loadTLACfgs(*dirFlag, re)
 	if err != nil {
-		fmt.Fprintf(stderr, "tla: %v\n", err)
-		return exitUsage
+		return usageError(stderr, "tla", "%v", err)
 	}
-	if err := tlacheck.EnsureInstalled(context.Background(), dir, stderr); err != nil {
+	out := newOutput(fs, stdout, stderr)
+	stdout = out.human
+	if err := tlacheck.EnsureInstalled(ctx, dir, stderr); err != nil {
 		fmt.Fprintf(stderr, "tla: %v\n", err)
-		return exitInconclusive
+		return out.result(inconclusive, err.Error(), nil)
 	}
-	sv, syntax := checkTLASyntax(context.Background(), dir, cfgs)
+	sv, syntax := checkTLASyntax(ctx, dir, cfgs)
 	fmt.Fprintln(stdout, syntax)
 	fmt.Fprintln(stdout)
-	rows := checkTLACfgs(context.Background(), dir, cfgs, *jar, *timeout, *workers, stderr)
+	log, stop := heartbeat(stderr, "tla", heartbeatEvery)
+	rows := checkTLACfgs(ctx, dir, cfgs, *jar, fs.timeout, *workers, log)
+	stop()
 	v := worst(sv, printTLAReport(stdout, rows, *traces))
+	for _, r := range rows {
+		out.row("cfg", tlaRowJSON(r))
+	}
 	if *jar == "" {
 		fmt.Fprintln(stdout, "\nTLC not run (no -tlc / TLA2TOOLS_JAR): temporal properties were checked by the Go explorer")
 		fmt.Fprintln(stdout, "on tla-checker's graph (shown equal to the spec's), not by a TLA+ checker.")
 	}
+	if why := interrupted(ctx); why != "" {
+		fmt.Fprintf(stdout, "\ntla: stopped early (%s): rows not run are INCONCLUSIVE\n", why)
+		v = worst(v, inconclusive)
+	}
 	fmt.Fprintf(stdout, "\ntla: %s\n", v)
-	return v.exitCode()
+	return out.result(v, fmt.Sprintf("%d checker runs on %d cfgs", len(rows), len(cfgs)), nil)
+}
+
+// tlaRowJSON is one -json row of the tla table.
+func tlaRowJSON(r tlaRow) map[string]any {
+	m := map[string]any{"cfg": r.cfg.Name, "checker": r.res.Tool, "expected": r.cfg.Expect,
+		"outcome": string(r.res.Outcome), "name": r.res.Name, "states": r.res.States,
+		"seconds": r.res.Elapsed.Seconds(), "verdict": r.verdict.String(), "why": r.why}
+	if r.err != nil {
+		m["verdict"], m["error"] = "error", r.err.Error()
+	}
+	return m
 }
 
 func loadTLACfgs(dirFlag string, re *regexp.Regexp) (string, []tlacheck.Cfg, error) {
-	start := dirFlag
-	if start == "" {
-		start = "."
-	}
-	dir, err := tlacheck.FindDir(start)
+	dir, err := tlaDir(dirFlag)
 	if err != nil {
 		return "", nil, err
 	}
@@ -123,7 +143,11 @@ func loadTLACfgs(dirFlag string, re *regexp.Regexp) (string, []tlacheck.Cfg, err
 		}
 	}
 	if len(cfgs) == 0 {
-		return "", nil, fmt.Errorf("no cfg in %s matches", dir)
+		var names []string
+		for _, c := range all {
+			names = append(names, c.Name)
+		}
+		return "", nil, fmt.Errorf("-run %q matches no cfg in %s (cfgs: %s)", re, dir, strings.Join(names, ", "))
 	}
 	return dir, cfgs, nil
 }
@@ -162,15 +186,21 @@ func checkTLACfgs(ctx context.Context, dir string, cfgs []tlacheck.Cfg, jar stri
 				case ctx.Err() != nil:
 					row.res.Tool = toolName(j.tlc, c)
 					row.res.Outcome = tlacheck.Timeout
-					row.verdict, row.why = tlacheck.Inconclusive, "not run: time limit reached"
+					row.verdict, row.why = tlacheck.Inconclusive, "not run: "+interrupted(ctx)
 				default:
-					rctx, cancel := context.WithTimeout(ctx, timeout)
+					rctx, cancel := withTimeout(ctx, timeout)
 					if j.tlc {
 						row.res, row.err = tlacheck.RunTLC(rctx, jar, c)
 					} else {
 						row.res, row.err = tlacheck.CheckCfg(rctx, dir, c)
 					}
 					cancel()
+					if row.err != nil && ctx.Err() != nil {
+						// Stopped from outside: not a failure of the checker.
+						row.err = nil
+						row.res.Tool = toolName(j.tlc, c)
+						row.res.Outcome, row.res.Message = tlacheck.Timeout, interrupted(ctx)
+					}
 					if row.err == nil {
 						row.verdict, row.why = tlacheck.Judge(c, row.res)
 					}
@@ -296,15 +326,16 @@ func printTLAReport(w io.Writer, rows []tlaRow, traces bool) verdict {
 
 // tlaStage is the verify stage: every cfg with tla-checker (TLC too when
 // TLA2TOOLS_JAR is set), two at a time, within five minutes and the
-// verify budget.
+// verify budget. Its self-test is the seeded-bug cfgs (_bug_), each of
+// which every checker must reject with the property it names.
 func tlaStage(ctx context.Context, log io.Writer) stageResult {
 	dir, cfgs, err := loadTLACfgs("", nil)
 	if err != nil {
-		return stageResult{fail, err.Error()}
+		return stageResult{verdict: fail, summary: err.Error()}
 	}
 	if err := tlacheck.EnsureInstalled(ctx, dir, log); err != nil {
 		fmt.Fprintln(log, err)
-		return stageResult{inconclusive, "TLA+ tools not installed and 'npm ci --prefix tla' could not install them"}
+		return stageResult{verdict: inconclusive, summary: "TLA+ tools not installed and 'npm ci' could not install them"}
 	}
 	// About 70 s on an idle machine; 174 s was measured at load average 7
 	// on 2 cores, hence the margin. Cut short, the stage is inconclusive.
@@ -315,35 +346,44 @@ func tlaStage(ctx context.Context, log io.Writer) stageResult {
 	jar := os.Getenv("TLA2TOOLS_JAR")
 	rows := checkTLACfgs(sctx, dir, cfgs, jar, 2*time.Minute, 2, log)
 	v := worst(sv, printTLAReport(io.Discard, rows, false))
-	ok, bad, goLive, states := 0, 0, 0, 0
+	ok, tlcRuns := 0, 0
+	bugCfgs, caughtCfgs := map[string]bool{}, map[string]bool{}
 	for _, r := range rows {
-		if r.res.Tool == tlacheck.ToolGoLiveness && r.err == nil && r.verdict == tlacheck.OK {
-			goLive++
-		}
-		switch {
-		case r.err == nil && r.verdict == tlacheck.OK:
+		good := r.err == nil && r.verdict == tlacheck.OK
+		if good {
 			ok++
-			if r.res.Outcome == tlacheck.Pass {
-				states += r.res.States
+		}
+		if r.res.Tool == "TLC" {
+			tlcRuns++
+		}
+		if !r.cfg.ExpectPass() {
+			if _, seen := bugCfgs[r.cfg.Name]; !seen {
+				bugCfgs[r.cfg.Name], caughtCfgs[r.cfg.Name] = true, true
 			}
-		default:
-			bad++
+			caughtCfgs[r.cfg.Name] = caughtCfgs[r.cfg.Name] && good
 		}
 	}
-	summary := fmt.Sprintf("%s; %d/%d checker runs as expected (%d states in passing runs)", firstLineOf(syntax), ok, len(rows), states)
-	if bad > 0 {
-		summary += fmt.Sprintf(", %d not as expected", bad)
-	}
-	if goLive > 0 {
-		summary += fmt.Sprintf("; temporal properties of %d cfgs by the Go explorer on tla-checker's graph", goLive)
-		if jar == "" {
-			summary += " (no TLC)"
+	caught := 0
+	for _, c := range caughtCfgs {
+		if c {
+			caught++
 		}
 	}
+	syn := "syntax ok"
+	if sv != pass {
+		syn = "syntax " + sv.String()
+	}
+	checkers := "tla-checker + Go liveness"
+	if jar != "" {
+		checkers += fmt.Sprintf(" + TLC (%d runs)", tlcRuns)
+	} else {
+		checkers += ", no TLC"
+	}
+	summary := fmt.Sprintf("%d cfgs, %d/%d runs as expected (%s); %s", len(cfgs), ok, len(rows), checkers, syn)
 	if ctx.Err() != nil && v == pass {
 		v = inconclusive
 	}
-	return stageResult{v, summary}
+	return stageResult{verdict: v, summary: summary, seeded: len(bugCfgs), caught: caught}
 }
 
 // checkTLASyntax parses every module with the community TLA+ grammar
@@ -406,4 +446,21 @@ func checkTLASyntax(ctx context.Context, dir string, cfgs []tlacheck.Cfg) (verdi
 func firstLineOf(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
+}
+
+// tlaDir is the tla directory: -dir, else tla/ in the working directory or
+// a parent (a checkout), else the copy built into the binary, unpacked
+// into the user cache directory.
+func tlaDir(dirFlag string) (string, error) {
+	if dirFlag != "" {
+		return tlacheck.FindDir(dirFlag)
+	}
+	if dir, err := tlacheck.FindDir("."); err == nil {
+		return dir, nil
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("not in a checkout, and no cache directory to unpack the built-in TLA+ modules into: %v", err)
+	}
+	return tla.Unpack(filepath.Join(cache, "gmpcheck"))
 }

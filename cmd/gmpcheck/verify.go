@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"sort"
@@ -57,10 +56,13 @@ func worst(a, b verdict) verdict {
 }
 
 // A stageResult is what one verify stage reports: its verdict and a one-line
-// summary of what it measured (counts, not adjectives).
+// summary of what it measured (counts, not adjectives). seeded and caught
+// count the seeded bugs its self-test ran and the ones the check caught.
 type stageResult struct {
-	verdict verdict
-	summary string
+	verdict        verdict
+	summary        string
+	seeded, caught int
+	steps          int // queues: model steps run (passed from the model to the stress)
 }
 
 // A stage is one check that 'gmpcheck verify' runs. Each stage stays within
@@ -93,46 +95,43 @@ func init() {
 	})
 }
 
-func runVerify(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	only := fs.String("only", "", "comma-separated stage names to run (default: all)")
-	timeout := fs.Duration("timeout", 15*time.Minute, "overall time limit; stages cut short are inconclusive")
-	quiet := fs.Bool("q", false, "print only the summary table")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: gmpcheck verify [-only stage,...] [-timeout d] [-q]")
-		fmt.Fprintln(stderr, "\nRuns every check gmpcheck has at a bounded budget. Stages:")
-		for _, s := range sortedStages() {
-			fmt.Fprintf(stderr, "  %s\n", s.name)
-		}
-		fmt.Fprintln(stderr)
-		fs.PrintDefaults()
+// heartbeatEvery is how long a stage may be silent before verify says it
+// is still running.
+const heartbeatEvery = 5 * time.Second
+
+func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	var names []string
+	for _, s := range sortedStages() {
+		names = append(names, s.name)
 	}
-	if code, ok := parseFlags(fs, args, stderr); !ok {
+	fs := newFlags("verify", "[-run regexp] [-timeout d] [-q] [-json]",
+		"Runs every check gmpcheck has at a bounded budget, each with its seeded-bug\nself-test, and prints a summary table. Stages: "+strings.Join(names, ", ")+".")
+	match := fs.String("run", "", "only the stages whose name matches this regular expression (stages: "+strings.Join(names, ", ")+")")
+	fs.addTimeout(15*time.Minute, "overall time limit")
+	quiet := fs.Bool("q", false, "print only the summary table")
+	if code, ok := fs.parse(args, stdout, stderr); !ok {
 		return code
 	}
-	selected := sortedStages()
-	if *only != "" {
-		want := map[string]bool{}
-		for _, n := range strings.Split(*only, ",") {
-			want[strings.TrimSpace(n)] = true
-		}
-		var sel []stage
-		for _, s := range selected {
-			if want[s.name] {
-				sel = append(sel, s)
-				delete(want, s.name)
-			}
-		}
-		for n := range want {
-			fmt.Fprintf(stderr, "verify: no stage named %q\n", n)
-			return exitUsage
-		}
-		selected = sel
+	re, err := compileRun(*match)
+	if err != nil {
+		return usageError(stderr, "verify", "%v", err)
 	}
+	var selected []stage
+	for _, s := range sortedStages() {
+		if re == nil || re.MatchString(s.name) {
+			selected = append(selected, s)
+		}
+	}
+	if len(selected) == 0 {
+		return usageError(stderr, "verify", "-run %q matches no stage (stages: %s)", *match, strings.Join(names, ", "))
+	}
+	out := newOutput(fs, stdout, stderr)
+	stdout = out.human
 
-	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
+	ctx, cancel := withTimeout(ctx, fs.timeout)
 	defer cancel()
+	ctx = withHooked(ctx)
+	defer cleanupHooked(ctx)
 	log := stdout
 	if *quiet {
 		log = io.Discard
@@ -144,30 +143,47 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	}
 	var rows []row
 	overall := pass
+	seeded, caught := 0, 0
 	for i, s := range selected {
 		fmt.Fprintf(log, "[%d/%d] %s ...\n", i+1, len(selected), s.name)
 		start := time.Now()
 		var res stageResult
 		if ctx.Err() != nil {
-			res = stageResult{inconclusive, "not run: verify timeout reached"}
+			res = stageResult{verdict: inconclusive, summary: "not run: " + interrupted(ctx)}
 		} else {
-			res = s.run(ctx, prefixWriter(log, "      "))
+			w, stop := heartbeat(prefixWriter(log, "      "), s.name, heartbeatEvery)
+			res = s.run(ctx, w)
+			stop()
+			if ctx.Err() != nil && res.verdict == pass {
+				res.verdict = inconclusive
+			}
 		}
 		took := time.Since(start)
 		fmt.Fprintf(log, "[%d/%d] %s %s (%s)\n", i+1, len(selected), s.name, res.verdict, took.Round(time.Millisecond))
 		rows = append(rows, row{s.name, res, took})
+		out.row("stage", map[string]any{"stage": s.name, "verdict": res.verdict.String(), "seconds": took.Seconds(),
+			"summary": res.summary, "seeded_bugs": res.seeded, "caught_bugs": res.caught})
 		overall = worst(overall, res.verdict)
+		seeded, caught = seeded+res.seeded, caught+res.caught
 	}
 
 	fmt.Fprintln(stdout)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "STAGE\tVERDICT\tTIME\tSUMMARY")
+	fmt.Fprintln(tw, "STAGE\tVERDICT\tTIME\tSEEDED BUGS\tSUMMARY")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.name, r.res.verdict, r.took.Round(time.Millisecond), r.res.summary)
+		bugs := "-"
+		if r.res.seeded > 0 {
+			bugs = fmt.Sprintf("%d/%d caught", r.res.caught, r.res.seeded)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.name, r.res.verdict, r.took.Round(time.Millisecond), bugs, r.res.summary)
 	}
 	tw.Flush()
+	if why := interrupted(ctx); why != "" {
+		fmt.Fprintf(stdout, "\nverify: stopped early (%s): the stages above are what ran\n", why)
+	}
 	fmt.Fprintf(stdout, "\nverify: %s\n", overall)
-	return overall.exitCode()
+	return out.result(overall, fmt.Sprintf("%d stages; %d/%d seeded bugs caught", len(rows), caught, seeded),
+		map[string]any{"seeded_bugs": seeded, "caught_bugs": caught})
 }
 
 func sortedStages() []stage {
@@ -179,35 +195,6 @@ func sortedStages() []stage {
 		return out[i].name < out[j].name
 	})
 	return out
-}
-
-// parseFlags parses a command's flags and rejects positional arguments,
-// which no command takes. When it reports !ok, the command returns code.
-func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, ok bool) {
-	if err := fs.Parse(args); err != nil {
-		return flagExit(err), false
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "%s: unexpected arguments %q\n", fs.Name(), fs.Args())
-		return exitUsage, false
-	}
-	return exitPass, true
-}
-
-// limitContext is the context of a command whose -timeout 0 means no limit.
-func limitContext(timeout time.Duration) (context.Context, context.CancelFunc) {
-	if timeout > 0 {
-		return context.WithTimeout(context.Background(), timeout)
-	}
-	return context.WithCancel(context.Background())
-}
-
-// flagExit turns a flag parsing error into an exit code: -h is not an error.
-func flagExit(err error) int {
-	if err == flag.ErrHelp {
-		return exitPass
-	}
-	return exitUsage
 }
 
 // prefixWriter indents a stage's progress lines under its header.

@@ -6,6 +6,7 @@ package procgroup
 
 import (
 	"os/exec"
+	"syscall"
 	"time"
 )
 
@@ -19,4 +20,9 @@ func KillOnCancel(cmd *exec.Cmd) {
 	setGroup(cmd)
 	cmd.Cancel = func() error { return killGroup(cmd) }
 	cmd.WaitDelay = waitDelay
+}
+
+// Signal sends sig to cmd's process group (see KillOnCancel).
+func Signal(cmd *exec.Cmd, sig syscall.Signal) error {
+	return signalGroup(cmd, sig)
 }

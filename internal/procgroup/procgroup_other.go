@@ -2,7 +2,10 @@
 
 package procgroup
 
-import "os/exec"
+import (
+	"os/exec"
+	"syscall"
+)
 
 func setGroup(*exec.Cmd) {}
 
@@ -11,4 +14,11 @@ func killGroup(cmd *exec.Cmd) error {
 		return nil
 	}
 	return cmd.Process.Kill()
+}
+
+func signalGroup(cmd *exec.Cmd, sig syscall.Signal) error {
+	if cmd.Process == nil {
+		return nil
+	}
+	return cmd.Process.Signal(sig)
 }
