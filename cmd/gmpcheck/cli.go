@@ -215,4 +215,3 @@ func (h *beatWriter) Write(b []byte) (int, error) {
 	h.last = time.Now()
 	return h.w.Write(b)
 }
-

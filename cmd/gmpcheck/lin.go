@@ -3,8 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
-	"math"
 	"io"
+	"math"
 	"time"
 
 	"github.com/anishathalye/porcupine"
