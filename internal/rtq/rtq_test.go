@@ -1,0 +1,190 @@
+package rtq
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gmpcheck/gmpcheck/internal/rtq/harness"
+)
+
+// localGOROOT is the toolchain running the tests, whose proc.go is
+// extracted (never copied into the repository: mutants are made in a
+// temporary directory at test time).
+func localGOROOT(t *testing.T) string {
+	t.Helper()
+	root := runtime.GOROOT()
+	if _, err := os.Stat(filepath.Join(root, "src", "runtime", "proc.go")); err != nil {
+		t.Fatalf("the local toolchain has no src/runtime/proc.go: %v", err)
+	}
+	return root
+}
+
+// quick is a small budget: seconds per release.
+var quick = []string{"-seqs", "30", "-steps", "100", "-ops", "20000", "-rounds", "30"}
+
+func TestExtractLocal(t *testing.T) {
+	e, err := Extract(localGOROOT(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range append(slices.Clone(Required), Optional...) {
+		if !e.has(f) {
+			t.Errorf("%s: %s not found", e.Release, f)
+		}
+	}
+	// Go 1.25 changed globrunqget, globrunqputbatch, runqputbatch and
+	// runqdrain; the local toolchain is newer.
+	if e.Shape.GlobGetLocal || e.Shape.PutBatchQsize || e.Shape.DrainCount || e.Shape.GlobPutBatchN || !e.Shape.GlobSizeInRunq {
+		t.Errorf("%s: shape %+v, want 1.25's", e.Release, e.Shape)
+	}
+	src, err := e.Source("rq4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, gone := range []string{"atomic.", "len(pp.runq)", "[256]guintptr", "randomizeScheduler", "pp.runnext.cas"} {
+		if strings.Contains(string(src), gone) {
+			t.Errorf("rewritten code still has %q", gone)
+		}
+	}
+}
+
+// mutant writes a GOROOT in a temporary directory whose proc.go is the local
+// one with re replaced by repl inside function fn. It fails the test if re
+// does not match there, so a mutation can never silently be a no-op.
+func mutant(t *testing.T, name, fn, re, repl string) string {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(localGOROOT(t), "src", "runtime", "proc.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(src)
+	start := strings.Index(s, "\nfunc "+fn+"(")
+	if start < 0 {
+		t.Fatalf("%s: no func %s in proc.go", name, fn)
+	}
+	end := start + strings.Index(s[start:], "\n}\n")
+	body := s[start:end]
+	rx := regexp.MustCompile(re)
+	if !rx.MatchString(body) {
+		t.Fatalf("%s: %q not found in %s", name, re, fn)
+	}
+	s = s[:start] + rx.ReplaceAllLiteralString(body, repl) + s[end:]
+	root := t.TempDir()
+	dir := filepath.Join(root, "src", "runtime")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "proc.go"), []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "VERSION"), []byte(ReleaseOf(localGOROOT(t))+"-"+name+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+func logReport(t *testing.T, rep *Report) {
+	t.Helper()
+	t.Logf("%s: %s in %v", rep.Release, rep.Verdict(), rep.Elapsed)
+	if rep.Err != nil {
+		t.Logf("error: %v", rep.Err)
+	}
+	for _, r := range rep.Results {
+		t.Logf("  %-10s cap %3d %-12s %s %s", r.Check, r.Cap, r.Verdict, r.Count, firstLine(r.Detail))
+	}
+}
+
+func firstLine(s string) string { l, _, _ := strings.Cut(s, "\n"); return l }
+
+func TestLocalToolchainPasses(t *testing.T) {
+	rep := Check(context.Background(), localGOROOT(t), Options{Args: quick})
+	logReport(t, rep)
+	if v := rep.Verdict(); v != harness.Pass {
+		t.Fatalf("%s: %s, want pass", rep.Release, v)
+	}
+	for _, check := range []string{"diff", "stress", "porcupine", "interleave"} {
+		n := 0
+		for _, r := range rep.Results {
+			if r.Check == check {
+				n++
+			}
+		}
+		if n == 0 {
+			t.Errorf("check %s did not run", check)
+		}
+	}
+	for _, c := range Caps {
+		if !slices.ContainsFunc(rep.Results, func(r harness.Result) bool { return r.Check == "diff" && r.Cap == c }) {
+			t.Errorf("no differential at capacity %d", c)
+		}
+	}
+}
+
+// The mutants: each is a bug in a copy of the local proc.go that one of the
+// checks must reject. Each runs only that check, to stay fast.
+var mutants = []struct {
+	name, fn, re, repl string
+	check              string
+}{
+	// runqget commits by a store of head instead of its CAS: the owner and
+	// a thief take the same G.
+	{"get-cas-store", "runqget", `if atomic\.CasRel\(&pp\.runqhead, h, h\+1\) \{`, "if atomic.StoreRel(&pp.runqhead, h+1); true {", "interleave"},
+	// runqgrab without its "n > len/2" retry of an inconsistent read.
+	{"grab-no-retry", "runqgrab", `(?s)if n > uint32\(len\(pp\.runq\)/2\) \{[^}]*\}`, "", "interleave"},
+	// runqgrab takes half rounded down: one G in the ring is never stolen.
+	{"grab-half-down", "runqgrab", `n = n - n/2`, "n = n / 2", "diff"},
+	// runqputslow's batch leaves out its first G, which is lost.
+	{"putslow-drops-g", "runqputslow", `gQueue\{batch\[0\]\.guintptr\(\), batch\[n\]\.guintptr\(\), int32\(n \+ 1\)\}`, "gQueue{batch[1].guintptr(), batch[n].guintptr(), int32(n)}", "diff"},
+	// runqempty trusts one read of head, tail and runnext.
+	{"empty-no-recheck", "runqempty", `if tail == atomic\.Load\(&pp\.runqtail\) \{`, "if true {", "interleave"},
+	// runqget steals from the wrong end: the ring's tail.
+	{"get-from-tail", "runqget", `gp := pp\.runq\[h%uint32\(len\(pp\.runq\)\)\]\.ptr\(\)`, "gp := pp.runq[(t-1)%uint32(len(pp.runq))].ptr()", "porcupine"},
+}
+
+func TestMutantsRejected(t *testing.T) {
+	for _, m := range mutants {
+		t.Run(m.name, func(t *testing.T) {
+			t.Parallel()
+			root := mutant(t, m.name, m.fn, m.re, m.repl)
+			rep := Check(context.Background(), root, Options{Args: append(slices.Clone(quick), "-checks", m.check, "-caps", "4")})
+			logReport(t, rep)
+			if rep.Err != nil {
+				t.Fatalf("the mutant did not build: %v", rep.Err)
+			}
+			if v := rep.Verdict(); v != harness.Fail {
+				t.Fatalf("%s: %s, want fail", rep.Release, v)
+			}
+			for _, r := range rep.Results {
+				if r.Check == m.check && r.Verdict == harness.Fail {
+					return
+				}
+			}
+			t.Fatalf("no %s check failed", m.check)
+		})
+	}
+}
+
+func TestUnknownNameFails(t *testing.T) {
+	root := mutant(t, "unknown-name", "runqget", `next := pp\.runnext`, "next := pp.runnext\n\tgcController.addIdleMarkWorker()")
+	rep := Check(context.Background(), root, Options{Args: quick})
+	if rep.Err == nil || !strings.Contains(rep.Err.Error(), "gcController") || !strings.Contains(rep.Err.Error(), "unknown-name") {
+		t.Fatalf("want an error naming gcController and the release, got %v", rep.Err)
+	}
+	if rep.Verdict() != harness.Fail {
+		t.Fatalf("verdict %s, want fail", rep.Verdict())
+	}
+}
+
+func TestMissingFunctionFails(t *testing.T) {
+	root := mutant(t, "no-runqgrab", "runqgrab", `^\nfunc runqgrab\(`, "\nfunc runqgrab_gone(")
+	_, err := Extract(root)
+	if err == nil || !strings.Contains(err.Error(), "runqgrab") || !strings.Contains(err.Error(), "no-runqgrab") {
+		t.Fatalf("want an error naming runqgrab and the release, got %v", err)
+	}
+}
