@@ -12,10 +12,11 @@ import (
 )
 
 // Files are the modules, cfgs, node scripts and the pinned package files
+// (with .npmrc, whose settings npm ci needs to accept the lock file)
 // that 'gmpcheck tla' and verify's tla stage need, built into the binary so
 // that an installed gmpcheck works outside a checkout.
 //
-//go:embed *.tla *.cfg *.mjs package.json package-lock.json
+//go:embed *.tla *.cfg *.mjs package.json package-lock.json .npmrc
 var Files embed.FS
 
 // Unpack writes Files into a directory of their own under cache (the
@@ -30,6 +31,8 @@ func Unpack(cache string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	names = append(names, ".npmrc") // Glob skips no names, but be explicit about the dotfile
+	names = dedup(names)
 	sort.Strings(names)
 	h := sha256.New()
 	for _, n := range names {
@@ -68,4 +71,15 @@ func Unpack(cache string) (string, error) {
 		return "", err
 	}
 	return dir, nil
+}
+
+func dedup(names []string) []string {
+	sort.Strings(names)
+	out := names[:0]
+	for i, n := range names {
+		if i == 0 || n != names[i-1] {
+			out = append(out, n)
+		}
+	}
+	return out
 }

@@ -74,7 +74,11 @@ func hookedBinary(ctx context.Context, log io.Writer) (*hooksbin.Binary, func(),
 func runHooked(ctx context.Context, cmd string, args []string, stdout, stderr io.Writer) int {
 	bin, release, err := hookedBinary(ctx, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: this binary has no yield points or seeded bugs, and it cannot build the instrumented one: %v\n", cmd, err)
+		if ctx.Err() != nil {
+			fmt.Fprintf(stderr, "%s: INCONCLUSIVE: %s while building the instrumented binary\n", cmd, interrupted(ctx))
+			return exitInconclusive
+		}
+		fmt.Fprintf(stderr, "%s: this binary has no yield points or seeded bugs, and it cannot build the instrumented one: %v\n%s: INCONCLUSIVE\n", cmd, err, cmd)
 		return exitInconclusive
 	}
 	defer release()
@@ -82,7 +86,7 @@ func runHooked(ctx context.Context, cmd string, args []string, stdout, stderr io
 	c.Stdout, c.Stderr = stdout, stderr
 	code := hooksbin.ExitCode(c.Run())
 	if code < exitPass || code > exitInconclusive {
-		fmt.Fprintf(stderr, "%s: the instrumented run did not complete (exit %d)\n", cmd, code)
+		fmt.Fprintf(stderr, "%s: the instrumented run did not complete (exit %d): INCONCLUSIVE\n", cmd, code)
 		return exitInconclusive
 	}
 	return code

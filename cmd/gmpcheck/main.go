@@ -13,6 +13,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -70,22 +71,25 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "Exit status: 0 pass, 1 fail, 2 usage error, 3 inconclusive (time limit or interrupt).")
 }
 
+// errInterrupted is the cause of a context cancelled by a signal.
+var errInterrupted = errors.New("interrupted")
+
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	go func() {
-		<-ctx.Done()
+		sig := <-sigs
 		// A second signal kills at once (the default action again).
-		stop()
-		if context.Cause(ctx) != nil && ctx.Err() == context.Canceled {
-			fmt.Fprintln(os.Stderr, "gmpcheck: interrupted: stopping the checks, cleaning up (a second interrupt kills at once)")
-		}
+		signal.Reset(os.Interrupt, syscall.SIGTERM)
+		fmt.Fprintf(os.Stderr, "gmpcheck: %v: stopping the checks and cleaning up (a second one kills at once)\n", sig)
+		cancel(errInterrupted)
 	}()
 	code := runContext(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	if ctx.Err() != nil && code != exitUsage {
+	if context.Cause(ctx) == errInterrupted && code != exitUsage {
 		// Whatever the check saw before the signal, it did not finish.
 		code = exitInconclusive
 	}
-	stop()
 	os.Exit(code)
 }
 

@@ -176,7 +176,7 @@ func schedulerStage(ctx context.Context, log io.Writer) stageResult {
 		}
 		if !caught {
 			fmt.Fprintf(log, "seeded bug %v not caught\n", bug)
-			return stageResult{verdict: fail, summary: fmt.Sprintf("seeded bug %v not caught", bug)}
+			return stageResult{verdict: fail, seeded: len(spec.Bugs()), summary: fmt.Sprintf("seeded bug %v not caught", bug)}
 		}
 	}
 	fmt.Fprintf(log, "seeded bugs caught: %d/%d\n", len(spec.Bugs()), len(spec.Bugs()))
@@ -215,5 +215,6 @@ func schedulerStage(ctx context.Context, log io.Writer) stageResult {
 		fmt.Fprintf(log, "procs=%d: %d ops, %d Gs spawned and exited, %d steals, %d preemptions, %d retakes\n",
 			procs, res.Ops, st.Spawned, st.Steals, st.Preempts, st.Retakes)
 	}
-	return stageResult{verdict: pass, summary: fmt.Sprintf("%d driver traces = spec, %d seeded bugs caught, deadlock reported, %d workload ops conserved", traces, len(spec.Bugs()), ops)}
+	return stageResult{verdict: pass, seeded: len(spec.Bugs()), caught: len(spec.Bugs()),
+		summary: fmt.Sprintf("%d driver traces = spec, %d/%d seeded bugs caught, deadlock reported, %d workload ops conserved", traces, len(spec.Bugs()), len(spec.Bugs()), ops)}
 }

@@ -131,8 +131,16 @@ func Build(ctx context.Context, log io.Writer) (*Binary, error) {
 	if runtime.GOOS == "windows" {
 		bin += ".exe"
 	}
+	// The go command's own scratch files go into dir too, so that removing
+	// dir removes them even when the build is killed.
+	scratch := filepath.Join(dir, "gotmp")
+	if err := os.Mkdir(scratch, 0o755); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
 	cmd := exec.CommandContext(ctx, goCmd, "build", "-tags", "gmpcheck_hooks", "-o", bin, "./cmd/gmpcheck")
 	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOTMPDIR="+scratch)
 	cmd.Stdout, cmd.Stderr = log, log
 	procgroup.KillOnCancel(cmd)
 	if err := cmd.Run(); err != nil {
