@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gmpcheck/gmpcheck/internal/rtq/harness"
@@ -102,20 +103,44 @@ func logReport(t *testing.T, rep *Report) {
 
 func firstLine(s string) string { l, _, _ := strings.Cut(s, "\n"); return l }
 
+var (
+	shared     sync.Once
+	sharedReps []*Report
+)
+
+// reports checks the local toolchain and every mutant with one build of
+// one generated program (building is most of the cost): the local release
+// at the quick budget with every check, each mutant with only the check
+// that must reject it.
+func reports(t *testing.T) (local *Report, muts []*Report) {
+	t.Helper()
+	shared.Do(func() {
+		roots := []string{localGOROOT(t)}
+		extra := [][]string{nil}
+		for _, m := range mutants {
+			roots = append(roots, mutant(t, m.name, m.fn, m.re, m.repl))
+			x := []string{"-checks", m.check, "-caps", "4"}
+			if m.scenario != "" {
+				x = append(x, "-scenarios", m.scenario)
+			}
+			extra = append(extra, x)
+		}
+		sharedReps = CheckAll(context.Background(), roots, Options{Args: quick, Extra: extra})
+	})
+	if len(sharedReps) != 1+len(mutants) {
+		t.Fatal("the shared check did not run")
+	}
+	return sharedReps[0], sharedReps[1:]
+}
+
 func TestLocalToolchainPasses(t *testing.T) {
-	rep := Check(context.Background(), localGOROOT(t), Options{Args: quick})
+	rep, _ := reports(t)
 	logReport(t, rep)
 	if v := rep.Verdict(); v != harness.Pass {
 		t.Fatalf("%s: %s, want pass", rep.Release, v)
 	}
 	for _, check := range []string{"diff", "stress", "porcupine", "interleave"} {
-		n := 0
-		for _, r := range rep.Results {
-			if r.Check == check {
-				n++
-			}
-		}
-		if n == 0 {
+		if !slices.ContainsFunc(rep.Results, func(r harness.Result) bool { return r.Check == check }) {
 			t.Errorf("check %s did not run", check)
 		}
 	}
@@ -130,43 +155,39 @@ func TestLocalToolchainPasses(t *testing.T) {
 // checks must reject. Each runs only that check, to stay fast.
 var mutants = []struct {
 	name, fn, re, repl string
-	check              string
+	check, scenario    string // the check that must reject it (and its one scenario)
 }{
 	// runqget commits by a store of head instead of its CAS: the owner and
 	// a thief take the same G.
-	{"get-cas-store", "runqget", `if atomic\.CasRel\(&pp\.runqhead, h, h\+1\) \{`, "if atomic.StoreRel(&pp.runqhead, h+1); true {", "interleave"},
+	{"get-cas-store", "runqget", `if atomic\.CasRel\(&pp\.runqhead, h, h\+1\) \{`, "if atomic.StoreRel(&pp.runqhead, h+1); true {", "interleave", "steal-put-get"},
 	// runqgrab without its "n > len/2" retry of an inconsistent read.
-	{"grab-no-retry", "runqgrab", `(?s)if n > uint32\(len\(pp\.runq\)/2\) \{[^}]*\}`, "", "interleave"},
+	{"grab-no-retry", "runqgrab", `(?s)if n > uint32\(len\(pp\.runq\)/2\) \{[^}]*\}`, "", "interleave", "stale-grab"},
 	// runqgrab takes half rounded down: one G in the ring is never stolen.
-	{"grab-half-down", "runqgrab", `n = n - n/2`, "n = n / 2", "diff"},
+	{"grab-half-down", "runqgrab", `n = n - n/2`, "n = n / 2", "diff", ""},
 	// runqputslow's batch leaves out its first G, which is lost.
-	{"putslow-drops-g", "runqputslow", `gQueue\{batch\[0\]\.guintptr\(\), batch\[n\]\.guintptr\(\), int32\(n \+ 1\)\}`, "gQueue{batch[1].guintptr(), batch[n].guintptr(), int32(n)}", "diff"},
+	{"putslow-drops-g", "runqputslow", `gQueue\{batch\[0\]\.guintptr\(\), batch\[n\]\.guintptr\(\), int32\(n \+ 1\)\}`, "gQueue{batch[1].guintptr(), batch[n].guintptr(), int32(n)}", "diff", ""},
 	// runqempty trusts one read of head, tail and runnext.
-	{"empty-no-recheck", "runqempty", `if tail == atomic\.Load\(&pp\.runqtail\) \{`, "if true {", "interleave"},
+	{"empty-no-recheck", "runqempty", `if tail == atomic\.Load\(&pp\.runqtail\) \{`, "if true {", "interleave", "empty-recheck"},
 	// runqget steals from the wrong end: the ring's tail.
-	{"get-from-tail", "runqget", `gp := pp\.runq\[h%uint32\(len\(pp\.runq\)\)\]\.ptr\(\)`, "gp := pp.runq[(t-1)%uint32(len(pp.runq))].ptr()", "porcupine"},
+	{"get-from-tail", "runqget", `gp := pp\.runq\[h%uint32\(len\(pp\.runq\)\)\]\.ptr\(\)`, "gp := pp.runq[(t-1)%uint32(len(pp.runq))].ptr()", "porcupine", ""},
 }
 
 func TestMutantsRejected(t *testing.T) {
-	for _, m := range mutants {
-		t.Run(m.name, func(t *testing.T) {
-			t.Parallel()
-			root := mutant(t, m.name, m.fn, m.re, m.repl)
-			rep := Check(context.Background(), root, Options{Args: append(slices.Clone(quick), "-checks", m.check, "-caps", "4")})
-			logReport(t, rep)
-			if rep.Err != nil {
-				t.Fatalf("the mutant did not build: %v", rep.Err)
-			}
-			if v := rep.Verdict(); v != harness.Fail {
-				t.Fatalf("%s: %s, want fail", rep.Release, v)
-			}
-			for _, r := range rep.Results {
-				if r.Check == m.check && r.Verdict == harness.Fail {
-					return
-				}
-			}
-			t.Fatalf("no %s check failed", m.check)
-		})
+	_, reps := reports(t)
+	for i, m := range mutants {
+		rep := reps[i]
+		logReport(t, rep)
+		if rep.Err != nil {
+			t.Errorf("%s: the mutant did not build: %v", m.name, rep.Err)
+			continue
+		}
+		if v := rep.Verdict(); v != harness.Fail {
+			t.Errorf("%s: %s, want fail", rep.Release, v)
+			continue
+		}
+		if !slices.ContainsFunc(rep.Results, func(r harness.Result) bool { return r.Check == m.check && r.Verdict == harness.Fail }) {
+			t.Errorf("%s: its %s check did not fail", m.name, m.check)
+		}
 	}
 }
 

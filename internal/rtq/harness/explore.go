@@ -49,10 +49,11 @@ func (b backend) SetYield(f func(op impl.Op, obj int)) error {
 // is q's, under every schedule DPOR leaves, on q. A scenario that drains is
 // left out when the release has no runqdrain, and counted as such. The
 // first violation fails; a search that could not finish is inconclusive.
-func Explore(ctx context.Context, q Queues) (string, error) {
+// only, if not nil, selects scenarios by name.
+func Explore(ctx context.Context, q Queues, only map[string]bool) (string, error) {
 	var ran, skipped, execs int
 	for _, sc := range append(interleave.Scenarios(), extraScenarios...) {
-		if sc.Cap != q.Cap() {
+		if sc.Cap != q.Cap() || only != nil && !only[sc.Name] {
 			continue
 		}
 		if !q.HasDrain() && usesDrain(&sc) {

@@ -20,6 +20,7 @@ type Budget struct {
 	LinOps              int             // operations per client per round
 	Checks              map[string]bool // diff, stress, porcupine, interleave; nil: all
 	Caps                map[int]bool    // nil: every capacity
+	Scenarios           map[string]bool // interleave scenarios to run; nil: all
 	Seed                uint64
 	Timeout             time.Duration // the whole run; past it, what is left is inconclusive
 }
@@ -54,6 +55,7 @@ func Main(args []string, out io.Writer, qs []Queues) int {
 	fs.IntVar(&b.LinOps, "linops", 12, "")
 	checks := fs.String("checks", "", "comma-separated checks to run (default all)")
 	caps := fs.String("caps", "", "comma-separated capacities to check (default all)")
+	scenarios := fs.String("scenarios", "", "comma-separated interleave scenarios (default all)")
 	fs.Uint64Var(&b.Seed, "seed", 1, "")
 	fs.DurationVar(&b.Timeout, "timeout", 5*time.Minute, "")
 	if err := fs.Parse(args); err != nil {
@@ -63,6 +65,12 @@ func Main(args []string, out io.Writer, qs []Queues) int {
 		b.Checks = map[string]bool{}
 		for _, c := range strings.Split(*checks, ",") {
 			b.Checks[c] = true
+		}
+	}
+	if *scenarios != "" {
+		b.Scenarios = map[string]bool{}
+		for _, c := range strings.Split(*scenarios, ",") {
+			b.Scenarios[c] = true
 		}
 	}
 	if *caps != "" {
@@ -154,7 +162,7 @@ func Run(ctx context.Context, qs []Queues, b Budget) []Result {
 			continue
 		}
 		start := time.Now()
-		count, err := Explore(ctx, q)
+		count, err := Explore(ctx, q, b.Scenarios)
 		add("interleave", q.Cap(), start, count, err)
 	}
 	return out
