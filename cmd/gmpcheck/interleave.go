@@ -59,6 +59,7 @@ it (go build -tags gmpcheck_hooks ./cmd/gmpcheck, from a checkout or the module
 cache) and re-runs.`)
 	var f interleaveFlags
 	fs.StringVar(&f.run, "run", "", "only the scenarios whose name matches this regular expression (-list shows them; -replay needs exactly one)")
+	scenario := fs.String("scenario", "", "deprecated: -run ^name$")
 	fs.IntVar(&f.bound, "preemption-bound", -1, "at most this many preemptions per schedule (plain enumeration); -1: none (DPOR, exhaustive)")
 	fs.BoolVar(&f.windows, "windows", false, "also explore every order of the calls' first and last steps, so linearizability is checked under every real-time order (10-100x more schedules)")
 	fs.StringVar(&f.bug, "bug", "", "run with a seeded queue bug, which must be found (exit 0 found, 1 missed): "+interleaveBugNames())
@@ -71,6 +72,15 @@ cache) and re-runs.`)
 	fs.BoolVar(&f.quiet, "q", false, "no progress lines")
 	if code, ok := fs.parse(args, stdout, stderr); !ok {
 		return code
+	}
+	if fs.set("scenario") {
+		if fs.set("run") {
+			return usageError(stderr, "interleave", "-scenario is the old name of -run: give one")
+		}
+		fmt.Fprintf(stderr, "interleave: -scenario is deprecated: use -run '^%s$'\n", regexp.QuoteMeta(*scenario))
+		if *scenario != "all" {
+			f.run = "^" + regexp.QuoteMeta(*scenario) + "$"
+		}
 	}
 	f.actualArgs = args
 	for _, c := range [][2]string{

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"regexp"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -97,7 +98,7 @@ func init() {
 
 // heartbeatEvery is how long a stage may be silent before verify says it
 // is still running.
-const heartbeatEvery = 5 * time.Second
+const heartbeatEvery = 2 * time.Second
 
 func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var names []string
@@ -107,10 +108,22 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs := newFlags("verify", "[-run regexp] [-timeout d] [-q] [-json]",
 		"Runs every check gmpcheck has at a bounded budget, each with its seeded-bug\nself-test, and prints a summary table. Stages: "+strings.Join(names, ", ")+".")
 	match := fs.String("run", "", "only the stages whose name matches this regular expression (stages: "+strings.Join(names, ", ")+")")
+	only := fs.String("only", "", "deprecated: -run 'name|name'")
 	fs.addTimeout(15*time.Minute, "overall time limit")
 	quiet := fs.Bool("q", false, "print only the summary table")
 	if code, ok := fs.parse(args, stdout, stderr); !ok {
 		return code
+	}
+	if fs.set("only") {
+		if fs.set("run") {
+			return usageError(stderr, "verify", "-only is the old name of -run: give one")
+		}
+		var alts []string
+		for _, n := range strings.Split(*only, ",") {
+			alts = append(alts, regexp.QuoteMeta(strings.TrimSpace(n)))
+		}
+		*match = "^(" + strings.Join(alts, "|") + ")$"
+		fmt.Fprintf(stderr, "verify: -only is deprecated: use -run '%s'\n", *match)
 	}
 	re, err := compileRun(*match)
 	if err != nil {
