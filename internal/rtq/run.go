@@ -187,6 +187,9 @@ func (r *Report) Verdict() string {
 // Options are a run's budget, passed to the generated program as flags.
 type Options struct {
 	Args []string // e.g. -seqs 200 -ops 100000
+	// OnReport, if set, sees each release's report as soon as it is
+	// complete (CheckAll returns them all at the end).
+	OnReport func(*Report)
 	// Extra, if set, has more flags for each GOROOT of CheckAll, by index.
 	Extra   [][]string
 	WorkDir string // where to generate; "" for a fresh temporary directory, removed after
@@ -203,8 +206,28 @@ func Check(ctx context.Context, goroot string, opt Options) *Report {
 // (building is most of the cost of a small budget). If that build fails,
 // each release is built on its own, so that the failure is reported for the
 // release whose code does not build, naming what it lacks.
-func CheckAll(ctx context.Context, goroots []string, opt Options) []*Report {
-	reps := make([]*Report, len(goroots))
+func CheckAll(ctx context.Context, goroots []string, opt Options) (reps []*Report) {
+	reps = make([]*Report, len(goroots))
+	reported := make([]bool, len(goroots))
+	if opt.OnReport != nil {
+		f := opt.OnReport
+		opt.OnReport = nil
+		defer func() {
+			for i, rep := range reps {
+				if !reported[i] {
+					f(rep)
+				}
+			}
+		}()
+		report := func(i int) { reported[i] = true; f(reps[i]) }
+		opt.OnReport = func(r *Report) {
+			for i := range reps {
+				if reps[i] == r && !reported[i] {
+					report(i)
+				}
+			}
+		}
+	}
 	var es []*Extraction
 	var idx []int // es[k] is goroots[idx[k]]
 	for i, root := range goroots {
@@ -287,6 +310,9 @@ func CheckAll(ctx context.Context, goroots []string, opt Options) []*Report {
 		}
 		rep.Results, rep.Err = runOne(ctx, bin, k, rep.Release, args)
 		rep.Elapsed += time.Since(start)
+		if opt.OnReport != nil {
+			opt.OnReport(rep)
+		}
 	}
 	return reps
 }

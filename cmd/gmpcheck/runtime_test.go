@@ -1,0 +1,56 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestRuntimeUsage(t *testing.T) {
+	for _, args := range [][]string{{"-bogus"}, {"extra"}, {"-steps", "0"}, {"-timeout", "-1s"}} {
+		var out, errb bytes.Buffer
+		if code := runRuntime(context.Background(), args, &out, &errb); code != exitUsage {
+			t.Errorf("runtime %v: exit %d, want %d (usage)", args, code, exitUsage)
+		}
+	}
+}
+
+func TestJoinAllSince(t *testing.T) {
+	got := joinAllSince([]string{"-go", "all-since", "1.14", "-seqs", "3", "-go", "1.21.13"})
+	want := []string{"-go", "all-since=1.14", "-seqs", "3", "-go", "1.21.13"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("joinAllSince = %v, want %v", got, want)
+	}
+}
+
+func TestNewestPatches(t *testing.T) {
+	versions := strings.Fields(`v0.0.1-go1.13.15.linux-amd64 v0.0.1-go1.14.2.linux-amd64 v0.0.1-go1.14.15.linux-amd64
+		v0.0.1-go1.14.4.linux-amd64 v0.0.1-go1.18beta1.linux-amd64 v0.0.1-go1.18.linux-amd64 v0.0.1-go1.18.10.linux-amd64
+		v0.0.1-go1.20.linux-amd64 v0.0.1-go1.21.13.darwin-arm64 v0.0.1-go1.21.0.linux-amd64`)
+	got := newestPatches(versions, 14, "linux-amd64")
+	want := []string{"1.14.15", "1.18.10", "1.20", "1.21.0"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("newestPatches = %v, want %v", got, want)
+	}
+}
+
+// TestRuntimeStage runs what a verify stage would (at a smaller budget) on
+// the local toolchain: it must pass.
+func TestRuntimeStage(t *testing.T) {
+	saved := runtimeStageArgs
+	runtimeStageArgs = []string{"-seqs", "10", "-ops", "5000", "-rounds", "10", "-checks", "diff,stress,porcupine", "-caps", "4"}
+	defer func() { runtimeStageArgs = saved }()
+	var log bytes.Buffer
+	res := checkRuntimeLocal(context.Background(), &log)
+	t.Log(log.String())
+	if res.verdict != pass {
+		t.Fatalf("the local toolchain's run queue: %v: %s", res.verdict, res.summary)
+	}
+	for _, c := range []string{"diff/4 pass", "stress/4 pass", "porcupine/4 pass"} {
+		if !strings.Contains(res.summary, c) {
+			t.Errorf("summary %q lacks %q", res.summary, c)
+		}
+	}
+}
