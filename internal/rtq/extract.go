@@ -17,7 +17,7 @@ import (
 
 // Required are the run-queue functions every release checked here has
 // (Go 1.12 onwards, when gQueue arrived); Optional ones came later
-// (runqputbatch in 1.14, runqdrain in 1.17, globrunqgetbatch in 1.25).
+// (runqputbatch in 1.15, runqdrain in 1.17, globrunqgetbatch in 1.25).
 var (
 	Required = []string{"runqempty", "runqput", "runqputslow", "runqget", "runqgrab", "runqsteal",
 		"globrunqput", "globrunqputbatch", "globrunqget"}
@@ -36,12 +36,14 @@ type Extraction struct {
 	decls []ast.Decl // rewritten functions, then gQueue/gList and their methods
 	// Rewrites counts the rewrites made, by kind, for the report.
 	Rewrites map[string]int
+	// problems are accesses the rewrites cannot make atomic.
+	problems []string
 }
 
 // Shape records the signatures that changed between releases; the adapter
 // calls each function the way its release declares it.
 type Shape struct {
-	PutBatchQsize  bool // runqputbatch(pp, q, qsize) spills the rest itself (1.14-1.24)
+	PutBatchQsize  bool // runqputbatch(pp, q, qsize) spills the rest itself (1.15-1.24)
 	DrainCount     bool // runqdrain returns (gQueue, n) (1.17-1.24)
 	GlobPutBatchN  bool // globrunqputbatch(batch, n) (up to 1.24)
 	GlobGetLocal   bool // globrunqget(pp, max) moves a batch to pp (up to 1.24)
@@ -149,6 +151,9 @@ func extractSource(goroot, release string, src []byte) (*Extraction, error) {
 		e.rewriteNode(d, nil)
 		e.decls = append(e.decls, d)
 	}
+	if len(e.problems) > 0 {
+		return nil, fmt.Errorf("rtq: %s: %s", release, strings.Join(e.problems, "; "))
+	}
 	if fd := funcs["runqputbatch"]; fd != nil && fd.Type.Params.NumFields() == 3 {
 		e.Shape.PutBatchQsize = true
 	}
@@ -196,7 +201,29 @@ func (e *Extraction) rewriteFunc(fd *ast.FuncDecl) {
 			}
 		}
 	}
+	head, tail := e.Rewrites["plain load of runqhead"], e.Rewrites["plain load of runqtail"]
 	e.rewriteNode(fd, rings)
+	// A plain load of head, or of tail by a function that runs on another
+	// P than the queue's owner, races with atomic stores and has no yield
+	// point: the explorer would miss its interleavings.
+	if e.Rewrites["plain load of runqhead"] > head {
+		e.problems = append(e.problems, fd.Name.Name+" loads runqhead without an atomic")
+	}
+	if name := fd.Name.Name; (name == "runqgrab" || name == "runqempty") && e.Rewrites["plain load of runqtail"] > tail {
+		e.problems = append(e.problems, name+" (run by thieves) loads runqtail without an atomic")
+	}
+	// A plain store of head or tail would race with the atomic accesses
+	// and have no yield point: nothing the shims can check.
+	ast.Inspect(fd, func(n ast.Node) bool {
+		if as, ok := n.(*ast.AssignStmt); ok {
+			for _, l := range as.Lhs {
+				if s, ok := l.(*ast.SelectorExpr); ok && (s.Sel.Name == "runqhead" || s.Sel.Name == "runqtail") {
+					e.problems = append(e.problems, fmt.Sprintf("%s stores %s without an atomic", fd.Name.Name, s.Sel.Name))
+				}
+			}
+		}
+		return true
+	})
 }
 
 // isRingArray matches the type [256]guintptr.
@@ -376,11 +403,20 @@ func (r *rewriter) expr(x ast.Expr) ast.Expr {
 			return call("ringLoad", r.ringPtr(x.X), x.Index)
 		}
 	case *ast.UnaryExpr:
-		if _, ok := isSel(x.X, "runnext"); ok && x.Op == token.AND {
-			r.skip[x] = true // &p.runnext is passed to an atomic shim
-			return x
+		if s, ok := x.X.(*ast.SelectorExpr); ok && x.Op == token.AND {
+			switch s.Sel.Name {
+			case "runnext", "runqhead", "runqtail":
+				r.skip[x] = true // the address goes to an atomic shim
+				return x
+			}
 		}
 	case *ast.SelectorExpr:
+		if x.Sel.Name == "runqtail" || x.Sel.Name == "runqhead" {
+			// Not under & (atomic shims take the address, and the walk
+			// does not reach those): a plain load. The owner's loads of
+			// its own tail need no yield point (as impl's ownTail).
+			r.count("plain load of " + x.Sel.Name)
+		}
 		if x.Sel.Name == "runnext" {
 			r.count("runnext load")
 			return call("loadRunnext", r.addrOf(x))

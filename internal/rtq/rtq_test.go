@@ -202,6 +202,16 @@ func TestUnknownNameFails(t *testing.T) {
 	}
 }
 
+// A thief's plain load of tail has no yield point: extraction refuses it
+// rather than check less than the code does.
+func TestPlainLoadFails(t *testing.T) {
+	root := mutant(t, "plain-tail", "runqgrab", `t := atomic\.LoadAcq\(&pp\.runqtail\)`, "t := pp.runqtail")
+	_, err := Extract(root)
+	if err == nil || !strings.Contains(err.Error(), "runqgrab (run by thieves) loads runqtail without an atomic") {
+		t.Fatalf("want an error naming runqgrab's plain load of runqtail, got %v", err)
+	}
+}
+
 func TestMissingFunctionFails(t *testing.T) {
 	root := mutant(t, "no-runqgrab", "runqgrab", `^\nfunc runqgrab\(`, "\nfunc runqgrab_gone(")
 	_, err := Extract(root)
