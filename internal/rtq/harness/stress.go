@@ -95,7 +95,7 @@ func Stress(ctx context.Context, rt Queues, thieves, ownerOps int, seed uint64) 
 				return
 			}
 			switch x := r.IntN(16); {
-			case x < 8:
+			case x < 9:
 				id++
 				rt.Put(0, id, x < 3)
 			case x < 15:
