@@ -46,6 +46,7 @@ func runRuntime(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	seed := fs.Uint64("seed", 1, "seed of the random choices")
 	timeout := fs.Duration("timeout", 0, "give up after this long and report inconclusive (0: no limit)")
 	keep := fs.Bool("keep", false, "keep the generated packages (their directory is printed)")
+	race := fs.Bool("race", false, "build the checked program with the race detector (slower)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: gmpcheck runtime [-goroot DIR | -go VERSION]... [flags]")
 		fmt.Fprintln(stderr, "\nExtracts runqempty, runqput, runqputslow, runqputbatch, runqget, runqdrain, runqgrab,")
@@ -95,7 +96,7 @@ func runRuntime(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		}
 		goroots = append(goroots, root)
 	}
-	opt := rtq.Options{Keep: *keep, Args: []string{
+	opt := rtq.Options{Keep: *keep, Race: *race, Args: []string{
 		"-seqs", strconv.Itoa(*seqs), "-steps", strconv.Itoa(*steps), "-ops", strconv.Itoa(*ops),
 		"-rounds", strconv.Itoa(*rounds), "-seed", strconv.FormatUint(*seed, 10),
 	}}

@@ -124,9 +124,16 @@ var undefinedRE = regexp.MustCompile(`undefined: ([A-Za-z_][A-Za-z0-9_.]*)`)
 
 // Build compiles the generated program in dir to dir/rtqcheck. When the
 // release's code refers to a name the shims lack, the error names it.
-func Build(ctx context.Context, release, dir string) (string, error) {
+func Build(ctx context.Context, release, dir string, race bool) (string, error) {
 	bin := filepath.Join(dir, "rtqcheck")
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, ".")
+	args := []string{"build", "-o", bin}
+	if race {
+		// -race turns on checkptr, which rejects turning a guintptr back
+		// into a *g: the runtime's representation, kept here (allg keeps
+		// every g alive). It stays on for gmpcheck's own packages.
+		args = append(args, "-race", "-gcflags="+ModulePath+"/...=-d=checkptr=0")
+	}
+	cmd := exec.CommandContext(ctx, "go", append(args, ".")...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
 	out, err := cmd.CombinedOutput()
@@ -194,6 +201,7 @@ type Options struct {
 	Extra   [][]string
 	WorkDir string // where to generate; "" for a fresh temporary directory, removed after
 	Keep    bool   // keep the temporary directory (its path is in the error or log)
+	Race    bool   // build the checked program with the race detector
 }
 
 // Check extracts goroot's run queue, generates and builds the checked
@@ -276,7 +284,7 @@ func CheckAll(ctx context.Context, goroots []string, opt Options) (reps []*Repor
 	if len(es) > 1 {
 		label = fmt.Sprintf("%d releases", len(es))
 	}
-	bin, err := Build(ctx, label, dir)
+	bin, err := Build(ctx, label, dir, opt.Race)
 	build := time.Since(start)
 	if err != nil {
 		if len(es) == 1 {
@@ -285,7 +293,7 @@ func CheckAll(ctx context.Context, goroots []string, opt Options) (reps []*Repor
 		}
 		// Find the release that does not build.
 		for k, i := range idx {
-			sub := Options{Args: opt.Args, Keep: opt.Keep}
+			sub := Options{Args: opt.Args, Keep: opt.Keep, Race: opt.Race}
 			if i < len(opt.Extra) {
 				sub.Extra = [][]string{opt.Extra[i]}
 			}
@@ -336,9 +344,18 @@ func runOne(ctx context.Context, bin string, k int, release string, args []strin
 		if ctx.Err() != nil {
 			return append(results, harness.Result{Check: "run", Verdict: harness.Inconclusive, Detail: "cut short: " + ctx.Err().Error()}), nil
 		}
-		return results, fmt.Errorf("rtq: %s: the checked program failed: %v\n%s", release, err, lastLines(stderr.String(), 30))
+		return results, fmt.Errorf("rtq: %s: the checked program failed: %v\n%s", release, err, firstLines(stderr.String(), 30))
 	}
 	return results, nil
+}
+
+// firstLines is the start of a crash: the panic and the failing goroutine.
+func firstLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = append(lines[:n], "...")
+	}
+	return strings.Join(lines, "\n")
 }
 
 func lastLines(s string, n int) string {
