@@ -107,6 +107,12 @@ func runRuntime(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	for _, v := range releases {
 		fmt.Fprintf(stdout, "go%s: fetching the toolchain module\n", strings.TrimPrefix(v, "go"))
 		root, err := rtq.Toolchain(ctx, v)
+		if err != nil && ctx.Err() != nil {
+			rep := &rtq.Report{Release: "go" + strings.TrimPrefix(v, "go"), Results: []harness.Result{{Check: "fetch", Verdict: harness.Inconclusive, Detail: "cut short: " + ctx.Err().Error()}}}
+			reports = append(reports, rep)
+			printReport(stdout, rep)
+			continue
+		}
 		if err != nil {
 			reports = append(reports, &rtq.Report{Release: "go" + strings.TrimPrefix(v, "go"), Err: err})
 			printReport(stdout, reports[len(reports)-1])

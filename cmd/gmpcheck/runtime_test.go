@@ -36,6 +36,18 @@ func TestNewestPatches(t *testing.T) {
 	}
 }
 
+// A run cut short is inconclusive (exit 3), never a pass or a failure.
+func TestRuntimeTimeoutInconclusive(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := runRuntime(context.Background(), []string{"-timeout", "1ms"}, &out, &errb)
+	if code != exitInconclusive {
+		t.Fatalf("exit %d, want %d (inconclusive)\n%s%s", code, exitInconclusive, out.String(), errb.String())
+	}
+	if !strings.Contains(out.String(), "runtime: INCONCLUSIVE") {
+		t.Errorf("no INCONCLUSIVE verdict line:\n%s", out.String())
+	}
+}
+
 // TestRuntimeStage runs what a verify stage would (at a smaller budget) on
 // the local toolchain: it must pass.
 func TestRuntimeStage(t *testing.T) {

@@ -286,6 +286,13 @@ func CheckAll(ctx context.Context, goroots []string, opt Options) (reps []*Repor
 	}
 	bin, err := Build(ctx, label, dir, opt.Race)
 	build := time.Since(start)
+	if err != nil && ctx.Err() != nil {
+		// Cut short, not broken: inconclusive.
+		for _, i := range idx {
+			reps[i].Results = []harness.Result{{Check: "build", Verdict: harness.Inconclusive, Detail: "cut short: " + ctx.Err().Error()}}
+		}
+		return reps
+	}
 	if err != nil {
 		if len(es) == 1 {
 			setErr(err)

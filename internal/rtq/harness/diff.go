@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -333,7 +334,7 @@ type DiffResult struct {
 
 // RunDiff runs seqs random sequences of steps operations each, from seed,
 // and returns the first disagreement.
-func RunDiff(rt Queues, seqs, steps int, seed uint64) (res DiffResult, err error) {
+func RunDiff(ctx context.Context, rt Queues, seqs, steps int, seed uint64) (res DiffResult, err error) {
 	res.Ops = map[string]int{}
 	defer func() {
 		if v := recover(); v != nil {
@@ -341,6 +342,9 @@ func RunDiff(rt Queues, seqs, steps int, seed uint64) (res DiffResult, err error
 		}
 	}()
 	for s := range seqs {
+		if ctx.Err() != nil {
+			return res, fmt.Errorf("after %d sequences: %w", s, ctx.Err())
+		}
 		d, err := NewDiff(rt)
 		if err != nil {
 			return res, err

@@ -57,7 +57,7 @@ func Main(args []string, out io.Writer, qs []Queues) int {
 	caps := fs.String("caps", "", "comma-separated capacities to check (default all)")
 	scenarios := fs.String("scenarios", "", "comma-separated interleave scenarios (default all)")
 	fs.Uint64Var(&b.Seed, "seed", 1, "")
-	fs.DurationVar(&b.Timeout, "timeout", 5*time.Minute, "")
+	fs.DurationVar(&b.Timeout, "timeout", 0, "0: no limit")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -83,7 +83,10 @@ func Main(args []string, out io.Writer, qs []Queues) int {
 			b.Caps[n] = true
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), b.Timeout)
+	ctx, cancel := context.WithCancel(context.Background())
+	if b.Timeout > 0 {
+		ctx, cancel = context.WithTimeout(context.Background(), b.Timeout)
+	}
 	defer cancel()
 	enc := json.NewEncoder(out)
 	for _, r := range Run(ctx, qs, b) {
@@ -127,7 +130,7 @@ func Run(ctx context.Context, qs []Queues, b Budget) []Result {
 		if ctx.Err() != nil {
 			err = ctx.Err()
 		} else {
-			res, err = RunDiff(q, b.DiffSeqs, b.DiffSteps, b.Seed)
+			res, err = RunDiff(ctx, q, b.DiffSeqs, b.DiffSteps, b.Seed)
 		}
 		add("diff", q.Cap(), start, fmt.Sprintf("%d ops", res.Steps), err)
 	}
@@ -147,7 +150,7 @@ func Run(ctx context.Context, qs []Queues, b Budget) []Result {
 				err = fmt.Errorf("%d thieves: %w", th, err)
 			}
 		}
-		add("stress", q.Cap(), start, fmt.Sprintf("%d Gs each taken once, %d by thieves", puts, stolen), err)
+		add("stress", q.Cap(), start, fmt.Sprintf("%d Gs put, %d taken by thieves", puts, stolen), err)
 	}
 	for _, q := range qs {
 		if q.Cap() > 8 || !on("porcupine", q) {
