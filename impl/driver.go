@@ -97,14 +97,15 @@ func (d *Driver) running(i int, st Gstatus) (*M, error) {
 	return m, nil
 }
 
-// Step makes M i take one step of its schedule loop (findRunnable or the
-// no-P recheck); the scheduler decides which.
+// Step makes M i take one step of its schedule loop (findRunnable, the
+// no-P recheck, stopm, exitsyscallNoP's lock section); the scheduler decides
+// which.
 func (d *Driver) Step(i int) error {
 	m, err := d.m(i)
 	if err != nil {
 		return err
 	}
-	if m.pc != spec.MSched && m.pc != spec.MRecheck {
+	if m.pc == spec.MRun || m.pc == spec.MIdle {
 		return fmt.Errorf("driver: m%d is %v, not scheduling", i, m.pc)
 	}
 	d.s.schedStep(m)
@@ -166,7 +167,8 @@ func (d *Driver) EnterSyscall(i int) error {
 }
 
 // ExitSyscall makes M i's G return from its syscall: it keeps running if it
-// gets a P, else it is queued and the M stops.
+// gets a P, else it becomes runnable in its M's hand (exitsyscallNoP), and
+// the M's next Step decides where it runs.
 func (d *Driver) ExitSyscall(i int) error {
 	m, err := d.running(i, Gsyscall)
 	if err != nil {
@@ -215,9 +217,10 @@ type Snapshot struct {
 	Gs         []*G // every G ever created, in creation order
 	Ps         []PSnapshot
 	Ms         []MSnapshot
-	Runq       []*G // global queue, head first
-	NPIdle     int32
-	NMSpinning int32
+	Runq         []*G // global queue, head first
+	NPIdle       int32
+	NMSpinning   int32
+	NeedSpinning uint32
 }
 
 // PSnapshot is one P.
@@ -228,12 +231,15 @@ type PSnapshot struct {
 	Ring      []*G
 }
 
-// MSnapshot is one M.
+// MSnapshot is one M. Scan is the spec's view of a scan in progress: the
+// victims stealWork looked at in its last pass (pc MSteal), or the Ps
+// checkRunqsNoP looked at (pc MRecheckRunqs), as a bit mask of P ids.
 type MSnapshot struct {
 	PC       spec.MPC
 	P        int // -1: none
 	CurG     *G
 	Spinning bool
+	Scan     uint64
 }
 
 // Snapshot reads the whole state. It is exact only when nothing runs
@@ -254,11 +260,19 @@ func (s *Sched) Snapshot() Snapshot {
 	}
 	s.glob.Lock()
 	for _, m := range s.allm {
-		sn.Ms = append(sn.Ms, MSnapshot{PC: m.pc, P: int(pidOf(m.p.Load())), CurG: m.curg.Load(), Spinning: m.spinning})
+		ms := MSnapshot{PC: m.pc, P: int(pidOf(m.p.Load())), CurG: m.curg.Load(), Spinning: m.spinning}
+		switch m.pc {
+		case spec.MSteal:
+			ms.Scan = m.scan.seen
+		case spec.MRecheckRunqs:
+			ms.Scan = 1<<m.rpos - 1
+		}
+		sn.Ms = append(sn.Ms, ms)
 	}
 	sn.Runq = s.glob.runq.Slice()
 	s.glob.Unlock()
 	sn.NPIdle = s.npidle.Load()
 	sn.NMSpinning = s.nmspinning.Load()
+	sn.NeedSpinning = s.needspinning.Load()
 	return sn
 }

@@ -26,18 +26,48 @@ func TestDriverMatchesSpec(t *testing.T) {
 }
 
 // TestDriverMatchesSpecLong runs many more (unshrinkable) random traces
-// than rapid's default 100.
+// than rapid's default 100, and requires every action of the schedule loop
+// to have been compared at least once: the impl takes findRunnable's finer
+// steps (the spinning-limit decision, each steal victim, the release, the
+// nmspinning drop, each recheck, needspinning) one at a time, as the spec
+// does.
 func TestDriverMatchesSpecLong(t *testing.T) {
 	n := 20000
 	if testing.Short() || raceEnabled {
 		n = 3000 // the race detector adds nothing here: no goroutines
 	}
 	c := newRandChooser(7, 11)
+	var count [64]int
+	seen := func(a spec.Action) { count[a.Kind]++ }
 	for range n {
-		if err := CheckAgainstSpec(c, spec.BugNone, 200); err != nil {
+		if err := checkAgainstSpec(c, spec.BugNone, false, 200, seen); err != nil {
 			t.Fatal(err)
 		}
 	}
+	for _, k := range spec.ActionKinds() {
+		switch k {
+		case spec.ActNetpoll, spec.ActInjectGList:
+			continue // the driver plays no netpoll
+		}
+		if count[k] == 0 {
+			t.Errorf("no %v compared in %d traces", k, n)
+		}
+	}
+	t.Logf("actions compared: %v", count)
+}
+
+// TestDriverSeesNeedSpinning is the self-test for sched.needspinning: the
+// impl run as Go 1.19 (no needspinning) against the Go 1.26 spec, and the
+// other way round, must diverge.
+func TestDriverSeesNeedSpinning(t *testing.T) {
+	c := newRandChooser(3, 5)
+	for i := range 3000 {
+		if err := checkAgainstSpec(c, spec.BugNone, true, 200, nil); err != nil {
+			t.Logf("caught after %d traces: %.400s", i+1, err)
+			return
+		}
+	}
+	t.Fatal("an impl without needspinning was not told apart from the spec with it in 3000 traces")
 }
 
 // TestDriverRejectsSeededBugs is the self-test of TestDriverMatchesSpec: the

@@ -3,6 +3,7 @@ package impl
 import (
 	"bytes"
 	"regexp"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -140,7 +141,7 @@ func TestEventStream(t *testing.T) {
 	}
 }
 
-var schedtraceRE = regexp.MustCompile(`^SCHED \d+ms: gomaxprocs=3 idleprocs=\d+ threads=\d+ spinningthreads=\d+ needspinning=0 idlethreads=\d+ runqueue=\d+ \[ \d+ \d+ \d+ \] schedticks=\[ \d+ \d+ \d+ \]$`)
+var schedtraceRE = regexp.MustCompile(`^SCHED \d+ms: gomaxprocs=3 idleprocs=\d+ threads=\d+ spinningthreads=\d+ needspinning=[01] idlethreads=\d+ runqueue=\d+ \[ \d+ \d+ \d+ \] schedticks=\[ \d+ \d+ \d+ \]$`)
 
 type syncBuf struct {
 	mu sync.Mutex
@@ -189,5 +190,26 @@ func TestSchedtrace(t *testing.T) {
 	}
 	if l := s.SchedTrace(); !schedtraceRE.MatchString(l[:len(l)-1]) {
 		t.Fatalf("bad SchedTrace() %q", l)
+	}
+}
+
+// schedtrace shows sched.needspinning's real value: with one P held by the
+// running G, Gosched's wakep finds no idle P, and pidlegetSpinning sets the
+// flag; the go1.19 variant has no such flag.
+func TestSchedtraceNeedSpinning(t *testing.T) {
+	for _, c := range []struct {
+		gov  spec.GoVersion
+		want string
+	}{{spec.Go126, " needspinning=1 "}, {spec.Go119, " needspinning=0 "}} {
+		d, err := NewDriver(Config{Procs: 1, Go: c.gov})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := d.NewProc(0); err != nil {
+			t.Fatal(err)
+		}
+		if l := d.Sched().SchedTrace(); !strings.Contains(l, c.want) {
+			t.Errorf("%v: %q lacks %q", c.gov, l, c.want)
+		}
 	}
 }

@@ -21,7 +21,9 @@ type M struct {
 	// its curg. Only the M itself changes it, except that startm moves an
 	// idle M to MSched under sched.lock.
 	pc       spec.MPC
-	spinning bool // m.spinning: looking for work to steal
+	spinning bool      // m.spinning: looking for work to steal
+	scan     stealScan // pc MSteal: where stealWork is
+	rpos     int       // pc MRecheckRunqs: the next P checkRunqsNoP looks at
 	idle     bool // on sched.midle; under sched.lock
 	kill     bool // Shutdown: exit instead of scheduling
 
@@ -152,7 +154,7 @@ func (s *Sched) wakep() {
 		return
 	}
 	s.glob.Lock()
-	pp := s.pidleget()
+	pp := s.pidlegetSpinning()
 	if pp == nil {
 		s.nmspinning.Add(-1)
 		s.glob.Unlock()
@@ -160,6 +162,18 @@ func (s *Sched) wakep() {
 	}
 	s.startm(pp, true, true)
 	s.glob.Unlock()
+}
+
+// pidlegetSpinning is pidleget for an M that has found work (or must make
+// sure some M will): with no idle P it sets needspinning (Go 1.20 on), so
+// that a non-spinning M about to release its P becomes spinning instead and
+// finds the work. sched.lock held.
+func (s *Sched) pidlegetSpinning() *P {
+	pp := s.pidleget()
+	if pp == nil && s.cfg.Go == spec.Go126 {
+		s.needspinning.Store(1)
+	}
+	return pp
 }
 
 // resetspinning is called when a spinning M found work: it stops spinning
@@ -178,10 +192,12 @@ func (s *Sched) resetspinning(m *M) {
 	s.wakep()
 }
 
-// becomeSpinning marks m spinning and counts it.
+// becomeSpinning marks m spinning and counts it; a spinning M now exists to
+// find whatever work made someone set needspinning, so it is cleared.
 func (s *Sched) becomeSpinning(m *M) {
 	m.spinning = true
 	s.nmspinning.Add(1)
+	s.needspinning.Store(0)
 	s.emit(Event{Kind: EvSpinning, M: m.id, P: pidOf(m.p.Load()), On: true})
 }
 
@@ -199,6 +215,7 @@ func (s *Sched) handoffp(pp *P) {
 		return
 	}
 	if s.nmspinning.Load()+s.npidle.Load() == 0 && s.nmspinning.CompareAndSwap(0, 1) {
+		s.needspinning.Store(0)
 		s.emit(Event{Kind: EvHandoff, P: pp.id, On: true})
 		s.startm(pp, true, false)
 		return

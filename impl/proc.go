@@ -238,13 +238,14 @@ func (s *Sched) ready(m *M, gp *G) error {
 }
 
 // injectglist puts a runnable G made without a P (Go or Ready from outside
-// the scheduler) on the global queue and starts an M on an idle P, if any.
+// the scheduler) on the global queue and starts an M on an idle P, if any
+// (with none, pidlegetSpinning sets needspinning).
 func (s *Sched) injectglist(g *G) {
 	s.glob.Lock()
 	s.glob.put(g)
 	s.emit(Event{Kind: EvAction, Action: spec.ActInjectGList, M: -1, P: -1, G: g.goid})
 	s.emit(Event{Kind: EvGlobPut, P: -1, G: g.goid})
-	if pp := s.pidleget(); pp != nil {
+	if pp := s.pidlegetSpinning(); pp != nil {
 		s.startm(pp, false, true)
 	}
 	s.glob.Unlock()

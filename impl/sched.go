@@ -50,6 +50,10 @@ type Config struct {
 	SchedTraceOut io.Writer
 	// Seed seeds the per-M random steal order. Zero picks a fixed seed.
 	Seed uint64
+	// Go selects the runtime release whose scheduler to follow: spec.Go126
+	// (the zero value) or spec.Go119, which has no needspinning
+	// (docs/versions.md).
+	Go spec.GoVersion
 	// Bug selects a seeded bug (the spec's names: ready-no-wakep, no-61,
 	// nmspinning-no-dec, gosched-local, retake-ignores-local) so that the
 	// checks can prove they reject it. spec.BugNone is the real scheduler.
@@ -93,6 +97,10 @@ type Sched struct {
 	idlep      pMask // idlepMask: written under sched.lock, read by thieves
 	npidle     atomic.Int32
 	nmspinning atomic.Int32
+	// needspinning is sched.needspinning: set under sched.lock by
+	// pidlegetSpinning, cleared by becomeSpinning and handoffp. Never set
+	// in the go1.19 variant.
+	needspinning atomic.Uint32
 
 	// Under sched.lock.
 	allm     []*M
@@ -173,6 +181,9 @@ func New(cfg Config) (*Sched, error) {
 	}
 	if cfg.ForcePreempt == 0 {
 		cfg.ForcePreempt = forcePreemptNS
+	}
+	if cfg.Go != spec.Go126 && cfg.Go != spec.Go119 {
+		return nil, fmt.Errorf("impl: unknown Go version %v", cfg.Go)
 	}
 	if cfg.SchedTrace > 0 && cfg.SchedTraceOut == nil {
 		return nil, fmt.Errorf("impl: SchedTrace set without SchedTraceOut")

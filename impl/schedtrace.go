@@ -10,8 +10,8 @@ import (
 //
 //	SCHED 12ms: gomaxprocs=2 idleprocs=0 threads=4 spinningthreads=0 needspinning=0 idlethreads=1 runqueue=3 [ 0 5 ] schedticks=[ 17 9 ]
 //
-// threads counts the Ms created plus sysmon; needspinning is always 0 (the
-// flag belongs to netpoll's hand-off, which is not implemented). The
+// threads counts the Ms created plus sysmon; needspinning is
+// sched.needspinning. The
 // bracketed list is each P's ring length (runnext excluded, as in the
 // runtime).
 func (s *Sched) appendSchedtrace(b []byte, now time.Duration) []byte {
@@ -31,7 +31,9 @@ func (s *Sched) appendSchedtrace(b []byte, now time.Duration) []byte {
 	b = strconv.AppendInt(b, int64(threads), 10)
 	b = append(b, " spinningthreads="...)
 	b = strconv.AppendInt(b, int64(s.nmspinning.Load()), 10)
-	b = append(b, " needspinning=0 idlethreads="...)
+	b = append(b, " needspinning="...)
+	b = strconv.AppendUint(b, uint64(s.needspinning.Load()), 10)
+	b = append(b, " idlethreads="...)
 	b = strconv.AppendInt(b, int64(s.nmidle), 10)
 	b = append(b, " runqueue="...)
 	b = strconv.AppendInt(b, int64(s.glob.runq.Len()), 10)

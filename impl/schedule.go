@@ -16,23 +16,44 @@ const (
 	stepExit                    // the scheduler is stopping: end the M
 )
 
-// schedStep is one step of the schedule loop of an M without a G: one group
-// of findRunnable (pc MSched) or of its no-P recheck (pc MRecheck). The
-// steps are the spec's actions; each emits one EvAction naming it. A step
-// never blocks, which is what lets the Driver run it directly.
+// schedStep is one step of the schedule loop of an M without a running G:
+// one of findRunnable's synchronization steps (a sched.lock section, a
+// read-modify-write of nmspinning or needspinning, one victim of the steal
+// scan, one P of the no-P recheck), stopm, or the lock section of
+// exitsyscallNoP. The M's pc says where it is; each step emits one EvAction
+// naming the spec action it took (reads that change nothing, such as a
+// steal pass before the last, are folded into the step that follows them).
+// A step never blocks, which is what lets the Driver run it directly.
 func (s *Sched) schedStep(m *M) stepResult {
 	switch m.pc {
 	case spec.MSched:
 		return s.findRunnableStep(m)
+	case spec.MSteal:
+		return s.stealStep(m)
+	case spec.MDrop:
+		return s.dropStep(m)
+	case spec.MDropSpin:
+		return s.dropSpinningStep(m)
 	case spec.MRecheck:
 		return s.recheckStep(m)
+	case spec.MRecheckRunqs:
+		return s.recheckRunqsStep(m)
+	case spec.MStop:
+		s.emitAction(spec.ActStopM, m, -1, nil)
+		if !s.stopm(m) {
+			return stepExit
+		}
+		return stepPark
+	case spec.MSyscallNoP:
+		return s.exitsyscallNoPLocked(m)
 	}
 	panic(fmt.Sprintf("schedule: m%d in state %v", m.id, m.pc))
 }
 
-// findRunnableStep is findRunnable for an M holding a P, in the runtime's
-// order: the 1-in-61 global check, the local queue, a batch from the global
-// queue, then (spinning) a steal, else give the P back.
+// findRunnableStep is the top of findRunnable for an M holding a P, in the
+// runtime's order: the 1-in-61 global check, the local queue, a batch from
+// the global queue; with nothing there a spinning M goes on to stealWork,
+// and a non-spinning one takes the spinning-limit decision.
 func (s *Sched) findRunnableStep(m *M) stepResult {
 	pp := m.p.Load()
 	if m.spinning && !pp.runq.Empty() && s.bug == spec.BugNone {
@@ -63,49 +84,39 @@ func (s *Sched) findRunnableStep(m *M) stepResult {
 		return stepRun
 	}
 	s.glob.Unlock()
-	if !m.spinning {
-		// At most half of the busy Ps get a spinning M: with many Ps and
-		// little parallelism, spinning would only burn CPU.
-		if spinOK(s.nmspinning.Load(), s.gomaxprocs, s.npidle.Load()) {
-			s.becomeSpinning(m)
-			s.emitAction(spec.ActBecomeSpinning, m, pp.id, nil)
-			return stepAgain
-		}
-	} else if g, victim := s.stealWork(m); g != nil {
-		s.counters.Steals.Add(1)
-		s.emit(Event{Kind: EvAction, Action: spec.ActSteal, M: m.id, P: pp.id, Victim: victim, G: g.goid})
-		s.run(m, g, false)
-		return stepRun
-	}
-	// Nothing to do: give the P back, re-checking the global queue under
-	// the lock so that a G put there concurrently is not stranded.
-	s.glob.Lock()
-	if g := s.globrunqgetbatch(pp); g != nil {
-		s.glob.Unlock()
-		s.emitAction(spec.ActGlobRunqGetBatch, m, pp.id, g)
-		s.run(m, g, false)
-		return stepRun
-	}
-	releasep(m)
-	s.pidleput(pp)
-	s.glob.Unlock()
-	s.emitAction(spec.ActReleaseP, m, pp.id, nil)
 	if m.spinning {
-		// Delicate: drop nmspinning first, then look at every source of
-		// work again. Whoever adds work after our last look sees
-		// nmspinning == 0 and wakes an M itself.
-		m.spinning = false
-		s.emit(Event{Kind: EvSpinning, M: m.id, P: -1, On: false})
-		if s.nmspinning.Add(-1) < 0 {
-			panic("findRunnable: negative nmspinning")
-		}
-		m.pc = spec.MRecheck
+		return s.startSteal(m)
+	}
+	// At most half of the busy Ps get a spinning M: with many Ps and
+	// little parallelism, spinning would only burn CPU.
+	if !spinOK(s.nmspinning.Load(), s.gomaxprocs, s.npidle.Load()) {
+		m.pc = spec.MDrop
+		s.emitAction(spec.ActSpinLimit, m, pp.id, nil)
 		return stepAgain
 	}
-	if !s.stopm(m) {
-		return stepExit
+	s.becomeSpinning(m)
+	s.emitAction(spec.ActBecomeSpinning, m, pp.id, nil)
+	m.pc = spec.MSteal
+	m.scan = stealScan{}
+	if s.gomaxprocs == 1 {
+		m.pc = spec.MDrop // no victim: stealWork returns at once
+	} else {
+		m.scan.e = s.stealOrder.start(m.cheaprand())
 	}
-	return stepPark
+	return stepAgain
+}
+
+// startSteal begins stealWork for an M that was already spinning when it
+// reached the top of findRunnable; the first victim is looked at in the
+// same step.
+func (s *Sched) startSteal(m *M) stepResult {
+	if s.gomaxprocs == 1 {
+		m.pc = spec.MDrop
+		return s.dropStep(m)
+	}
+	m.pc = spec.MSteal
+	m.scan = stealScan{e: s.stealOrder.start(m.cheaprand())}
+	return s.stealStep(m)
 }
 
 // spinOK is the spinning-M limit: an M may start spinning while fewer than
@@ -132,14 +143,62 @@ func (s *Sched) globrunqgetbatch(pp *P) *G {
 	return g
 }
 
-// recheckStep is the end of findRunnable for an M that was spinning and has
-// given up its P and nmspinning: any work that appeared meanwhile (global
-// queue, or a busy P's local queue) brings it back spinning on an idle P;
-// otherwise it stops.
+// dropStep is the sched.lock section that ends findRunnable's search with
+// a P: a batch from the global queue if it has one; else, for a
+// non-spinning M, become spinning if needspinning is set (some M found
+// work it could get no P for, and this M's P is the one it needs); else
+// give the P back. A spinning M keeps m.spinning until its next step.
+func (s *Sched) dropStep(m *M) stepResult {
+	pp := m.p.Load()
+	s.glob.Lock()
+	if g := s.globrunqgetbatch(pp); g != nil {
+		s.glob.Unlock()
+		s.emitAction(spec.ActGlobRunqGetBatch, m, pp.id, g)
+		s.run(m, g, false)
+		return stepRun
+	}
+	if !m.spinning && s.needspinning.Load() == 1 {
+		s.becomeSpinning(m)
+		s.glob.Unlock()
+		m.pc = spec.MSched
+		s.emitAction(spec.ActNeedSpinning, m, pp.id, nil)
+		return stepAgain
+	}
+	releasep(m)
+	s.pidleput(pp)
+	s.glob.Unlock()
+	m.pc = spec.MStop
+	if m.spinning {
+		m.pc = spec.MDropSpin
+	}
+	s.emitAction(spec.ActReleaseP, m, pp.id, nil)
+	return stepAgain
+}
+
+// dropSpinningStep is the "delicate dance": a spinning M that gave its P
+// back drops nmspinning first and only then (next steps) looks at every
+// source of work again. Whoever adds work after that look sees nmspinning
+// lower and wakes an M itself.
+func (s *Sched) dropSpinningStep(m *M) stepResult {
+	m.spinning = false
+	s.emit(Event{Kind: EvSpinning, M: m.id, P: -1, On: false})
+	if s.nmspinning.Add(-1) < 0 {
+		panic("findRunnable: negative nmspinning")
+	}
+	m.pc = spec.MRecheck
+	s.emitAction(spec.ActDropSpinning, m, -1, nil)
+	return stepAgain
+}
+
+// recheckStep is the no-P recheck of the global queue under sched.lock:
+// with work there and an idle P (pidlegetSpinning), the M takes both and
+// runs as a spinning M would; with work but no P, needspinning is set and
+// the M goes on to the run queues; with no work it looks at the first P's
+// run queue in the same step.
 func (s *Sched) recheckStep(m *M) stepResult {
 	s.glob.Lock()
 	if s.glob.runq.Len() != 0 {
-		if pp := s.pidleget(); pp != nil {
+		if pp := s.pidlegetSpinning(); pp != nil {
 			acquirep(m, pp)
 			g := s.globrunqgetbatch(pp)
 			s.glob.Unlock()
@@ -149,32 +208,47 @@ func (s *Sched) recheckStep(m *M) stepResult {
 			s.run(m, g, false)
 			return stepRun
 		}
-	}
-	s.glob.Unlock()
-	if pp := s.checkRunqsNoP(); pp != nil {
-		acquirep(m, pp)
-		m.pc = spec.MSched
-		s.becomeSpinning(m)
-		s.emitAction(spec.ActRecheckRunqs, m, pp.id, nil)
+		s.glob.Unlock()
+		m.pc, m.rpos = spec.MRecheckRunqs, 0
+		s.emitAction(spec.ActRecheckGlobalNoP, m, -1, nil)
 		return stepAgain
 	}
-	s.emitAction(spec.ActStopM, m, -1, nil)
-	if !s.stopm(m) {
-		return stepExit
-	}
-	return stepPark
+	s.glob.Unlock()
+	m.pc, m.rpos = spec.MRecheckRunqs, 0
+	return s.recheckRunqsStep(m)
 }
 
-// checkRunqsNoP looks for a busy P with local work; if there is one and an
-// idle P to steal it with, it returns that idle P.
-func (s *Sched) checkRunqsNoP() *P {
-	for i, p2 := range s.allp {
-		if !s.idlep.read(i) && !p2.runq.Empty() {
-			s.glob.Lock()
-			pp := s.pidleget()
-			s.glob.Unlock()
-			return pp
+// recheckRunqsStep is checkRunqsNoP, one P per step in allp order: a P that
+// is not idle and has local work sends the M to pidlegetSpinning, which
+// gets it an idle P (it comes back spinning to steal that work) or sets
+// needspinning and ends the recheck; any other P is passed over.
+func (s *Sched) recheckRunqsStep(m *M) stepResult {
+	i := m.rpos
+	p2 := s.allp[i]
+	ev := Event{Kind: EvAction, M: m.id, P: -1, Victim: p2.id}
+	if !s.idlep.read(i) && !p2.runq.Empty() {
+		s.glob.Lock()
+		pp := s.pidlegetSpinning()
+		s.glob.Unlock()
+		m.rpos = 0
+		if pp != nil {
+			acquirep(m, pp)
+			m.pc = spec.MSched
+			s.becomeSpinning(m)
+			ev.Action, ev.P = spec.ActRecheckRunqs, pp.id
+		} else {
+			m.pc = spec.MStop
+			ev.Action = spec.ActRecheckRunqsNoP
 		}
+		s.emit(ev)
+		return stepAgain
 	}
-	return nil
+	m.rpos++
+	m.pc = spec.MRecheckRunqs
+	if m.rpos == len(s.allp) {
+		m.pc, m.rpos = spec.MStop, 0
+	}
+	ev.Action = spec.ActRecheckMiss
+	s.emit(ev)
+	return stepAgain
 }

@@ -29,6 +29,7 @@ func (c randChooser) Intn(n int, _ string) int { return c.r.IntN(n) }
 // action it took, which must be enabled in the spec state, and after the
 // spec takes the same action the two states must be equal.
 type specRun struct {
+	seen  func(spec.Action) // if set, told every action compared
 	md    spec.Model
 	st    spec.State
 	d     *Driver
@@ -37,12 +38,12 @@ type specRun struct {
 	trace []string
 }
 
-func newSpecRun(b spec.Bounds, implBug spec.Bug, seed uint64) (*specRun, error) {
+func newSpecRun(b spec.Bounds, implGo spec.GoVersion, implBug spec.Bug, seed uint64) (*specRun, error) {
 	md, err := spec.NewModel(b)
 	if err != nil {
 		return nil, err
 	}
-	d, err := NewDriver(Config{Procs: b.Ps, QueueCapacity: b.Cap, SchedTickPeriod: b.SchedTick, Seed: seed, Bug: implBug})
+	d, err := NewDriver(Config{Procs: b.Ps, QueueCapacity: b.Cap, SchedTickPeriod: b.SchedTick, Seed: seed, Go: implGo, Bug: implBug})
 	if err != nil {
 		return nil, err
 	}
@@ -116,6 +117,9 @@ func (r *specRun) step(c Chooser) error {
 		r.mapNewG(newG, next)
 	}
 	r.trace = append(r.trace, ia.String())
+	if r.seen != nil {
+		r.seen(ia)
+	}
 	r.st = next
 	return r.compare()
 }
@@ -142,7 +146,7 @@ func (r *specRun) toSpec(e Event) (spec.Action, error) {
 	switch e.Action {
 	case spec.ActReady:
 		a.G = r.gid[r.findG(e.G)]
-	case spec.ActSteal:
+	case spec.ActSteal, spec.ActStealMiss, spec.ActRecheckRunqs, spec.ActRecheckRunqsNoP, spec.ActRecheckMiss:
 		a.P = int8(e.Victim)
 	case spec.ActPreempt, spec.ActRetake:
 		a.M, a.P = spec.NoP, int8(e.P)
@@ -214,7 +218,10 @@ func (r *specRun) implState() (spec.State, error) {
 		ms := spec.MState{PC: spec.MIdle, P: spec.NoP}
 		if m < len(sn.Ms) {
 			x := sn.Ms[m]
-			ms = spec.MState{PC: x.PC, P: int8(x.P), Spinning: x.Spinning}
+			if x.Scan > 0xf {
+				return got, fmt.Errorf("m%d scan %#x beyond the spec's Ps", m, x.Scan)
+			}
+			ms = spec.MState{PC: x.PC, P: int8(x.P), Spinning: x.Spinning, Scan: uint8(x.Scan)}
 			var err error
 			if ms.CurG, err = id(x.CurG); err != nil {
 				return got, err
@@ -234,6 +241,7 @@ func (r *specRun) implState() (spec.State, error) {
 	}
 	got.NPIdle = int8(sn.NPIdle)
 	got.NMSpinning = int8(sn.NMSpinning)
+	got.NeedSpinning = sn.NeedSpinning == 1
 	return got, nil
 }
 
@@ -263,6 +271,7 @@ func drawBounds(c Chooser) spec.Bounds {
 		Spawn:     c.Intn(spec.MaxSpawn+1, "spawn"),
 		SchedTick: ticks[c.Intn(len(ticks), "tick")],
 		Syscalls:  c.Intn(2, "syscalls") == 1,
+		Go:        spec.GoVersion(c.Intn(2, "go")),
 	}
 }
 
@@ -271,11 +280,23 @@ func drawBounds(c Chooser) spec.Bounds {
 // random bounds, and reports the first divergence. implBug seeds a bug into
 // the impl only, for self-tests.
 func CheckAgainstSpec(c Chooser, implBug spec.Bug, steps int) error {
+	return checkAgainstSpec(c, implBug, false, steps, nil)
+}
+
+// checkAgainstSpec is CheckAgainstSpec; otherGo runs the impl as the other
+// Go release than the spec's (a self-test), and seen, if set, is told every
+// action compared.
+func checkAgainstSpec(c Chooser, implBug spec.Bug, otherGo bool, steps int, seen func(spec.Action)) error {
 	b := drawBounds(c)
-	r, err := newSpecRun(b, implBug, uint64(c.Intn(1<<30, "seed")))
+	implGo := b.Go
+	if otherGo {
+		implGo = spec.Go119 - b.Go
+	}
+	r, err := newSpecRun(b, implGo, implBug, uint64(c.Intn(1<<30, "seed")))
 	if err != nil {
 		return err
 	}
+	r.seen = seen
 	for range steps {
 		if err := r.step(c); err != nil {
 			if errors.Is(err, errPruned) {

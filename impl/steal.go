@@ -64,29 +64,65 @@ func (m *M) cheaprand() uint32 {
 	return uint32((z ^ z>>31) >> 32)
 }
 
-// stealWork makes stealTries passes over the other Ps in a random order,
-// skipping idle ones (their queues are empty), and steals half of the first
-// non-empty ring it finds; runnext is taken only in the last pass, because
-// the victim is probably about to run it. It returns the G to run and the
-// victim's id.
-func (s *Sched) stealWork(m *M) (*G, int32) {
+// stealScan is an M's progress through stealWork: the pass it is in, its
+// random enumeration of the Ps, and (for the spec's view) which victims it
+// has looked at in the last pass and how many.
+type stealScan struct {
+	pass int
+	e    randomEnum
+	seen uint64 // victims looked at in the last pass (ids below 64)
+	n    int32  // how many
+}
+
+// stealStep is one victim of stealWork: stealTries passes over the other
+// Ps in a random order, skipping idle ones (their queues are empty),
+// stealing half of the first non-empty ring found; runnext is taken only
+// in the last pass, because the victim is probably about to run it. A
+// visit that finds nothing before the last pass changes nothing and is
+// folded into the next one; a miss in the last pass is the spec's
+// StealMiss, and once every other P was missed there the scan has failed
+// and the M goes on to release its P.
+func (s *Sched) stealStep(m *M) stepResult {
 	pp := m.p.Load()
-	for i := 0; i < stealTries; i++ {
-		stealRunNext := i == stealTries-1
-		for e := s.stealOrder.start(m.cheaprand()); !e.done(); e.next() {
-			p2 := s.allp[e.position()]
-			if p2 == pp || s.idlep.read(int(p2.id)) {
-				continue
-			}
-			if g := pp.runq.Steal(p2.runq, stealRunNext); g != nil {
+	for {
+		if m.scan.e.done() {
+			m.scan.pass++
+			m.scan.e = s.stealOrder.start(m.cheaprand())
+		}
+		p2 := s.allp[m.scan.e.position()]
+		m.scan.e.next()
+		if p2 == pp {
+			continue
+		}
+		last := m.scan.pass == stealTries-1
+		if !s.idlep.read(int(p2.id)) {
+			if g := pp.runq.Steal(p2.runq, last); g != nil {
+				m.scan = stealScan{}
+				s.counters.Steals.Add(1)
 				if s.trace != nil {
 					s.emit(Event{Kind: EvSteal, M: m.id, P: pp.id, Victim: p2.id, G: g.goid, N: int32(pp.runq.Len() + 1)})
+					s.emit(Event{Kind: EvAction, Action: spec.ActSteal, M: m.id, P: pp.id, Victim: p2.id, G: g.goid})
 				}
-				return g, p2.id
+				s.run(m, g, false)
+				return stepRun
 			}
 		}
+		if !last {
+			continue
+		}
+		if p2.id < 64 {
+			m.scan.seen |= 1 << p2.id
+		}
+		m.scan.n++
+		if m.scan.n == s.gomaxprocs-1 {
+			m.pc = spec.MDrop
+			m.scan = stealScan{}
+		}
+		if s.trace != nil {
+			s.emit(Event{Kind: EvAction, Action: spec.ActStealMiss, M: m.id, P: pp.id, Victim: p2.id})
+		}
+		return stepAgain
 	}
-	return nil, -1
 }
 
 // stealBackoff is installed on each P's queue and runs before a thief takes

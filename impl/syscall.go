@@ -69,33 +69,40 @@ func (s *Sched) exitsyscall(m *M) bool {
 	return false
 }
 
-// exitsyscallNoP runs on the M after its G found no P: the G goes to the
-// global queue (runnable, for any M with a P) and the M stops. In the rare
-// case a P went idle meanwhile, the M takes it and runs the G at once.
+// exitsyscallNoP runs on the M after its G found no P: the G becomes
+// runnable, still in the M's hand (curg) until the M's next step, the sched.lock
+// section exitsyscallNoPLocked.
 func (s *Sched) exitsyscallNoP(m *M) stepResult {
 	g := m.curg.Load()
 	if !g.casStatus(Grunning, Grunnable) {
 		panic(fmt.Sprintf("exitsyscallNoP: bad g status %v", g.Status()))
 	}
-	dropg(m)
+	m.pc = spec.MSyscallNoP
+	s.emitAction(spec.ActExitSyscallNoP, m, -1, g)
+	s.emitStatus(g, Gsyscall, Grunnable)
+	return stepAgain
+}
+
+// exitsyscallNoPLocked is exitsyscallNoP's sched.lock section: if a P went
+// idle since exitsyscall looked, the M takes it and executes the G (a fresh
+// time slice: schedtick counts it); else the G goes to the global queue,
+// for any M with a P, and the M goes on to stopm.
+func (s *Sched) exitsyscallNoPLocked(m *M) stepResult {
+	g := dropg(m)
 	s.glob.Lock()
 	if pp := s.pidleget(); pp != nil {
 		s.glob.Unlock()
 		acquirep(m, pp)
-		s.emitAction(spec.ActExitSyscallIdleP, m, pp.id, g)
-		s.emitStatus(g, Gsyscall, Grunning)
+		s.emitAction(spec.ActExitSyscallLateP, m, pp.id, g)
 		s.execute(m, g, false)
 		return stepRun
 	}
 	s.glob.put(g)
 	s.glob.Unlock()
-	s.emitAction(spec.ActExitSyscallNoP, m, -1, g)
-	s.emitStatus(g, Gsyscall, Grunnable)
+	m.pc = spec.MStop
+	s.emitAction(spec.ActExitSyscallGlobrunq, m, -1, g)
 	s.emit(Event{Kind: EvGlobPut, M: m.id, P: -1, G: g.goid})
-	if !s.stopm(m) {
-		return stepExit
-	}
-	return stepPark
+	return stepAgain
 }
 
 // retakeSyscallOK is sysmon's rule for taking the P of an M blocked in a

@@ -14,21 +14,30 @@ const (
 	ActPark                           // gopark → park_m
 	ActReady                          // goready → ready(gp, next=true) (param G)
 	ActEnterSyscall                   // entersyscall
-	// Syscall exit, by the M whose G is in a syscall.
+	// Syscall exit, by the M whose G is in a syscall (the G decides when).
 	ActExitSyscallFast  // exitsyscall with m.p still set
 	ActExitSyscallIdleP // exitsyscallTryGetP → pidleget
-	ActExitSyscallNoP   // exitsyscallNoP → globrunqput, stopm
+	ActExitSyscallNoP   // exitsyscallNoP: curg Grunning → Grunnable, dropg
 	// The schedule loop, by an M in findRunnable (weakly fair per M).
-	ActGlobal61         // schedtick%61 == 0 → globrunqget
-	ActRunqGet          // runqget
-	ActGlobRunqGetBatch // globrunqgetbatch + runqputbatch
-	ActNetpoll          // netpoll(0) in findRunnable (param G)
-	ActBecomeSpinning   // becomeSpinning
-	ActSteal            // stealWork → runqsteal (param P: victim)
-	ActReleaseP         // releasep + pidleput (+ drop nmspinning)
-	ActRecheckGlobal    // no-P recheck of sched.runq
-	ActRecheckRunqs     // checkRunqsNoP
-	ActStopM            // stopm
+	ActGlobal61            // schedtick%61 == 0 → globrunqget
+	ActRunqGet             // runqget
+	ActGlobRunqGetBatch    // globrunqgetbatch + runqputbatch (top, or before releasing the P)
+	ActNetpoll             // netpoll(0) in findRunnable (param G)
+	ActBecomeSpinning      // the spinning limit allows it → becomeSpinning
+	ActSpinLimit           // 2*nmspinning >= procs-npidle: do not spin
+	ActSteal               // stealWork visits a victim and runqsteal takes work (param P: victim)
+	ActStealMiss           // stealWork visits a victim and finds nothing (param P: victim)
+	ActNeedSpinning        // sched.needspinning set: becomeSpinning instead of releasing the P
+	ActReleaseP            // releasep + pidleput under sched.lock
+	ActDropSpinning        // m.spinning = false; nmspinning.Add(-1) after releasing the P
+	ActRecheckGlobal       // no-P recheck of sched.runq: pidlegetSpinning got a P
+	ActRecheckGlobalNoP    // no-P recheck of sched.runq: no idle P, needspinning = 1
+	ActRecheckRunqs        // checkRunqsNoP: a P has work, pidlegetSpinning got a P (param P: that P)
+	ActRecheckRunqsNoP     // checkRunqsNoP: a P has work, no idle P, needspinning = 1 (param P)
+	ActRecheckMiss         // checkRunqsNoP looks at a P and finds nothing (param P)
+	ActStopM               // stopm: mput under sched.lock
+	ActExitSyscallLateP    // exitsyscallNoP: pidleget under sched.lock got a P → execute
+	ActExitSyscallGlobrunq // exitsyscallNoP: no idle P → globrunqput, then stopm
 	// sysmon and netpoll (external).
 	ActPreempt     // retake → preemptone → gopreempt_m (param P)
 	ActRetake      // retake → handoffp of a P in a syscall (param P)
@@ -37,28 +46,37 @@ const (
 )
 
 var actionNames = [numActionKinds]string{
-	ActNewProc:          "NewProc",
-	ActGoExit:           "GoExit",
-	ActGosched:          "Gosched",
-	ActPark:             "Park",
-	ActReady:            "Ready",
-	ActEnterSyscall:     "EnterSyscall",
-	ActExitSyscallFast:  "ExitSyscallFast",
-	ActExitSyscallIdleP: "ExitSyscallIdleP",
-	ActExitSyscallNoP:   "ExitSyscallNoP",
-	ActGlobal61:         "Global61",
-	ActRunqGet:          "RunqGet",
-	ActGlobRunqGetBatch: "GlobRunqGetBatch",
-	ActNetpoll:          "Netpoll",
-	ActBecomeSpinning:   "BecomeSpinning",
-	ActSteal:            "Steal",
-	ActReleaseP:         "ReleaseP",
-	ActRecheckGlobal:    "RecheckGlobal",
-	ActRecheckRunqs:     "RecheckRunqs",
-	ActStopM:            "StopM",
-	ActPreempt:          "Preempt",
-	ActRetake:           "Retake",
-	ActInjectGList:      "InjectGList",
+	ActNewProc:             "NewProc",
+	ActGoExit:              "GoExit",
+	ActGosched:             "Gosched",
+	ActPark:                "Park",
+	ActReady:               "Ready",
+	ActEnterSyscall:        "EnterSyscall",
+	ActExitSyscallFast:     "ExitSyscallFast",
+	ActExitSyscallIdleP:    "ExitSyscallIdleP",
+	ActExitSyscallNoP:      "ExitSyscallNoP",
+	ActGlobal61:            "Global61",
+	ActRunqGet:             "RunqGet",
+	ActGlobRunqGetBatch:    "GlobRunqGetBatch",
+	ActNetpoll:             "Netpoll",
+	ActBecomeSpinning:      "BecomeSpinning",
+	ActSpinLimit:           "SpinLimit",
+	ActSteal:               "Steal",
+	ActStealMiss:           "StealMiss",
+	ActNeedSpinning:        "NeedSpinning",
+	ActReleaseP:            "ReleaseP",
+	ActDropSpinning:        "DropSpinning",
+	ActRecheckGlobal:       "RecheckGlobal",
+	ActRecheckGlobalNoP:    "RecheckGlobalNoP",
+	ActRecheckRunqs:        "RecheckRunqs",
+	ActRecheckRunqsNoP:     "RecheckRunqsNoP",
+	ActRecheckMiss:         "RecheckMiss",
+	ActStopM:               "StopM",
+	ActExitSyscallLateP:    "ExitSyscallLateP",
+	ActExitSyscallGlobrunq: "ExitSyscallGlobrunq",
+	ActPreempt:             "Preempt",
+	ActRetake:              "Retake",
+	ActInjectGList:         "InjectGList",
 }
 
 func (k ActionKind) String() string {
@@ -77,15 +95,17 @@ func ActionKinds() []ActionKind {
 	return out
 }
 
-// schedStep reports whether k is a step of the schedule loop (findRunnable
-// and its no-P recheck): the actions weak fairness per M is about.
-func (k ActionKind) schedStep() bool { return k >= ActGlobal61 && k <= ActStopM }
+// schedStep reports whether k is a step of the schedule loop (findRunnable,
+// its no-P recheck, stopm, and the lock section of exitsyscallNoP): the
+// actions weak fairness per M is about.
+func (k ActionKind) schedStep() bool { return k >= ActGlobal61 && k <= ActExitSyscallGlobrunq }
 
 // external reports whether k is taken by sysmon or netpoll rather than an M.
 func (k ActionKind) external() bool { return k >= ActPreempt }
 
 // Action is one step with its explicit parameters. M is the acting M (unused,
-// -1, for sysmon and netpoll); P is the victim of Steal or the target of
+// -1, for sysmon and netpoll); P is the victim of Steal/StealMiss, the P
+// looked at by RecheckRunqs/RecheckRunqsNoP/RecheckMiss, or the target of
 // Preempt/Retake; G the goroutine readied by Ready, Netpoll or InjectGList.
 type Action struct {
 	Kind ActionKind
@@ -109,7 +129,7 @@ func (a Action) String() string {
 	switch a.Kind {
 	case ActReady, ActNetpoll, ActInjectGList:
 		s += "(" + gName(a.G) + ")"
-	case ActSteal, ActPreempt, ActRetake:
+	case ActSteal, ActStealMiss, ActRecheckRunqs, ActRecheckRunqsNoP, ActRecheckMiss, ActPreempt, ActRetake:
 		s += "(p" + strconv.Itoa(int(a.P)) + ")"
 	}
 	return s

@@ -81,20 +81,57 @@ func ParseBug(name string) (Bug, error) {
 // optional parts of the scheduler are in, and which seeded bug (if any).
 type Bounds struct {
 	Ps        int  // GOMAXPROCS
-	Ms        int  // M slots; 0 means Ps+Gs (never too few)
+	Ms        int  // M slots (the thread limit); 0 means min(Ps+Gs, MaxMs)
 	Gs        int  // G slots, g1..gGs; g1 is the main goroutine
 	Cap       int  // capacity of each P's ring
 	Spawn     int  // total NewProc budget
 	SchedTick int  // period of the global-queue check; 0 means 61
 	Syscalls  bool // EnterSyscall, ExitSyscall*, Retake
 	Netpoll   bool // Netpoll in findRunnable, InjectGList from sysmon
-	// StealRace lets a spinning M end its steal scan (ReleaseP) even when a
-	// victim has stealable work: stealWork visits the Ps one by one, so work
-	// that arrives behind the scan is missed. Off, the scan is atomic and
-	// fails only when no victim has work.
-	StealRace bool
-	Bug       Bug
+	// Go selects the runtime release whose scheduler the model follows
+	// (docs/versions.md). The zero value is Go126.
+	Go  GoVersion
+	Bug Bug
 }
+
+// GoVersion is a runtime release whose scheduler differs from 1.26's in a
+// way the model represents.
+type GoVersion uint8
+
+const (
+	// Go126 is Go 1.26 (and 1.20 on): sched.needspinning and
+	// pidlegetSpinning close the race between a spinning M that finds work
+	// but no idle P and a non-spinning M about to release its P.
+	Go126 GoVersion = iota
+	// Go119 is Go 1.19 (and 1.17-1.19): no needspinning. An M that found
+	// work without an idle P gives up, and a non-spinning M releases its P
+	// unconditionally: golang/go#45867's lost wakeup, brought in by the
+	// 1.17 change that left the no-P recheck to spinning Ms only.
+	Go119
+	numGoVersions
+)
+
+var goVersionNames = [numGoVersions]string{Go126: "go1.26", Go119: "go1.19"}
+
+func (v GoVersion) String() string {
+	if v < numGoVersions {
+		return goVersionNames[v]
+	}
+	return fmt.Sprintf("GoVersion(%d)", uint8(v))
+}
+
+// ParseGoVersion maps "go1.26"/"1.26" or "go1.19"/"1.19" to the GoVersion.
+func ParseGoVersion(name string) (GoVersion, error) {
+	for v := Go126; v < numGoVersions; v++ {
+		if goVersionNames[v] == name || goVersionNames[v] == "go"+name {
+			return v, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown Go version %q (want one of %v)", name, goVersionNames)
+}
+
+// needSpinning reports whether the release has sched.needspinning.
+func (b Bounds) needSpinning() bool { return b.Go == Go126 }
 
 // withDefaults fills the zero-means-default fields.
 func (b Bounds) withDefaults() Bounds {
@@ -123,6 +160,8 @@ func (b Bounds) Validate() error {
 		return fmt.Errorf("bounds: SchedTick=%d, want 1..%d", b.SchedTick, RuntimeSchedTick)
 	case b.Bug >= numBugs:
 		return fmt.Errorf("bounds: unknown bug %d", b.Bug)
+	case b.Go >= numGoVersions:
+		return fmt.Errorf("bounds: unknown Go version %d", b.Go)
 	}
 	if b.Cap > MaxCap {
 		return fmt.Errorf("bounds: Cap=%d, want at most %d", b.Cap, MaxCap)
@@ -137,8 +176,8 @@ func (b Bounds) String() string {
 	b = b.withDefaults()
 	s := fmt.Sprintf("Ps=%d Ms=%d Gs=%d Cap=%d Spawn=%d SchedTick=%d Syscalls=%v Netpoll=%v",
 		b.Ps, b.Ms, b.Gs, b.Cap, b.Spawn, b.SchedTick, b.Syscalls, b.Netpoll)
-	if b.StealRace {
-		s += " StealRace=true"
+	if b.Go != Go126 {
+		s += " Go=" + b.Go.String()
 	}
 	if b.Bug != BugNone {
 		s += " Bug=" + b.Bug.String()

@@ -15,15 +15,20 @@ type SeededBugCase struct {
 	Stutter  bool
 }
 
+// SeededBugOptions is how SeededBugCases are explored: with liveness, and
+// with Bounds.Ms as the thread limit (so that BugNone passes conclusively
+// on the same bounds; a violation found is real either way).
+var SeededBugOptions = Options{Liveness: true, ThreadLimit: true}
+
 // SeededBugCases lists every seeded bug with its expected counterexample
 // (docs/spec.md, "Seeded bugs").
 func SeededBugCases() []SeededBugCase {
 	return []SeededBugCase{
-		{Bounds{Ps: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Bug: BugReadyNoWakep}, KindWorkConservation, 0, 6, -1, true},
-		{Bounds{Ps: 1, Gs: 4, Cap: 2, Spawn: 3, SchedTick: 2, Bug: BugNo61}, KindGlobalStarvation, 0, 20, 5, false},
-		{Bounds{Ps: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Bug: BugSpinNoDec}, KindInvariant, InvCounts, 2, -1, false},
-		{Bounds{Ps: 1, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Netpoll: true, Bug: BugGoschedLocal}, KindGlobalStarvation, 0, 7, 5, false},
-		{Bounds{Ps: 1, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true, Bug: BugRetakeIgnoresLocal}, KindInvariant, InvSpinning, 3, -1, false},
+		{Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Bug: BugReadyNoWakep}, KindWorkConservation, 0, 10, -1, true},
+		{Bounds{Ps: 1, Ms: 2, Gs: 4, Cap: 2, Spawn: 3, SchedTick: 2, Bug: BugNo61}, KindGlobalStarvation, 0, 20, 5, false},
+		{Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Bug: BugSpinNoDec}, KindInvariant, InvCounts, 2, -1, false},
+		{Bounds{Ps: 1, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Netpoll: true, Bug: BugGoschedLocal}, KindGlobalStarvation, 0, 7, 5, false},
+		{Bounds{Ps: 1, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true, Bug: BugRetakeIgnoresLocal}, KindInvariant, InvSpinning, 3, -1, false},
 	}
 }
 

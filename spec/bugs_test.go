@@ -15,7 +15,7 @@ func TestSeededBugsAreFound(t *testing.T) {
 		b := c.Bounds
 		seen[b.Bug] = true
 		t.Run(b.Bug.String(), func(t *testing.T) {
-			r, err := Explore(context.Background(), b, Options{Liveness: true})
+			r, err := Explore(context.Background(), b, SeededBugOptions)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -25,7 +25,7 @@ func TestSeededBugsAreFound(t *testing.T) {
 			checkTraceReplays(t, b, r.Violation.Trace)
 
 			b.Bug = BugNone
-			r, err = Explore(context.Background(), b, Options{Liveness: true})
+			r, err = Explore(context.Background(), b, SeededBugOptions)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -19,7 +19,7 @@ func inv(n int, format string, args ...any) error {
 const (
 	InvGPlace   = 1 // each G in exactly one place consistent with its status
 	InvQueueCap = 2 // rings within capacity
-	InvSpinning = 3 // a spinning M holds a P with an empty local queue
+	InvSpinning = 3 // a spinning M holds a P with an empty local queue (or has just released it)
 	InvPIdle    = 4 // idle P: empty queue, no holder; running P: exactly one holder
 	InvCounts   = 5 // npidle and nmspinning equal their recounts
 	InvFreeLive = 6 // no G both free and live
@@ -42,6 +42,7 @@ func (md *Model) check(s *State) error {
 		return nil
 	}
 	var holders [MaxPs]uint8
+	var inHand [MaxGs + 1]bool // runnable curg of an M in exitsyscallNoP
 	spinning := 0
 	for m := 0; m < nM; m++ {
 		ms := &s.M[m]
@@ -51,35 +52,59 @@ func (md *Model) check(s *State) error {
 			}
 			holders[ms.P]++
 		}
+		// A spinning M's own run queue is empty: only the G running on a
+		// P puts Gs on its local queue, and a spinning M runs none. This
+		// holds only because timers are not modelled: stealWork runs other
+		// Ps' timers, whose ready() puts Gs on the spinning M's own P.
 		if ms.Spinning {
 			spinning++
-			if ms.P == NoP {
+			switch {
+			case ms.P == NoP && ms.PC != MDropSpin:
 				return inv(InvSpinning, "m%d spins without a P", m)
-			}
-			if ps := &s.P[ms.P]; !ps.empty() {
-				return inv(InvSpinning, "m%d spins but its p%d has local work (runnext=%s, %d in ring)", m, ms.P, gName(ps.RunNext), ps.N)
+			case ms.P != NoP:
+				if ps := &s.P[ms.P]; !ps.empty() {
+					return inv(InvSpinning, "m%d spins but its p%d has local work (runnext=%s, %d in ring)", m, ms.P, gName(ps.RunNext), ps.N)
+				}
 			}
 		}
+		if ms.Scan != 0 && ms.PC != MSteal && ms.PC != MRecheckRunqs {
+			return inv(InvMShape, "m%d at %v has a scan in progress %s", m, ms.PC, scanString(ms.Scan))
+		}
 		switch ms.PC {
-		case MIdle:
+		case MIdle, MRecheck, MRecheckRunqs, MStop:
 			if ms.P != NoP || ms.CurG != NoG || ms.Spinning {
-				return inv(InvMShape, "idle m%d holds p%d / %s / spinning=%v", m, ms.P, gName(ms.CurG), ms.Spinning)
+				return inv(InvMShape, "m%d at %v holds p%d / %s / spinning=%v", m, ms.PC, ms.P, gName(ms.CurG), ms.Spinning)
 			}
-		case MSched:
+		case MSched, MDrop:
 			if ms.P == NoP || ms.CurG != NoG {
-				return inv(InvMShape, "m%d in findRunnable with P=%d curg=%s", m, ms.P, gName(ms.CurG))
+				return inv(InvMShape, "m%d at %v with P=%d curg=%s", m, ms.PC, ms.P, gName(ms.CurG))
 			}
-		case MRecheck:
-			if ms.P != NoP || ms.CurG != NoG || ms.Spinning {
-				return inv(InvMShape, "rechecking m%d holds p%d / %s / spinning=%v", m, ms.P, gName(ms.CurG), ms.Spinning)
+		case MSteal:
+			if ms.P == NoP || ms.CurG != NoG || !ms.Spinning || ms.Scan&(1<<ms.P) != 0 {
+				return inv(InvMShape, "m%d stealing with P=%d curg=%s spinning=%v scan=%s", m, ms.P, gName(ms.CurG), ms.Spinning, scanString(ms.Scan))
 			}
+		case MDropSpin:
+			if ms.P != NoP || ms.CurG != NoG || !ms.Spinning {
+				return inv(InvMShape, "m%d dropping spinning with P=%d curg=%s spinning=%v", m, ms.P, gName(ms.CurG), ms.Spinning)
+			}
+		case MSyscallNoP:
+			if ms.P != NoP || ms.CurG == NoG || int(ms.CurG) > nG || ms.Spinning {
+				return inv(InvMShape, "m%d in exitsyscallNoP with P=%d curg=%s spinning=%v", m, ms.P, gName(ms.CurG), ms.Spinning)
+			}
+			curg[ms.CurG]++
+			inHand[ms.CurG] = true
 		case MRun:
 			if ms.CurG == NoG || int(ms.CurG) > nG {
 				return inv(InvMShape, "running m%d has curg %s", m, gName(ms.CurG))
 			}
 			curg[ms.CurG]++
 			curgWithP[ms.CurG] = ms.P != NoP
+		default:
+			return inv(InvMShape, "m%d has bad pc %d", m, ms.PC)
 		}
+	}
+	if s.NeedSpinning && !md.b.needSpinning() {
+		return inv(InvCounts, "needspinning set in %v, which has no such flag", md.b.Go)
 	}
 	for p := 0; p < nP; p++ {
 		ps := &s.P[p]
@@ -120,7 +145,7 @@ func (md *Model) check(s *State) error {
 		q, c := queued[g], curg[g]
 		switch st {
 		case GRunnable:
-			if q != 1 || c != 0 {
+			if (q != 1 || c != 0) && (q != 0 || c != 1 || !inHand[g]) {
 				return inv(InvGPlace, "runnable g%d is in %d queues and curg of %d Ms", g, q, c)
 			}
 		case GRunning:
@@ -128,7 +153,7 @@ func (md *Model) check(s *State) error {
 				return inv(InvGPlace, "running g%d: in %d queues, curg of %d Ms, with a P: %v", g, q, c, curgWithP[g])
 			}
 		case GSyscall:
-			if q != 0 || c != 1 {
+			if q != 0 || c != 1 || inHand[g] {
 				return inv(InvGPlace, "g%d in syscall: in %d queues, curg of %d Ms", g, q, c)
 			}
 		case GWaiting:

@@ -23,6 +23,13 @@ type Options struct {
 	MaxStates int
 	// Progress, if set, receives a line about once a second.
 	Progress io.Writer
+	// ThreadLimit takes Bounds.Ms as the modelled runtime's thread limit
+	// (sched.maxmcount, debug.SetMaxThreads): a startm that needs an M past
+	// it is the runtime's fatal "thread exhaustion", which ends the
+	// behaviour. Without it the M bound is only the model's, the cut
+	// transitions are behaviours of the runtime left unexplored, and a
+	// liveness verdict over a cut graph is inconclusive.
+	ThreadLimit bool
 }
 
 // ViolationKind says which check failed.
@@ -115,11 +122,13 @@ type Result struct {
 	Depth       int   // BFS depth of the deepest state
 	Done        int   // terminal states where every G has exited
 	Deadlocks   int   // terminal states where live Gs all wait (program deadlock, netpoll off)
-	// Pruned counts (state, action) pairs not taken because startm found no
-	// idle M: the Ms bound, like the runtime's maxmcount, limits the behaviours
-	// explored. MLimited counts states whose every action was pruned.
-	Pruned     int64
-	MLimited   int
+	// Pruned counts (state, action) pairs cut because startm found no idle
+	// M and the runtime would have created one (newm) past the Ms bound.
+	// MLimited counts states whose every action was cut. No finite Ms bound
+	// avoids cuts once Ps >= 2 (docs/spec.md, "M creation").
+	Pruned      int64
+	MLimited    int
+	ThreadLimit bool // Options.ThreadLimit: the cuts are the runtime's thread exhaustion
 	Complete   bool // the whole reachable graph was explored (no limit, no cancel, no violation)
 	Liveness   bool // the liveness checks ran (and passed, if Violation is nil)
 	Violation  *Violation
@@ -136,20 +145,36 @@ func (r Result) StatesPerSec() float64 {
 	return float64(r.Distinct) / r.BFSElapsed.Seconds()
 }
 
-// Verdict is "pass", "fail" or "incomplete".
+// Verdict is "pass", "fail" or "incomplete". A liveness pass over a graph
+// cut by the M bound is incomplete unless the bound is the modelled
+// runtime's thread limit: a lost wakeup that needs one more M could hide in
+// the cut part.
 func (r Result) Verdict() string {
 	switch {
 	case r.Violation != nil:
 		return "fail"
-	case !r.Complete:
+	case !r.Complete, r.LivenessCut():
 		return "incomplete"
 	}
 	return "pass"
 }
 
+// LivenessCut reports a liveness check that found no violation on a graph
+// that the M bound cut (and ThreadLimit is off): inconclusive.
+func (r Result) LivenessCut() bool {
+	return r.Liveness && r.Violation == nil && r.Pruned > 0 && !r.ThreadLimit
+}
+
 func (r Result) String() string {
-	return fmt.Sprintf("%s: %d distinct states, %d transitions (%d pruned by the M bound), depth %d, %d done, %d program deadlocks, liveness=%v, %.2fs (%.0f states/s), heap %.1f MiB",
-		r.Verdict(), r.Distinct, r.Transitions, r.Pruned, r.Depth, r.Done, r.Deadlocks, r.Liveness,
+	cut := fmt.Sprintf("%d cut by the M bound", r.Pruned)
+	switch {
+	case r.Pruned > 0 && r.ThreadLimit:
+		cut = fmt.Sprintf("%d ending in thread exhaustion at the thread limit Ms=%d", r.Pruned, r.Bounds.Ms)
+	case r.LivenessCut():
+		cut += ": liveness inconclusive (the runtime would create an M; raise -ms or take it as the thread limit)"
+	}
+	return fmt.Sprintf("%s: %d distinct states, %d transitions (%s), depth %d, %d done, %d program deadlocks, liveness=%v, %.2fs (%.0f states/s), heap %.1f MiB",
+		r.Verdict(), r.Distinct, r.Transitions, cut, r.Depth, r.Done, r.Deadlocks, r.Liveness,
 		r.Elapsed.Seconds(), r.StatesPerSec(), float64(r.HeapBytes)/(1<<20))
 }
 
@@ -202,7 +227,7 @@ func exploreModel(ctx context.Context, md Model, opt Options) Result {
 }
 
 func bfs(ctx context.Context, md Model, opt Options) (*graph, Result) {
-	res := Result{Bounds: md.b}
+	res := Result{Bounds: md.b, ThreadLimit: opt.ThreadLimit}
 	init := md.Init()
 	g := &graph{md: md, proto: init, seen: newVisited()}
 	g.seen.lookupOrInsert(init.AppendKey(nil))

@@ -13,8 +13,9 @@ import (
 // in some state of the SCC or taken by some edge inside it.
 //
 // Families:
-//   - M(m): the schedule-loop steps of M m, enabled while m is in findRunnable
-//     or in its no-P recheck (PC Sched or Recheck);
+//   - M(m): the schedule-loop steps of M m, enabled while m is anywhere in
+//     findRunnable, its no-P recheck, stopm or exitsyscallNoP's lock section
+//     (every PC but Idle and Run);
 //   - Retake(p): sysmon's untimed retake of P p;
 //   - Slice(p), for the starvation property only: a P that is never idle must
 //     start a fresh time slice (an execute that increments schedtick) or be
@@ -55,7 +56,8 @@ type sccViolation struct {
 	stutter bool
 }
 
-// workStarved: some G runnable, some P idle, no M spinning, no M rechecking.
+// workStarved: some G runnable, some P idle, no M spinning, no M in the no-P
+// recheck (which will look at every source of work again).
 func workStarved(s *State) bool {
 	runnable := false
 	for g := 1; g <= int(s.nG); g++ {
@@ -78,7 +80,7 @@ func workStarved(s *State) bool {
 		return false
 	}
 	for m := 0; m < int(s.nM); m++ {
-		if s.M[m].Spinning || s.M[m].PC == MRecheck {
+		if s.M[m].Spinning || s.M[m].PC.rechecking() {
 			return false
 		}
 	}
@@ -234,7 +236,7 @@ func (lc *livenessChecker) retakeEnabled(s *State, p int) bool {
 // excused marks the families disabled in s.
 func (lc *livenessChecker) excused(s *State, ex *famSet) {
 	for m := 0; m < int(s.nM); m++ {
-		if pc := s.M[m].PC; pc != MSched && pc != MRecheck {
+		if pc := s.M[m].PC; pc == MIdle || pc == MRun {
 			ex.m[m] = true
 		}
 	}

@@ -13,13 +13,16 @@ type Model struct {
 	half   int    // Cap/2: n of globrunqgetbatch(len(pp.runq)/2)
 
 	// noRecheckRunqs drops checkRunqsNoP from the no-P recheck. It is not
-	// a Bug (the impl has no counterpart); a test uses it to show that
-	// StealRace makes the recheck necessary.
+	// a Bug (the impl has no counterpart); a test uses it to show that the
+	// non-atomic steal scan makes the recheck necessary.
 	noRecheckRunqs bool
 }
 
 // ErrNoIdleM is returned by Step when startm needs an M and every M slot is
-// busy: the model's M bound is too small (the runtime would create an M).
+// busy: the runtime would create one (newm). The explorer counts such cut
+// transitions, and a liveness verdict over a cut graph is inconclusive
+// unless the M bound is taken as the runtime's thread limit
+// (Options.ThreadLimit).
 var ErrNoIdleM = errors.New("startm: no idle M (raise Bounds.Ms)")
 
 // NewModel validates the bounds and returns the model.
@@ -90,14 +93,29 @@ func (md *Model) appendEnabled(dst []Action, s *State) []Action {
 			}
 		case MSched:
 			dst = md.appendSchedSteps(dst, s, mi)
+		case MSteal:
+			dst = md.appendStealSteps(dst, s, mi)
+		case MDrop:
+			dst = md.appendDropSteps(dst, s, mi)
+		case MDropSpin:
+			dst = append(dst, Action{Kind: ActDropSpinning, M: mi, P: NoP})
 		case MRecheck:
-			k := ActStopM
+			switch {
+			case s.Runq.N == 0:
+				dst = md.appendRecheckRunqs(dst, s, mi)
+			case s.NPIdle > 0:
+				dst = append(dst, Action{Kind: ActRecheckGlobal, M: mi, P: NoP})
+			default:
+				dst = append(dst, Action{Kind: ActRecheckGlobalNoP, M: mi, P: NoP})
+			}
+		case MRecheckRunqs:
+			dst = md.appendRecheckRunqs(dst, s, mi)
+		case MStop:
+			dst = append(dst, Action{Kind: ActStopM, M: mi, P: NoP})
+		case MSyscallNoP:
+			k := ActExitSyscallGlobrunq
 			if s.NPIdle > 0 {
-				if s.Runq.N > 0 {
-					k = ActRecheckGlobal
-				} else if !md.noRecheckRunqs && s.anyLocalWork() {
-					k = ActRecheckRunqs
-				}
+				k = ActExitSyscallLateP
 			}
 			dst = append(dst, Action{Kind: k, M: mi, P: NoP})
 		}
@@ -129,8 +147,11 @@ func (md *Model) appendEnabled(dst []Action, s *State) []Action {
 	return dst
 }
 
-// appendSchedSteps is findRunnable for an M holding a P and no G: exactly one
-// group of steps applies, in the runtime's order.
+// appendSchedSteps is the top of findRunnable for an M holding a P and no
+// G: the first source of work that has some wins, in the runtime's order;
+// netpoll may return a G whatever the later sources hold. With nothing
+// found, a spinning M goes on to stealWork, and a non-spinning one takes
+// the spinning-limit decision (its two loads of nmspinning and npidle).
 func (md *Model) appendSchedSteps(dst []Action, s *State, mi int8) []Action {
 	ms := &s.M[mi]
 	p := int(ms.P)
@@ -150,25 +171,76 @@ func (md *Model) appendSchedSteps(dst []Action, s *State, mi int8) []Action {
 			}
 		}
 	}
-	if !ms.Spinning {
-		if 2*int(s.NMSpinning) < int(s.nP)-int(s.NPIdle) {
-			return append(dst, Action{Kind: ActBecomeSpinning, M: mi, P: NoP})
-		}
-		return append(dst, Action{Kind: ActReleaseP, M: mi, P: NoP})
+	if ms.Spinning {
+		return md.appendStealSteps(dst, s, mi)
 	}
-	stole := false
-	for j := 0; j < int(s.nP); j++ {
-		if j != p && s.P[j].Status == PRunning && s.P[j].stealable() {
-			dst = append(dst, Action{Kind: ActSteal, M: mi, P: int8(j)})
-			stole = true
-		}
+	if 2*int(s.NMSpinning) < int(s.nP)-int(s.NPIdle) {
+		return append(dst, Action{Kind: ActBecomeSpinning, M: mi, P: NoP})
 	}
-	// The runtime's scan is not atomic: work that lands on a victim after
-	// the thief looked at it is missed. With StealRace the explorer lets a
-	// spinning M give up even though a victim has work now, which is the
-	// race the no-P recheck (RecheckRunqs) exists for.
-	if !stole || md.b.StealRace {
-		dst = append(dst, Action{Kind: ActReleaseP, M: mi, P: NoP})
+	return append(dst, Action{Kind: ActSpinLimit, M: mi, P: NoP})
+}
+
+// appendStealSteps is stealWork, one victim per step: the M looks at any P
+// it has not looked at yet in this scan (the runtime's order is random, so
+// every order is explored), and steals from it if it has work then. Work
+// that lands on a victim after its visit is missed, as in the runtime; the
+// no-P recheck exists for it. Once every other P was looked at, the scan
+// has failed and the M goes on to release its P.
+func (md *Model) appendStealSteps(dst []Action, s *State, mi int8) []Action {
+	ms := &s.M[mi]
+	visited := false
+	for v := 0; v < int(s.nP); v++ {
+		if v == int(ms.P) || ms.Scan&(1<<v) != 0 {
+			continue
+		}
+		visited = true
+		k := ActStealMiss
+		if s.P[v].Status == PRunning && s.P[v].stealable() {
+			k = ActSteal
+		}
+		dst = append(dst, Action{Kind: k, M: mi, P: int8(v)})
+	}
+	if !visited {
+		return md.appendDropSteps(dst, s, mi)
+	}
+	return dst
+}
+
+// appendDropSteps is the sched.lock section that ends findRunnable's search
+// with a P: take a batch from the global queue if it has one; else, for a
+// non-spinning M in Go 1.20+, become spinning if sched.needspinning is set
+// (the "delicate dance"); else release the P.
+func (md *Model) appendDropSteps(dst []Action, s *State, mi int8) []Action {
+	ms := &s.M[mi]
+	switch {
+	case s.Runq.N > 0:
+		return append(dst, Action{Kind: ActGlobRunqGetBatch, M: mi, P: NoP})
+	case !ms.Spinning && s.NeedSpinning:
+		return append(dst, Action{Kind: ActNeedSpinning, M: mi, P: NoP})
+	}
+	return append(dst, Action{Kind: ActReleaseP, M: mi, P: NoP})
+}
+
+// appendRecheckRunqs is checkRunqsNoP, one P per step: a P not idle with a
+// non-empty run queue sends the M to pidlegetSpinning (which gets an idle
+// P, or sets needspinning); any other P is passed over.
+func (md *Model) appendRecheckRunqs(dst []Action, s *State, mi int8) []Action {
+	ms := &s.M[mi]
+	if md.noRecheckRunqs {
+		return append(dst, Action{Kind: ActStopM, M: mi, P: NoP})
+	}
+	for p := 0; p < int(s.nP); p++ {
+		if ms.Scan&(1<<p) != 0 {
+			continue
+		}
+		k := ActRecheckMiss
+		if s.P[p].Status == PRunning && !s.P[p].empty() {
+			k = ActRecheckRunqsNoP
+			if s.NPIdle > 0 {
+				k = ActRecheckRunqs
+			}
+		}
+		dst = append(dst, Action{Kind: k, M: mi, P: int8(p)})
 	}
 	return dst
 }
@@ -284,8 +356,13 @@ func (md *Model) step(s *State, a Action) (info stepInfo, err error) {
 		s.G[ms.CurG] = GRunning
 	case ActExitSyscallNoP:
 		s.G[ms.CurG] = GRunnable
+		ms.PC = MSyscallNoP
+	case ActExitSyscallLateP:
+		ms.P = int8(s.pidleget())
+		info.freshP, err = md.run(s, a.M, ms.CurG, false)
+	case ActExitSyscallGlobrunq:
 		s.globrunqput(ms.CurG)
-		ms.CurG, ms.PC = NoG, MIdle
+		ms.CurG, ms.PC = NoG, MStop
 	case ActGlobal61:
 		info.freshP, err = md.run(s, a.M, s.globrunqget(), false)
 	case ActRunqGet:
@@ -296,37 +373,59 @@ func (md *Model) step(s *State, a Action) (info stepInfo, err error) {
 	case ActNetpoll:
 		info.freshP, err = md.run(s, a.M, a.G, false)
 	case ActBecomeSpinning:
-		ms.Spinning = true
-		s.NMSpinning++
+		md.becomeSpinning(s, ms)
+		ms.PC = MSteal
+		md.scanDone(s, ms)
+	case ActSpinLimit:
+		ms.PC = MDrop
 	case ActSteal:
 		n := s.P[a.P].runqsteal(&buf)
 		if !s.P[ms.P].runqputbatch(buf[:n-1], md.b.Cap) {
 			return info, fmt.Errorf("runqsteal: runq overflow")
 		}
+		ms.Scan = 0
 		info.freshP, err = md.run(s, a.M, buf[n-1], false)
+	case ActStealMiss:
+		ms.Scan |= 1 << a.P
+		ms.PC = MSteal
+		md.scanDone(s, ms)
+	case ActNeedSpinning:
+		md.becomeSpinning(s, ms)
+		ms.PC = MSched
 	case ActReleaseP:
 		s.pidleput(int(ms.P))
 		ms.P = NoP
+		ms.PC = MStop
 		if ms.Spinning {
-			ms.Spinning = false
-			s.NMSpinning--
-			ms.PC = MRecheck
-		} else {
-			ms.PC = MIdle
+			ms.PC = MDropSpin
 		}
+	case ActDropSpinning:
+		ms.Spinning = false
+		s.NMSpinning--
+		ms.PC = MRecheck
 	case ActRecheckGlobal:
 		ms.P = int8(s.pidleget())
 		ms.PC = MSched
-		ms.Spinning = true
-		s.NMSpinning++
+		md.becomeSpinning(s, ms)
 		info.freshP, err = md.takeGlobalBatch(s, a.M, &buf)
+	case ActRecheckGlobalNoP:
+		md.noIdleP(s)
+		ms.PC = MRecheckRunqs
 	case ActRecheckRunqs:
 		ms.P = int8(s.pidleget())
-		ms.PC = MSched
-		ms.Spinning = true
-		s.NMSpinning++
+		ms.PC, ms.Scan = MSched, 0
+		md.becomeSpinning(s, ms)
+	case ActRecheckRunqsNoP:
+		md.noIdleP(s)
+		ms.PC, ms.Scan = MStop, 0
+	case ActRecheckMiss:
+		ms.Scan |= 1 << a.P
+		ms.PC = MRecheckRunqs
+		if ms.Scan == 1<<s.nP-1 {
+			ms.PC, ms.Scan = MStop, 0
+		}
 	case ActStopM:
-		ms.PC = MIdle
+		ms.PC, ms.Scan = MIdle, 0
 	case ActPreempt:
 		m := s.holder(int(a.P))
 		g := s.M[m].CurG
@@ -341,11 +440,41 @@ func (md *Model) step(s *State, a Action) (info stepInfo, err error) {
 		s.globrunqput(a.G)
 		if p := s.pidleget(); p >= 0 {
 			err = md.startm(s, p, false)
+		} else {
+			md.noIdleP(s)
 		}
 	default:
 		return info, fmt.Errorf("spec: unknown action %v", a)
 	}
 	return info, err
+}
+
+// scanDone ends a steal scan that has looked at every other P: stealWork
+// returns nothing and the M goes on to the lock section that releases its
+// P. (With one P there is no victim and the scan ends at once.)
+func (md *Model) scanDone(s *State, ms *MState) {
+	all := uint8(1)<<s.nP - 1
+	if ms.Scan|1<<ms.P == all {
+		ms.PC, ms.Scan = MDrop, 0
+	}
+}
+
+// becomeSpinning is m.becomeSpinning: m.spinning, nmspinning.Add(1), and
+// (Go 1.20+) needspinning.Store(0), since a spinning M now exists to find
+// the work whoever set it could not start an M for.
+func (md *Model) becomeSpinning(s *State, ms *MState) {
+	ms.Spinning = true
+	s.NMSpinning++
+	s.NeedSpinning = false
+}
+
+// noIdleP is pidlegetSpinning finding no idle P: in Go 1.20+ it sets
+// sched.needspinning, so that a non-spinning M about to release its P
+// becomes spinning instead; Go 1.19 has no such flag.
+func (md *Model) noIdleP(s *State) {
+	if md.b.needSpinning() {
+		s.NeedSpinning = true
+	}
 }
 
 // takeGlobalBatch is globrunqgetbatch(len(runq)/2) + runqputbatch + run.
@@ -384,7 +513,7 @@ func (md *Model) run(s *State, m int8, g GID, inheritTime bool) (int8, error) {
 		}
 	}
 	s.G[g] = GRunning
-	ms.CurG, ms.PC = g, MRun
+	ms.CurG, ms.PC, ms.Scan = g, MRun, 0
 	if inheritTime {
 		return NoP, nil
 	}
@@ -393,13 +522,17 @@ func (md *Model) run(s *State, m int8, g GID, inheritTime bool) (int8, error) {
 	return ms.P, nil
 }
 
-// wakep starts a spinning M on an idle P unless an M already spins.
+// wakep starts a spinning M on an idle P unless an M already spins. The
+// runtime's CAS of nmspinning from 0 to 1, its pidlegetSpinning under
+// sched.lock and startm's mget are taken as one step here (docs/spec.md,
+// "Coarser steps"). With no idle P, pidlegetSpinning sets needspinning.
 func (md *Model) wakep(s *State) error {
 	if s.NMSpinning != 0 {
 		return nil
 	}
 	p := s.pidleget()
 	if p < 0 {
+		md.noIdleP(s)
 		return nil
 	}
 	s.NMSpinning++
@@ -407,7 +540,9 @@ func (md *Model) wakep(s *State) error {
 }
 
 // handoffp gives away a P whose M is in a syscall: start an M if there is
-// work for it, or if nobody spins and no P is idle; else the P goes idle.
+// work for it, or if nobody spins and no P is idle (then the new M spins,
+// and needspinning is cleared with the CAS that counts it); else the P
+// goes idle.
 func (md *Model) handoffp(s *State, p int) error {
 	local := !s.P[p].empty() && md.b.Bug != BugRetakeIgnoresLocal
 	if local || s.Runq.N > 0 {
@@ -415,13 +550,16 @@ func (md *Model) handoffp(s *State, p int) error {
 	}
 	if s.NMSpinning+s.NPIdle == 0 {
 		s.NMSpinning++
+		s.NeedSpinning = false
 		return md.startm(s, p, true)
 	}
 	s.pidleput(p)
 	return nil
 }
 
-// startm hands P p to the lowest idle M.
+// startm hands P p to the lowest idle M (mget). With none idle the runtime
+// calls newm; the model's Ms slots are its threads, so when every slot is
+// busy the transition is cut (ErrNoIdleM) and counted in Result.Pruned.
 func (md *Model) startm(s *State, p int, spinning bool) error {
 	for m := 0; m < int(s.nM); m++ {
 		if s.M[m].PC == MIdle {

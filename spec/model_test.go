@@ -11,18 +11,16 @@ import (
 // properties) on a spread of small bounds.
 func TestCorrectModelPasses(t *testing.T) {
 	cases := []Bounds{
-		{Ps: 1, Gs: 3, Cap: 2, Spawn: 2, SchedTick: 2, Syscalls: true, Netpoll: true},
-		{Ps: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true},
-		{Ps: 2, Gs: 3, Cap: 2, Spawn: 2, SchedTick: 3, Ms: 3},
-		{Ps: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Netpoll: true},
-		{Ps: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true, StealRace: true},
-		{Ps: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Netpoll: true, StealRace: true},
+		{Ps: 1, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true, Netpoll: true},
+		{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true},
+		{Ps: 2, Ms: 3, Gs: 3, Cap: 2, Spawn: 2, SchedTick: 3},
+		{Ps: 3, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1},
 	}
-	// The moderate bound (Ps=2 Gs=3 Spawn=2 with syscalls and netpoll, 536k
-	// states) runs in 'gmpcheck verify' and BenchmarkExplore; it is too slow
-	// under -race for a unit test.
+	// The verify bound (Ps=2 Ms=3 Gs=2 with syscalls and netpoll) runs in
+	// 'gmpcheck verify' and BenchmarkExplore; it is too slow under -race for
+	// a unit test.
 	for _, b := range cases {
-		r, err := Explore(context.Background(), b, Options{Liveness: true})
+		r, err := Explore(context.Background(), b, Options{Liveness: true, ThreadLimit: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,6 +118,67 @@ func TestKeyRoundTripAndValueSemantics(t *testing.T) {
 	}
 }
 
+// Go 1.19 has no sched.needspinning: a non-spinning M that decided not to
+// spin releases its P although a G it could run was just made runnable by
+// an M that found no idle P for it (golang/go#45867). Go 1.26 passes the
+// same bounds.
+func TestGo119LosesWakeup(t *testing.T) {
+	b := Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true, Netpoll: true, Go: Go119}
+	r, err := Explore(context.Background(), b, Options{Liveness: true, ThreadLimit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := r.Violation
+	if v == nil || v.Kind != KindWorkConservation || v.Trace.Len() != 10 {
+		t.Fatalf("go1.19: want a 10-step lost wakeup, got %v\n%v", r, v)
+	}
+	acts := fmt.Sprint(v.Trace.Actions())
+	for _, step := range []string{"m0: SpinLimit", "m0: ReleaseP"} {
+		if !strings.Contains(acts, step) {
+			t.Errorf("go1.19 trace lacks %q: %s", step, acts)
+		}
+	}
+	checkTraceReplays(t, b, v.Trace)
+	b.Go = Go126
+	r, err = Explore(context.Background(), b, Options{Liveness: true, ThreadLimit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict() != "pass" {
+		t.Fatalf("go1.26: %v\n%v", r, r.Violation)
+	}
+}
+
+// A liveness check over a graph that the M bound cut is inconclusive unless
+// the bound is taken as the runtime's thread limit: with Ps >= 2, Ms
+// accumulate in the no-P recheck (each woken spinning onto the P the one
+// before released), so no finite Ms avoids the cut.
+func TestCutLivenessIsInconclusive(t *testing.T) {
+	b := Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2}
+	r, err := Explore(context.Background(), b, Options{Liveness: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Pruned == 0 || r.Violation != nil || r.Verdict() != "incomplete" || !r.LivenessCut() {
+		t.Fatalf("want a cut graph with an inconclusive liveness verdict: %v", r)
+	}
+	r, err = Explore(context.Background(), b, Options{Liveness: true, ThreadLimit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict() != "pass" || !strings.Contains(r.String(), "thread exhaustion") {
+		t.Fatalf("with the thread limit: %v", r)
+	}
+	// Without liveness the cut does not make the safety verdict inconclusive.
+	r, err = Explore(context.Background(), b, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict() != "pass" {
+		t.Fatalf("safety only: %v", r)
+	}
+}
+
 // A state limit or a cancelled context leaves the result incomplete, never a
 // pass.
 func TestCutShortIsIncomplete(t *testing.T) {
@@ -164,26 +223,31 @@ func TestCheckRejectsBrokenStates(t *testing.T) {
 	}
 }
 
-// With StealRace a spinning M may miss work that lands behind its scan; the
-// no-P recheck of the local run queues (checkRunqsNoP) is what then keeps an
-// idle P from sleeping next to runnable work. Without it the explorer must
-// report the lost wakeup: NewProc wakes m1 spinning on p1, m1 gives up
-// although g2 sits in p0's runnext, and stops.
-func TestStealRaceNeedsRecheckRunqs(t *testing.T) {
-	b := Bounds{Ps: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, StealRace: true}
+// stealWork looks at one victim at a time, so a spinning M may miss work
+// that lands behind its scan; the no-P recheck of the local run queues
+// (checkRunqsNoP) is what then keeps an idle P from sleeping next to
+// runnable work. Without it the explorer must report the lost wakeup: m1,
+// woken spinning onto p1, looks at p0 before g2 arrives there, gives p1 back
+// and stops.
+func TestNonAtomicScanNeedsRecheckRunqs(t *testing.T) {
+	b := Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2}
 	md, err := NewModel(b)
 	if err != nil {
 		t.Fatal(err)
 	}
 	md.noRecheckRunqs = true
-	r := exploreModel(context.Background(), md, Options{Liveness: true})
+	r := exploreModel(context.Background(), md, Options{Liveness: true, ThreadLimit: true})
 	v := r.Violation
 	if v == nil {
 		t.Fatalf("lost wakeup not found without checkRunqsNoP: %v", r)
 	}
 	want := []Action{
+		{Kind: ActGosched, M: 0, P: NoP},
+		{Kind: ActGlobal61, M: 0, P: NoP},
+		{Kind: ActStealMiss, M: 1, P: 0},
 		{Kind: ActNewProc, M: 0, P: NoP},
 		{Kind: ActReleaseP, M: 1, P: NoP},
+		{Kind: ActDropSpinning, M: 1, P: NoP},
 		{Kind: ActStopM, M: 1, P: NoP},
 	}
 	if v.Kind != KindWorkConservation || !v.Trace.Stutter || fmt.Sprint(v.Trace.Actions()) != fmt.Sprint(want) {
@@ -191,7 +255,7 @@ func TestStealRaceNeedsRecheckRunqs(t *testing.T) {
 	}
 	checkModelTraceReplays(t, md, v.Trace)
 	// The recheck is what closes it: the same bounds with it pass.
-	r, err = Explore(context.Background(), b, Options{Liveness: true})
+	r, err = Explore(context.Background(), b, Options{Liveness: true, ThreadLimit: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,17 +42,27 @@ func (s PStatus) String() string {
 	return "running"
 }
 
-// MPC is where an M is in the scheduler: the model's program counter.
+// MPC is where an M is in the scheduler: the model's program counter. Each
+// value is a point between two of the runtime's synchronization steps (a
+// sched.lock critical section, or a read-modify-write of a shared scheduler
+// word), so that every interleaving proc.go admits between them is explored.
 type MPC uint8
 
 const (
-	MIdle    MPC = iota // parked in stopm, on sched.midle
-	MSched              // in findRunnable, holding a P, no curg
-	MRecheck            // dropped its P and nmspinning, rechecking without a P
-	MRun                // running its curg (GRunning or GSyscall)
+	MIdle         MPC = iota // parked in stopm, on sched.midle
+	MSched                   // top of findRunnable, holding a P, no curg
+	MSteal                   // spinning in stealWork; Scan holds the victims visited
+	MDrop                    // found nothing; next: the sched.lock section that releases the P
+	MDropSpin                // released its P while spinning; next: nmspinning.Add(-1)
+	MRecheck                 // no P, spinning dropped; next: the global-queue recheck under sched.lock
+	MRecheckRunqs            // no P; checkRunqsNoP, Scan holds the Ps looked at
+	MStop                    // no P, nothing found; next: stopm's mput under sched.lock
+	MSyscallNoP              // exitsyscallNoP: curg made runnable, next: pidleget or globrunqput
+	MRun                     // running its curg (GRunning or GSyscall)
+	numMPCs
 )
 
-var mpcNames = [...]string{"idle", "sched", "recheck", "run"}
+var mpcNames = [...]string{"idle", "sched", "steal", "drop", "dropspin", "recheck", "recheckrunqs", "stop", "syscallnop", "run"}
 
 func (pc MPC) String() string {
 	if int(pc) < len(mpcNames) {
@@ -60,6 +70,14 @@ func (pc MPC) String() string {
 	}
 	return "MPC(" + strconv.Itoa(int(pc)) + ")"
 }
+
+// holdsP reports whether an M at pc owns a P (m.p != nil).
+func (pc MPC) holdsP() bool { return pc == MSched || pc == MSteal || pc == MDrop }
+
+// rechecking reports whether an M at pc is in findRunnable's no-P recheck:
+// it has dropped (or is about to drop) nmspinning and will look at every
+// source of work again before it stops.
+func (pc MPC) rechecking() bool { return pc == MDropSpin || pc == MRecheck || pc == MRecheckRunqs }
 
 // NoP marks an M that holds no P (m.p == nil).
 const NoP = -1
@@ -77,12 +95,15 @@ type PState struct {
 }
 
 // MState is one M: its place in the scheduler, the P it holds (NoP if none),
-// its current G (NoG if none) and m.spinning.
+// its current G (NoG if none), m.spinning, and the progress of the scan it
+// is in (pc MSteal: bit v set once victim P v was looked at; pc
+// MRecheckRunqs: bit p set once P p's run queue was looked at; else 0).
 type MState struct {
 	PC       MPC
 	P        int8
 	CurG     GID
 	Spinning bool
+	Scan     uint8
 }
 
 // GlobalRunq is sched.runq stored compactly: Gs[:N], head first.
@@ -102,7 +123,11 @@ type State struct {
 	Runq       GlobalRunq
 	NPIdle     int8 // sched.npidle
 	NMSpinning int8 // sched.nmspinning
-	SpawnLeft  int8 // NewProc budget left
+	// NeedSpinning is sched.needspinning (Go 1.20+): set under sched.lock by
+	// pidlegetSpinning when an M found work but no idle P, cleared by
+	// becomeSpinning and handoffp. Always false in the go1.19 variant.
+	NeedSpinning bool
+	SpawnLeft    int8 // NewProc budget left
 
 	nG, nP, nM int8 // sizes of this model; constant over a run, not part of the key
 }
@@ -149,15 +174,19 @@ func (s *State) AppendKey(dst []byte) []byte {
 		ms := &s.M[m]
 		b := byte(ms.PC)
 		if ms.Spinning {
-			b |= 4
+			b |= 16
 		}
-		dst = append(dst, b|byte(ms.P+1)<<3, byte(ms.CurG))
+		dst = append(dst, b|byte(ms.P+1)<<5, byte(ms.CurG)|ms.Scan<<4)
 	}
 	dst = append(dst, s.Runq.N)
 	for i := 0; i < int(s.Runq.N); i++ {
 		dst = append(dst, byte(s.Runq.Gs[i]))
 	}
-	return append(dst, byte(s.NPIdle), byte(s.NMSpinning), byte(s.SpawnLeft))
+	need := byte(0)
+	if s.NeedSpinning {
+		need = 1
+	}
+	return append(dst, byte(s.NPIdle), byte(s.NMSpinning), byte(s.SpawnLeft), need)
 }
 
 // Key is AppendKey as a string, for use as a map key.
@@ -185,10 +214,12 @@ func decodeKey(proto *State, key []byte) State {
 	for m := 0; m < int(s.nM); m++ {
 		ms := &s.M[m]
 		b := next()
-		ms.PC = MPC(b & 3)
-		ms.Spinning = b&4 != 0
-		ms.P = int8(b>>3) - 1
-		ms.CurG = GID(next())
+		ms.PC = MPC(b & 15)
+		ms.Spinning = b&16 != 0
+		ms.P = int8(b>>5) - 1
+		c := next()
+		ms.CurG = GID(c & 15)
+		ms.Scan = c >> 4
 	}
 	s.Runq.N = next()
 	for j := 0; j < int(s.Runq.N); j++ {
@@ -197,7 +228,24 @@ func decodeKey(proto *State, key []byte) State {
 	s.NPIdle = int8(next())
 	s.NMSpinning = int8(next())
 	s.SpawnLeft = int8(next())
+	s.NeedSpinning = next() == 1
 	return s
+}
+
+// scanString lists the Ps of a scan mask: "{p0,p2}".
+func scanString(mask uint8) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for p := 0; p < MaxPs; p++ {
+		if mask&(1<<p) != 0 {
+			if b.Len() > 1 {
+				b.WriteByte(',')
+			}
+			b.WriteString("p" + strconv.Itoa(p))
+		}
+	}
+	b.WriteByte('}')
+	return b.String()
 }
 
 func gName(g GID) string {
@@ -257,11 +305,17 @@ func (s State) String() string {
 		if ms.Spinning {
 			b.WriteString(" spinning")
 		}
+		if ms.Scan != 0 {
+			b.WriteString(" scanned=" + scanString(ms.Scan))
+		}
 	}
 	b.WriteString("\nsched.runq=")
 	writeGs(&b, s.Runq.Gs[:s.Runq.N])
 	b.WriteString(" npidle=" + strconv.Itoa(int(s.NPIdle)))
 	b.WriteString(" nmspinning=" + strconv.Itoa(int(s.NMSpinning)))
+	if s.NeedSpinning {
+		b.WriteString(" needspinning=1")
+	}
 	b.WriteString(" spawn=" + strconv.Itoa(int(s.SpawnLeft)))
 	return b.String()
 }
