@@ -214,9 +214,9 @@ func (d *Driver) Inject(g *G) error { return d.s.Ready(g) }
 
 // Snapshot is the scheduler's state in the spec's terms.
 type Snapshot struct {
-	Gs         []*G // every G ever created, in creation order
-	Ps         []PSnapshot
-	Ms         []MSnapshot
+	Gs           []*G // every G ever created, in creation order
+	Ps           []PSnapshot
+	Ms           []MSnapshot
 	Runq         []*G // global queue, head first
 	NPIdle       int32
 	NMSpinning   int32

@@ -24,8 +24,8 @@ type M struct {
 	spinning bool      // m.spinning: looking for work to steal
 	scan     stealScan // pc MSteal: where stealWork is
 	rpos     int       // pc MRecheckRunqs: the next P checkRunqsNoP looks at
-	idle     bool // on sched.midle; under sched.lock
-	kill     bool // Shutdown: exit instead of scheduling
+	idle     bool      // on sched.midle; under sched.lock
+	kill     bool      // Shutdown: exit instead of scheduling
 
 	park chan struct{} // stopm sleeps here (m.park note)
 	back chan struct{} // the running G yields control back here

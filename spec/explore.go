@@ -129,12 +129,12 @@ type Result struct {
 	Pruned      int64
 	MLimited    int
 	ThreadLimit bool // Options.ThreadLimit: the cuts are the runtime's thread exhaustion
-	Complete   bool // the whole reachable graph was explored (no limit, no cancel, no violation)
-	Liveness   bool // the liveness checks ran (and passed, if Violation is nil)
-	Violation  *Violation
-	Elapsed    time.Duration
-	BFSElapsed time.Duration
-	HeapBytes  uint64 // live heap after the search, with its visited set
+	Complete    bool // the whole reachable graph was explored (no limit, no cancel, no violation)
+	Liveness    bool // the liveness checks ran (and passed, if Violation is nil)
+	Violation   *Violation
+	Elapsed     time.Duration
+	BFSElapsed  time.Duration
+	HeapBytes   uint64 // live heap after the search, with its visited set
 }
 
 // StatesPerSec is the BFS rate in distinct states per second.
