@@ -15,6 +15,13 @@ type SeededBugCase struct {
 	Stutter  bool
 }
 
+// VerifyBounds is the bound 'gmpcheck verify' explores with liveness, Ms
+// taken as the thread limit: Go 1.26 passes it, the go1.19 variant loses a
+// wakeup on it (docs/performance.md has its figures).
+func VerifyBounds() Bounds {
+	return Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true, Netpoll: true}
+}
+
 // SeededBugOptions is how SeededBugCases are explored: with liveness, and
 // with Bounds.Ms as the thread limit (so that BugNone passes conclusively
 // on the same bounds; a violation found is real either way).

@@ -31,14 +31,15 @@ A violation prints the shortest trace, action by action. With -bug the seeded
 bug must be caught: exit 0 when it is, 1 when the search passes.`)
 	var b spec.Bounds
 	fs.IntVar(&b.Ps, "ps", 2, fmt.Sprintf("number of Ps (GOMAXPROCS), 1..%d", spec.MaxPs))
-	fs.IntVar(&b.Ms, "ms", 0, fmt.Sprintf("number of M slots, ps..%d (0: Ps+Gs, at most %d)", spec.MaxMs, spec.MaxMs))
-	fs.IntVar(&b.Gs, "gs", 3, fmt.Sprintf("number of G slots, 1..%d", spec.MaxGs))
+	fs.IntVar(&b.Ms, "ms", 3, fmt.Sprintf("number of M slots, ps..%d (0: Ps+Gs, at most %d)", spec.MaxMs, spec.MaxMs))
+	fs.IntVar(&b.Gs, "gs", 2, fmt.Sprintf("number of G slots, 1..%d", spec.MaxGs))
 	fs.IntVar(&b.Cap, "cap", 2, fmt.Sprintf("local run queue capacity, a power of two in 2..%d", spec.MaxCap))
-	fs.IntVar(&b.Spawn, "spawn", 2, fmt.Sprintf("NewProc budget, 0..%d", spec.MaxSpawn))
+	fs.IntVar(&b.Spawn, "spawn", 1, fmt.Sprintf("NewProc budget, 0..%d", spec.MaxSpawn))
 	fs.IntVar(&b.SchedTick, "tick", 2, fmt.Sprintf("period of the global-queue check, 1..%d (the runtime's is %d)", spec.RuntimeSchedTick, spec.RuntimeSchedTick))
 	fs.BoolVar(&b.Syscalls, "syscalls", true, "model syscalls and sysmon retake")
 	fs.BoolVar(&b.Netpoll, "netpoll", false, "model netpoll as an external source of ready Gs")
-	fs.BoolVar(&b.StealRace, "steal-race", false, "a spinning M may give up its steal scan although a victim has work (the scan is not atomic)")
+	goVersion := fs.String("go", spec.Go126.String(), "the runtime release whose scheduler the model follows (docs/versions.md): "+specGoVersions())
+	threadLimit := fs.Bool("thread-limit", false, "take -ms as the runtime's thread limit: a startm past it is fatal thread exhaustion, so a liveness pass is conclusive for that limit (without it, a liveness pass on a graph the M bound cut is inconclusive)")
 	bugName := fs.String("bug", "none", "seeded bug variant, which must be caught: none, "+specBugNames())
 	liveness := fs.Bool("liveness", true, "check work conservation and global-queue starvation on the graph")
 	maxStates := fs.Int("max-states", 0, "stop after this many distinct states (0: no limit; a cut-short run is inconclusive)")
@@ -52,6 +53,9 @@ bug must be caught: exit 0 when it is, 1 when the search passes.`)
 		return usageError(stderr, "explore", "-bug: %v", err)
 	}
 	b.Bug = bug
+	if b.Go, err = spec.ParseGoVersion(*goVersion); err != nil {
+		return usageError(stderr, "explore", "-go: %v", err)
+	}
 	for _, e := range []error{
 		intFlag("ps", b.Ps, 1, spec.MaxPs),
 		intFlag("gs", b.Gs, 1, spec.MaxGs),
@@ -79,7 +83,7 @@ bug must be caught: exit 0 when it is, 1 when the search passes.`)
 	stdout = out.human
 	ctx, cancel := withTimeout(ctx, fs.timeout)
 	defer cancel()
-	opt := spec.Options{Liveness: *liveness, MaxStates: *maxStates}
+	opt := spec.Options{Liveness: *liveness, MaxStates: *maxStates, ThreadLimit: *threadLimit}
 	if !*quiet {
 		opt.Progress = stdout
 	}
@@ -104,6 +108,17 @@ bug must be caught: exit 0 when it is, 1 when the search passes.`)
 	return out.result(v, fmt.Sprintf("%d states", r.Distinct), nil)
 }
 
+func specGoVersions() string {
+	var names []string
+	for v := spec.Go126; ; v++ {
+		if _, err := spec.ParseGoVersion(v.String()); err != nil {
+			break
+		}
+		names = append(names, v.String())
+	}
+	return strings.Join(names, ", ")
+}
+
 func specBugNames() string {
 	var names []string
 	for _, b := range spec.Bugs() {
@@ -118,6 +133,9 @@ func reportExplore(w io.Writer, ctx context.Context, r spec.Result) verdict {
 	case r.Violation != nil:
 		fmt.Fprintf(w, "VIOLATION (%d steps) %v\n", r.Violation.Trace.Len(), r.Violation)
 		return fail
+	case r.LivenessCut():
+		fmt.Fprintf(w, "INCONCLUSIVE: no violation in %d states, but the M bound cut %d transitions where the runtime would create an M (newm); a lost wakeup needing one more M could hide there: raise -ms, or pass -thread-limit to check the runtime with that thread limit\n", r.Distinct, r.Pruned)
+		return inconclusive
 	case !r.Complete:
 		why := "time or state limit"
 		if interrupted(ctx) == "interrupted" {
@@ -130,37 +148,50 @@ func reportExplore(w io.Writer, ctx context.Context, r spec.Result) verdict {
 	return pass
 }
 
-// exploreStage: a moderate bound of the real algorithm with liveness, the
-// same bound with a non-atomic steal scan, then every seeded bug on the small
-// bound that exposes it, each of which must be found with the expected
-// property and trace length.
+// exploreStage: the verify bound of the real algorithm (Go 1.26) with
+// liveness, Ms taken as the thread limit; the Go 1.19 variant on the same
+// bound, which must lose a wakeup (golang/go#45867); then every seeded bug
+// on the small bound that exposes it, each of which must be found with the
+// expected property and trace length.
 func exploreStage(ctx context.Context, log io.Writer) stageResult {
-	b := spec.Bounds{Ps: 2, Gs: 3, Cap: 2, Spawn: 2, SchedTick: 2, Syscalls: true, Netpoll: true, Ms: 4}
-	var runs [2]spec.Result
-	for i, race := range []bool{false, true} {
-		b.StealRace = race
-		fmt.Fprintf(log, "real algorithm: %v\n", b)
-		r, err := spec.Explore(ctx, b, spec.Options{Liveness: true})
-		if err != nil {
-			return stageResult{verdict: fail, summary: err.Error()}
-		}
-		fmt.Fprintf(log, "%v\n", r)
-		if r.Violation != nil {
-			fmt.Fprintf(log, "%v\n", r.Violation)
-			return stageResult{verdict: fail, summary: "violation: " + r.Violation.Kind.String()}
-		}
-		if !r.Complete {
-			return stageResult{verdict: inconclusive, summary: fmt.Sprintf("cut short after %d states", r.Distinct)}
-		}
-		runs[i] = r
+	b := spec.VerifyBounds()
+	opt := spec.Options{Liveness: true, ThreadLimit: true}
+	fmt.Fprintf(log, "real algorithm: %v (Ms is the thread limit)\n", b)
+	r, err := spec.Explore(ctx, b, opt)
+	if err != nil {
+		return stageResult{verdict: fail, summary: err.Error()}
 	}
-	found := 0
+	fmt.Fprintf(log, "%v\n", r)
+	if r.Violation != nil {
+		fmt.Fprintf(log, "%v\n", r.Violation)
+		return stageResult{verdict: fail, summary: "violation: " + r.Violation.Kind.String()}
+	}
+	if r.Verdict() != "pass" {
+		return stageResult{verdict: inconclusive, summary: fmt.Sprintf("cut short after %d states", r.Distinct)}
+	}
+	found, seeded := 0, len(spec.SeededBugCases())+1
+	old := b
+	old.Go = spec.Go119
+	fmt.Fprintf(log, "Go 1.19 variant: %v\n", old)
+	ro, err := spec.Explore(ctx, old, opt)
+	if err != nil {
+		return stageResult{verdict: fail, summary: err.Error()}
+	}
+	switch {
+	case ro.Violation == nil && !ro.Complete:
+		return stageResult{verdict: inconclusive, summary: "go1.19 variant: cut short"}
+	case ro.Violation == nil || ro.Violation.Kind != spec.KindWorkConservation:
+		fmt.Fprintf(log, "go1.19 variant: %v\n%v\n", ro, ro.Violation)
+		return stageResult{verdict: fail, summary: "the go1.19 variant (no needspinning) did not lose a wakeup"}
+	}
+	fmt.Fprintf(log, "go1.19 variant loses a wakeup, as expected: %d-step trace\n%v\n", ro.Violation.Trace.Len(), ro.Violation)
+	found++
 	for _, c := range spec.SeededBugCases() {
 		bug := c.Bounds.Bug
 		if ctx.Err() != nil {
 			return stageResult{verdict: inconclusive, summary: "seeded bugs: cut short"}
 		}
-		rb, err := spec.Explore(ctx, c.Bounds, spec.Options{Liveness: true})
+		rb, err := spec.Explore(ctx, c.Bounds, spec.SeededBugOptions)
 		if err != nil {
 			return stageResult{verdict: fail, summary: err.Error()}
 		}
@@ -177,8 +208,7 @@ func exploreStage(ctx context.Context, log io.Writer) stageResult {
 		fmt.Fprintf(log, "seeded bug %-22v found: %v, %d-step trace (as expected)\n", bug, rb.Violation.Kind, rb.Violation.Trace.Len())
 		found++
 	}
-	r := runs[0]
-	return stageResult{verdict: pass, seeded: len(spec.SeededBugCases()), caught: found,
-		summary: fmt.Sprintf("%d states, %d transitions, depth %d (%d states with steal-race), liveness ok; %d/%d seeded bugs found as expected",
-			r.Distinct, r.Transitions, r.Depth, runs[1].Distinct, found, len(spec.SeededBugCases()))}
+	return stageResult{verdict: pass, seeded: seeded, caught: found,
+		summary: fmt.Sprintf("go1.26: %d states, %d transitions, depth %d, liveness ok (Ms=%d as thread limit); go1.19 loses a wakeup in %d steps; %d/%d seeded bugs found as expected",
+			r.Distinct, r.Transitions, r.Depth, b.Ms, ro.Violation.Trace.Len(), found-1, len(spec.SeededBugCases()))}
 }

@@ -1,35 +1,30 @@
 package main
 
 import (
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 )
 
-var distinctRe = regexp.MustCompile(`pass: (\d+) distinct states`)
+// -go reaches the model: the bounds line names the release, and an
+// unknown one is a usage error.
+func TestExploreGoFlag(t *testing.T) {
+	code, out := runCmd("explore", "-q", "-ps", "1", "-gs", "2", "-spawn", "1", "-go", "go1.19")
+	if code == exitUsage || !strings.Contains(out, "Go=go1.19") {
+		t.Fatalf("exit %d, the bounds line should name go1.19:\n%s", code, out)
+	}
+	checkCmdCases(t, []cmdCase{{[]string{"explore", "-go", "go0.1"}, exitUsage, "-go: unknown Go version"}})
+}
 
-// -steal-race reaches the model: the same bounds explore more states (a
-// spinning M may also give up while a victim has work) and still pass.
-func TestExploreStealRaceFlag(t *testing.T) {
-	args := []string{"explore", "-q", "-ps", "2", "-gs", "2", "-spawn", "1"}
-	count := func(extra ...string) int {
-		t.Helper()
-		code, out := runCmd(append(args, extra...)...)
-		m := distinctRe.FindStringSubmatch(out)
-		if code != exitPass || m == nil {
-			t.Fatalf("gmpcheck %q %q: exit %d, want a pass:\n%s", args, extra, code, out)
-		}
-		if len(extra) > 0 && !strings.Contains(out, "StealRace=true") {
-			t.Fatalf("bounds line does not show StealRace:\n%s", out)
-		}
-		n, _ := strconv.Atoi(m[1])
-		return n
-	}
-	atomic, race := count(), count("-steal-race")
-	if race <= atomic {
-		t.Fatalf("-steal-race explored %d states, the atomic scan %d: want more", race, atomic)
-	}
+// A liveness pass on a graph the M bound cut is inconclusive (exit 3) and
+// says why; -thread-limit makes the same bounds a pass for the runtime with
+// that thread limit, and go1.19 fails them with a lost wakeup.
+func TestExploreMBoundAndGoVersion(t *testing.T) {
+	args := []string{"explore", "-q", "-ps", "2", "-ms", "3", "-gs", "2", "-spawn", "1", "-syscalls=false"}
+	checkCmdCases(t, []cmdCase{
+		{args, exitInconclusive, "cut"},
+		{append(args, "-thread-limit"), exitPass, "thread exhaustion"},
+		{append(args, "-thread-limit", "-go", "go1.19", "-syscalls", "-netpoll"), exitFail, "work conservation"},
+	})
 }
 
 // A violation prints the counterexample action by action: the lost wakeup
@@ -40,10 +35,13 @@ func TestExploreViolationPrintsTrace(t *testing.T) {
 		t.Fatalf("exit %d, want %d (the seeded bug caught):\n%s", code, exitPass, out)
 	}
 	for _, want := range []string{
-		"VIOLATION (6 steps) work conservation",
+		"VIOLATION (10 steps) work conservation",
 		"initial state:",
 		" 1. m0: NewProc",
-		" 6. m0: Ready(g1)",
+		" 5. m1: ReleaseP",
+		" 6. m1: DropSpinning",
+		" 8. m0: Ready(g1)",
+		"10. m1: StopM",
 		"stays in this state forever",
 	} {
 		if !strings.Contains(out, want) {

@@ -82,7 +82,7 @@ func TestVerdicts(t *testing.T) {
 
 func TestExploreExitCodes(t *testing.T) {
 	checkCmdCases(t, []cmdCase{
-		{[]string{"explore", "-q", "-ps", "1", "-gs", "2", "-spawn", "1"}, exitPass, "PASS"},
+		{[]string{"explore", "-q", "-ps", "1", "-gs", "2", "-spawn", "1", "-thread-limit"}, exitPass, "PASS"},
 		// With -bug, the check catching the bug is the command's pass.
 		{[]string{"explore", "-q", "-ps", "2", "-gs", "2", "-spawn", "1", "-bug", "nmspinning-no-dec"}, exitPass, "VIOLATION (2 steps) invariant"},
 		{[]string{"explore", "-q", "-ps", "1", "-gs", "2", "-spawn", "1", "-bug", "no-61", "-liveness=false"}, exitFail, "seeded bug no-61 MISSED"},
