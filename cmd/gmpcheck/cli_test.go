@@ -63,7 +63,6 @@ func TestJSONRows(t *testing.T) {
 		kind string
 		code int
 	}{
-		{[]string{"explore", "-json", "-q", "-ps", "1", "-gs", "2", "-spawn", "1"}, "explore", exitPass},
 		{[]string{"explore", "-json", "-q", "-ps", "2", "-gs", "2", "-spawn", "1", "-bug", "nmspinning-no-dec"}, "explore", exitPass},
 		{[]string{"queues", "-json", "-seqs", "5", "-steps", "20", "-ops", "2000"}, "", exitPass},
 		{[]string{"explore", "-json", "-q", "-max-states", "50"}, "explore", exitInconclusive},

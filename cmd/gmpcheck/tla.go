@@ -100,7 +100,7 @@ Exit 3 also when the checker is missing and cannot be installed.`)
 	log, stop := heartbeat(stderr, "tla", heartbeatEvery)
 	rows := checkTLACfgs(ctx, dir, cfgs, *jar, fs.timeout, *workers, log)
 	stop()
-	v := worst(sv, printTLAReport(stdout, rows, *traces))
+	v := worst(sv, printTLAReport(ctx, dir, stdout, rows, *traces))
 	for _, r := range rows {
 		out.row("cfg", tlaRowJSON(r))
 	}
@@ -269,7 +269,11 @@ func toolName(tlc bool, c tlacheck.Cfg) string {
 // printTLAReport prints the table and returns the overall verdict: an
 // error or a wrong verdict fails; a cut-short run is inconclusive. Every
 // cfg has a row per checker that ran it; none is left out.
-func printTLAReport(w io.Writer, rows []tlaRow, traces bool) verdict {
+//
+// The counterexamples of failing rows are printed step by step with their
+// actions' names (tlacheck.LabelTrace, which runs tla-checker once more for
+// the state graph) when ctx and dir are given.
+func printTLAReport(ctx context.Context, dir string, w io.Writer, rows []tlaRow, traces bool) verdict {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "CFG\tCHECKER\tEXPECTED\tRESULT\tSTATES\tTIME\tVERDICT")
 	overall := pass
@@ -319,7 +323,19 @@ func printTLAReport(w io.Writer, rows []tlaRow, traces bool) verdict {
 			fmt.Fprintln(w, r.err)
 			continue
 		}
-		fmt.Fprintf(w, "%s\n%s\n%s\n", r.why, r.res.Message, r.res.Trace)
+		fmt.Fprintf(w, "%s\n%s\n", r.why, r.res.Message)
+		trace := r.res.Trace
+		if dir != "" && trace != "" && ctx.Err() == nil {
+			lctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+			labelled, err := tlacheck.LabelTrace(lctx, dir, r.cfg, trace)
+			cancel()
+			if err == nil {
+				trace = labelled
+			} else {
+				trace += fmt.Sprintf("\n(the steps could not be named: %v)", err)
+			}
+		}
+		fmt.Fprintln(w, trace)
 	}
 	return overall
 }
@@ -345,7 +361,7 @@ func tlaStage(ctx context.Context, log io.Writer) stageResult {
 	fmt.Fprintln(log, syntax)
 	jar := os.Getenv("TLA2TOOLS_JAR")
 	rows := checkTLACfgs(sctx, dir, cfgs, jar, 2*time.Minute, 2, log)
-	v := worst(sv, printTLAReport(io.Discard, rows, false))
+	v := worst(sv, printTLAReport(ctx, "", io.Discard, rows, false))
 	ok, tlcRuns := 0, 0
 	bugCfgs, caughtCfgs := map[string]bool{}, map[string]bool{}
 	for _, r := range rows {

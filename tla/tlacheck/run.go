@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -213,7 +214,10 @@ var (
 	tlcProperty = regexp.MustCompile(`(?m)^Error: Temporal propert(?:ies were|y (\S+) was) violated`)
 	tlcDeadlock = regexp.MustCompile(`(?m)^Error: Deadlock reached`)
 	tlcNoError  = regexp.MustCompile(`(?m)^Model checking completed\. No error has been found`)
-	tlcTrace    = regexp.MustCompile(`(?m)^Error: The following behavio(?:u)?rs? constitutes? a counter-example:`)
+	// The counterexample: "The following behavior constitutes a
+	// counter-example:" (temporal properties) or "The behavior up to this
+	// point is:" (invariants, deadlock).
+	tlcTrace = regexp.MustCompile(`(?m)^Error: The (?:following behaviou?r constitutes a counter-example|behaviou?r up to this point is):`)
 )
 
 // TLC's exit statuses (tlc2.output.EC.ExitStatus).
@@ -444,4 +448,194 @@ func Judge(c Cfg, r Result) (Verdict, string) {
 		return Wrong, fmt.Sprintf("expected %s %s to fail, got %s %s", want, c.Expect, r.Outcome, r.Name)
 	}
 	return OK, fmt.Sprintf("fails as expected: %s %s", r.Outcome, r.Name)
+}
+
+// LabelTrace prints a counterexample of c, as tla-checker or TLC printed it
+// (Result.Trace), step by step with the name of the action of each step, as
+// the Go explorer prints its traces: the first state in full, then per step
+// "k. Action" and the variables it changed. The names come from
+// tla-checker's state graph (each edge labelled with the top-level
+// disjunct of Next), exported by a second run (--dot) that LabelTrace
+// makes; a step with no edge in that graph is named "?". It returns an
+// error when the trace cannot be read or a state is not in the graph.
+func LabelTrace(ctx context.Context, dir string, c Cfg, trace string) (string, error) {
+	states, err := traceStates(trace)
+	if err != nil {
+		return "", err
+	}
+	if len(states) == 0 {
+		return "", errors.New("no states in the trace")
+	}
+	tmp, err := os.MkdirTemp("", "gmpcheck-label-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	dot := filepath.Join(tmp, c.Name+".dot")
+	opt := RunOptions{DOT: dot}
+	if c.Temporal() {
+		opt.SafetySpec = "Spec"
+	}
+	if _, err := RunChecker(ctx, dir, c, opt); err != nil {
+		return "", err
+	}
+	nodes, edges, err := readDOTStates(dot)
+	if err != nil {
+		return "", err
+	}
+	index := map[string]int{}
+	for i, s := range nodes {
+		index[stateKey(s)] = i
+	}
+	labels := map[[2]int]string{}
+	for _, e := range edges {
+		if _, ok := labels[[2]int{e.From, e.To}]; !ok || e.Label != "" {
+			labels[[2]int{e.From, e.To}] = e.Label
+		}
+	}
+	ids := make([]int, len(states))
+	for k, s := range states {
+		id, ok := index[stateKey(s)]
+		if !ok {
+			return "", fmt.Errorf("state %d of the trace is not in tla-checker's graph of %s", k, c.Name)
+		}
+		ids[k] = id
+	}
+	var b strings.Builder
+	b.WriteString("initial state:\n")
+	for _, n := range sortedVars(states[0]) {
+		fmt.Fprintf(&b, "      %s = %v\n", n, states[0][n])
+	}
+	for k := 1; k < len(states); k++ {
+		label, ok := labels[[2]int{ids[k-1], ids[k]}]
+		switch {
+		case !ok && ids[k-1] == ids[k]:
+			label = "(stutter)"
+		case !ok || label == "":
+			label = "?"
+		}
+		fmt.Fprintf(&b, "%3d. %s\n", k, label)
+		for _, n := range sortedVars(states[k]) {
+			if states[k][n].String() != states[k-1][n].String() {
+				fmt.Fprintf(&b, "      %s = %v\n", n, states[k][n])
+			}
+		}
+	}
+	return b.String(), nil
+}
+
+// readDOTStates reads the states and edges of a DOT file of run.mjs
+// --dot as ReadDOT does, but accepts the states in any order: the graph of
+// a run stopped by a violation lists them as the search met them.
+func readDOTStates(path string) (map[int]map[string]Value, []Edge, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	nodes := map[int]map[string]Value{}
+	var edges []Edge
+	for _, line := range strings.Split(string(b), "\n") {
+		if m := dotEdgeAttrs.FindStringSubmatch(line); m != nil {
+			from, _ := strconv.Atoi(m[1])
+			to, _ := strconv.Atoi(m[2])
+			edges = append(edges, Edge{from, to, unescapeDOT(m[3])})
+			continue
+		}
+		if m := dotNodeAttrs.FindStringSubmatch(line); m != nil {
+			id, _ := strconv.Atoi(m[1])
+			vars, err := ParseAssignments(unescapeDOT(m[2]))
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: s%d: %w", path, id, err)
+			}
+			nodes[id] = vars
+		}
+	}
+	if len(nodes) == 0 {
+		return nil, nil, fmt.Errorf("%s: no states", path)
+	}
+	return nodes, edges, nil
+}
+
+// traceStates splits a printed trace into its states: tla-checker's
+// "State N" blocks of "var = value" lines, or TLC's "State N: <...>" blocks
+// of "/\ var = value" conjuncts (a value may continue on the next lines).
+// A "Back to state N" line (a lasso) ends the list.
+func traceStates(trace string) ([]map[string]Value, error) {
+	var out []map[string]Value
+	var cur []string
+	flush := func() error {
+		if cur == nil {
+			return nil
+		}
+		s, err := ParseAssignments(strings.Join(cur, "\n"))
+		if err != nil {
+			return err
+		}
+		out = append(out, s)
+		cur = nil
+		return nil
+	}
+	for _, line := range strings.Split(trace, "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(t, "State "):
+			if err := flush(); err != nil {
+				return nil, err
+			}
+			cur = []string{}
+		case strings.HasPrefix(t, "Back to state") || strings.HasPrefix(t, "--- cycle"):
+			if err := flush(); err != nil {
+				return nil, err
+			}
+			return out, nil
+		case cur == nil:
+		case t == "":
+			// TLC separates its states with a blank line; what follows the
+			// last one is its statistics.
+			if err := flush(); err != nil {
+				return nil, err
+			}
+		case strings.HasPrefix(t, "/\\ "):
+			cur = append(cur, strings.TrimPrefix(t, "/\\ "))
+		case strings.Contains(t, " = ") && !strings.HasPrefix(t, "[") && len(cur) == 0:
+			cur = append(cur, t)
+		case len(cur) > 0 && !tlcVarLine.MatchString(t):
+			cur[len(cur)-1] += " " + t // a value continued
+		default:
+			cur = append(cur, t)
+		}
+	}
+	if err := flush(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// dotNodeAttrs is a DOT state whose label may be followed by more
+// attributes (the violating state is coloured).
+var (
+	dotNodeAttrs = regexp.MustCompile(`^\s*s(\d+) \[label="((?:[^"\\]|\\.)*)"`)
+	dotEdgeAttrs = regexp.MustCompile(`^\s*s(\d+) -> s(\d+)(?: \[label="((?:[^"\\]|\\.)*)")?`)
+)
+
+var tlcVarLine = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]* = `)
+
+func stateKey(s map[string]Value) string {
+	var b strings.Builder
+	for _, n := range sortedVars(s) {
+		b.WriteString(n)
+		b.WriteByte('=')
+		b.WriteString(s[n].String())
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func sortedVars(s map[string]Value) []string {
+	names := make([]string, 0, len(s))
+	for n := range s {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
 }

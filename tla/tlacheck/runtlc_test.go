@@ -199,3 +199,58 @@ func TestRunTLCReal(t *testing.T) {
 		t.Logf("%s: %s: %s", tc.name, r, r.Message)
 	}
 }
+
+const labelModule = `---- MODULE Lab ----
+EXTENDS Naturals
+VARIABLES x, y
+Init == x = 0 /\ y = 0
+Inc == x' = x + 1 /\ UNCHANGED y
+Flip == y' = 1 - y /\ UNCHANGED x
+Next == Inc \/ Flip
+Small == x < 2
+====
+`
+
+// TestLabelTrace: a counterexample, in tla-checker's format and in TLC's,
+// comes out step by step with the action of each step and the variables it
+// changed. Needs tla-checker (npm ci in tla/), as the rest of ./tla does.
+func TestLabelTrace(t *testing.T) {
+	dir, err := FindDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckInstalled(dir); err != nil {
+		t.Fatal(err)
+	}
+	src := t.TempDir()
+	if err := os.WriteFile(filepath.Join(src, "Lab.tla"), []byte(labelModule), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(src, "Lab_bug_small.cfg")
+	if err := os.WriteFile(path, []byte("\\* expect: Small\nINIT Init\nNEXT Next\nINVARIANT Small\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := ParseCfg(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := RunChecker(context.Background(), dir, c, RunOptions{})
+	if err != nil || r.Outcome != Invariant {
+		t.Fatalf("tla-checker: %v, %v", r, err)
+	}
+	tlcTrace := "Error: The behavior up to this point is:\nState 1: <Initial predicate>\n/\\ x = 0\n/\\ y = 0\n\nState 2: <Next line 6, col 1 to line 6, col 30 of module Lab>\n/\\ x = 1\n/\\ y = 0\n\nState 3: <Next line 6, col 1 to line 6, col 30 of module Lab>\n/\\ x = 2\n/\\ y = 0\n\n5 states generated, 4 distinct states found, 1 states left on queue.\n"
+	for _, tc := range []struct{ tool, trace string }{{"tla-checker", r.Trace}, {"TLC", tlcTrace}} {
+		out, err := LabelTrace(context.Background(), dir, c, tc.trace)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", tc.tool, err, tc.trace)
+		}
+		for _, want := range []string{"initial state:", "x = 0", "  1. Inc\n      x = 1\n", "  2. Inc\n      x = 2\n"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: the labelled trace lacks %q:\n%s", tc.tool, want, out)
+			}
+		}
+	}
+	if _, err := LabelTrace(context.Background(), dir, c, "State 1\n  x = 7\n  y = 0\n"); err == nil {
+		t.Error("a state outside the graph was labelled")
+	}
+}
