@@ -135,15 +135,21 @@ func checkSnapshot(sn impl.Snapshot, capacity int) string {
 	}
 	emptyP := func(p int) bool { return sn.Ps[p].RunNext == nil && len(sn.Ps[p].Ring) == 0 }
 	for i, m := range sn.Ms {
-		if m.Spinning && (m.P < 0 || !emptyP(m.P)) {
+		// A spinning M holds a P with an empty queue, except in the one
+		// step between releasing its P and dropping nmspinning.
+		if m.Spinning && m.PC != spec.MDropSpin && (m.P < 0 || !emptyP(m.P)) {
 			problems = append(problems, fmt.Sprintf("m%d spins holding p%d, which is none or has local work", i, m.P))
 		}
 		switch m.PC {
-		case spec.MIdle, spec.MRecheck:
+		case spec.MIdle, spec.MRecheck, spec.MRecheckRunqs, spec.MStop:
 			if m.P >= 0 || m.CurG != nil || m.Spinning {
 				problems = append(problems, fmt.Sprintf("m%d in %v holds p%d, curg %v, spinning=%v", i, m.PC, m.P, m.CurG, m.Spinning))
 			}
-		case spec.MSched:
+		case spec.MDropSpin:
+			if m.P >= 0 || m.CurG != nil || !m.Spinning {
+				problems = append(problems, fmt.Sprintf("m%d in %v holds p%d, curg %v, spinning=%v", i, m.PC, m.P, m.CurG, m.Spinning))
+			}
+		case spec.MSched, spec.MSteal, spec.MDrop:
 			if m.P < 0 || m.CurG != nil {
 				problems = append(problems, fmt.Sprintf("m%d in findRunnable holds p%d, curg %v", i, m.P, m.CurG))
 			}
@@ -185,6 +191,11 @@ func checkSnapshot(sn impl.Snapshot, capacity int) string {
 		if m.CurG != nil && m.PC == spec.MRun {
 			curOf[m.CurG]++
 			withP[m.CurG] = m.P >= 0
+		}
+		// exitsyscallNoP holds its runnable G in hand until its lock
+		// section puts it on the global queue or executes it.
+		if m.CurG != nil && m.PC == spec.MSyscallNoP {
+			onQueue[m.CurG]++
 		}
 	}
 	for p, n := range holder {
