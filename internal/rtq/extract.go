@@ -2,6 +2,7 @@ package rtq
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/format"
@@ -23,6 +24,10 @@ var (
 		"globrunqput", "globrunqputbatch", "globrunqget"}
 	Optional = []string{"runqputbatch", "runqdrain", "globrunqputhead", "globrunqgetbatch"}
 )
+
+// ErrUnknownShape is wrapped by the extraction errors of a release whose
+// run-queue code is not of a shape the shims know (before Go 1.12).
+var ErrUnknownShape = errors.New("not a run queue of the shape the shims know")
 
 // Extraction is the run-queue code of one release, parsed and rewritten
 // onto the shims, ready to be printed into a generated package.
@@ -132,10 +137,10 @@ func extractSource(goroot, release string, src []byte) (*Extraction, error) {
 		}
 	}
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("rtq: %s: proc.go has no %s: not a run queue of the shape the shims know", release, strings.Join(missing, ", "))
+		return nil, fmt.Errorf("rtq: %s: proc.go has no %s: %w", release, strings.Join(missing, ", "), ErrUnknownShape)
 	}
 	if len(queueDecls) == 0 {
-		return nil, fmt.Errorf("rtq: %s: proc.go declares no gQueue (added in Go 1.12): not a run queue of the shape the shims know", release)
+		return nil, fmt.Errorf("rtq: %s: proc.go declares no gQueue (added in Go 1.12): %w", release, ErrUnknownShape)
 	}
 	for _, name := range append(append([]string{}, Required...), Optional...) {
 		fd := funcs[name]
@@ -168,10 +173,10 @@ func extractSource(goroot, release string, src []byte) (*Extraction, error) {
 	case 2:
 		e.Shape.GlobGetLocal = true
 	default:
-		return nil, fmt.Errorf("rtq: %s: globrunqget has %d parameters; the shims know () and (pp, max)", release, funcs["globrunqget"].Type.Params.NumFields())
+		return nil, fmt.Errorf("rtq: %s: globrunqget has %d parameters, the shims know () and (pp, max): %w", release, funcs["globrunqget"].Type.Params.NumFields(), ErrUnknownShape)
 	}
 	if e.Shape.GlobGetLocal == e.has("globrunqgetbatch") {
-		return nil, fmt.Errorf("rtq: %s: globrunqget(pp, max) and globrunqgetbatch: a shape the shims do not know", release)
+		return nil, fmt.Errorf("rtq: %s: globrunqget(pp, max) with globrunqgetbatch: %w", release, ErrUnknownShape)
 	}
 	return e, nil
 }
