@@ -66,6 +66,8 @@ func TestJSONRows(t *testing.T) {
 		{[]string{"explore", "-json", "-q", "-ps", "2", "-gs", "2", "-spawn", "1", "-bug", "nmspinning-no-dec"}, "explore", exitPass},
 		{[]string{"queues", "-json", "-seqs", "5", "-steps", "20", "-ops", "2000"}, "", exitPass},
 		{[]string{"explore", "-json", "-q", "-max-states", "50"}, "explore", exitInconclusive},
+		// Re-run in the instrumented build: the child's rows come through.
+		{[]string{"interleave", "-json", "-q", "-run", "^empty-recheck$"}, "scenario", exitPass},
 	}
 	for _, tc := range cases {
 		var stdout, stderr bytes.Buffer

@@ -93,6 +93,7 @@ cache) and re-runs.`)
 		}
 	}
 	out := newOutput(fs, stdout, stderr)
+	childStdout := stdout // a re-run child writes its own rows (and -json) here
 	stdout = out.human
 	if f.list {
 		listScenarios(stdout)
@@ -131,7 +132,7 @@ cache) and re-runs.`)
 			return out.result(inconclusive, "not run: no yield points in this build", nil)
 		}
 		// The child prints its own rows (with -json, too).
-		return runHooked(ctx, "interleave", f.actualArgs, stdout, stderr)
+		return runHooked(ctx, "interleave", f.actualArgs, childStdout, stderr)
 	}
 	ctx, cancel := withTimeout(ctx, fs.timeout)
 	defer cancel()
