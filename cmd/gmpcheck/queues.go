@@ -140,7 +140,7 @@ func queuesSeeded(ctx context.Context, log io.Writer) stageResult {
 		}
 	}
 	mustCaught := must - len(missed)
-	summary := fmt.Sprintf("%d/%d sequential seeded bugs caught by the differential model (the other %d, concurrency bugs, are for linearize and interleave)",
+	summary := fmt.Sprintf("%d/%d sequential seeded bugs caught (the %d concurrency bugs are linearize's and interleave's)",
 		mustCaught, must, len(impl.Bugs)-must)
 	if caught > mustCaught {
 		summary += fmt.Sprintf("; it also caught %d of those", caught-mustCaught)
