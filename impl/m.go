@@ -87,6 +87,7 @@ func (s *Sched) startm(pp *P, spinning, lockHeld bool) {
 	}
 	m.spinning = spinning
 	m.pc = spec.MSched
+	pp.status.Store(uint32(spec.PRunning)) // a P handed off by takeP is _Pidle
 	acquirep(m, pp)
 	if s.dead.Load() {
 		s.clearDead()

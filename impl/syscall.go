@@ -140,8 +140,11 @@ func (s *Sched) retakeSyscall(pp *P, decide func(runqEmpty bool) bool) bool {
 	// not conclude anything: the M leaving the syscall may go idle and see
 	// runnable Gs with every M idle (the runtime's incidlelocked(-1)).
 	s.sysmonHeld.Add(1)
+	// takeP: the P is unwired and _Pidle (though not yet on the idle list)
+	// before handoffp finds it a home, as the runtime's releaseP stores it.
 	m.p.Store(nil)
 	pp.m.Store(nil)
+	pp.status.Store(uint32(spec.PIdle))
 	pp.syscalltick.Add(1)
 	g.casStatus(Gsyscall|gscan, Gsyscall)
 	s.counters.Retakes.Add(1)

@@ -1,0 +1,77 @@
+package impl
+
+import (
+	"testing"
+
+	"github.com/gmpcheck/gmpcheck/spec"
+)
+
+// retake's takeP leaves the P _Pidle (off every M, not yet on the idle
+// list) before handoffp gives it a home, as the runtime's releaseP does; a
+// P that no M holds must not read as running to the other Ms and sysmon.
+func TestRetakeStoresPidleBeforeHandoff(t *testing.T) {
+	var d *Driver
+	seen := false
+	d, err := NewDriver(Config{Procs: 1, Trace: func(e Event) {
+		if e.Kind != EvHandoff {
+			return
+		}
+		seen = true
+		if st := spec.PStatus(d.Sched().allp[e.P].status.Load()); st != spec.PIdle {
+			t.Errorf("handoffp sees p%d %v, want idle", e.P, st)
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.EnterSyscall(0); err != nil {
+		t.Fatal(err)
+	}
+	took, err := d.Retake(0)
+	if err != nil || !took || !seen {
+		t.Fatalf("retake: took=%v err=%v handoff seen=%v", took, err, seen)
+	}
+	// handoffp started a spinning M on the P: running again.
+	if st := spec.PStatus(d.Sched().allp[0].status.Load()); st != spec.PRunning {
+		t.Fatalf("after handoffp p0 is %v, want running", st)
+	}
+}
+
+// exitsyscallNoP that finds an idle P in its lock section (one went idle
+// after exitsyscall looked) executes the G with a fresh time slice: the G
+// goes syscall → runnable → running, and the P's schedtick counts it.
+func TestExitSyscallLateP(t *testing.T) {
+	var status []string
+	d, err := NewDriver(Config{Procs: 1, Trace: func(e Event) {
+		if e.Kind == EvGStatus {
+			status = append(status, e.From.String()+">"+e.To.String())
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	step := func(what string, err error, want spec.ActionKind) {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		acts := d.Actions()
+		if len(acts) != 1 || acts[0].Action != want {
+			t.Fatalf("%s: actions %v, want %v", what, acts, want)
+		}
+	}
+	step("enter", d.EnterSyscall(0), spec.ActEnterSyscall)
+	_, err = d.Retake(0) // handoffp: nobody spins, no P idle: m1 spins on p0
+	step("retake", err, spec.ActRetake)
+	step("exit", d.ExitSyscall(0), spec.ActExitSyscallNoP) // no idle P yet
+	step("m1 looks", d.Step(1), spec.ActReleaseP)          // one P: no victim, p0 goes idle
+	tick := d.Sched().allp[0].schedtick.Load()
+	status = nil
+	step("m0 locks", d.Step(0), spec.ActExitSyscallLateP)
+	if got := d.Sched().allp[0].schedtick.Load(); got != tick+1 {
+		t.Errorf("schedtick %d after a fresh slice, want %d", got, tick+1)
+	}
+	if len(status) != 1 || status[0] != "runnable>running" {
+		t.Errorf("status events %v, want [runnable>running]", status)
+	}
+}
