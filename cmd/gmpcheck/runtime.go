@@ -42,7 +42,8 @@ func runRuntime(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	steps := fs.Int("steps", 100, "differential: operations per sequence")
 	ops := fs.Int("ops", 200_000, "conservation stress: owner operations per configuration (1..3 thieves)")
 	rounds := fs.Int("rounds", 200, "porcupine: recorded rounds per capacity (4 and 8)")
-	checks := fs.String("checks", "", "comma-separated subset of diff,stress,porcupine,interleave (default all)")
+	rapidChecks := fs.Int("rapidchecks", 100, "the differential driven by rapid (shrinks a failure): cases per capacity")
+	checks := fs.String("checks", "", "comma-separated subset of diff,rapid,stress,porcupine,interleave (default all)")
 	seed := fs.Uint64("seed", 1, "seed of the random choices")
 	timeout := fs.Duration("timeout", 0, "give up after this long and report inconclusive (0: no limit)")
 	keep := fs.Bool("keep", false, "keep the generated packages (their directory is printed)")
@@ -53,7 +54,7 @@ func runRuntime(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, "runqsteal and the globrunq* functions from each release's src/runtime/proc.go (default:")
 		fmt.Fprintln(stderr, "the local toolchain), rewrites them onto shims with a yield point before every atomic")
 		fmt.Fprintln(stderr, "access and the ring size as a constant (4, 8, 256), builds them in a temporary directory")
-		fmt.Fprintln(stderr, "and runs the differential against impl/ and spec/, the conservation stress, porcupine")
+		fmt.Fprintln(stderr, "and runs the differential against impl/ and spec/ (seeded and rapid-driven), the conservation stress, porcupine")
 		fmt.Fprintln(stderr, "linearizability and the interleaving explorer's scenarios on them. See docs/runtime.md.")
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
@@ -66,8 +67,8 @@ func runRuntime(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		}
 		return exitUsage
 	}
-	if fs.NArg() > 0 || *seqs < 0 || *steps < 1 || *ops < 1 || *rounds < 0 || *timeout < 0 {
-		fmt.Fprintln(stderr, "runtime: -seqs and -rounds must be >= 0, -steps and -ops >= 1, -timeout >= 0, and no arguments")
+	if fs.NArg() > 0 || *seqs < 0 || *steps < 1 || *ops < 1 || *rounds < 0 || *rapidChecks < 0 || *timeout < 0 {
+		fmt.Fprintln(stderr, "runtime: -seqs, -rapidchecks and -rounds must be >= 0, -steps and -ops >= 1, -timeout >= 0, and no arguments")
 		return exitUsage
 	}
 	if *timeout > 0 {
@@ -104,7 +105,7 @@ func runRuntime(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		goroots = append(goroots, root)
 	}
 	opt := rtq.Options{Keep: *keep, Race: *race, Args: []string{
-		"-seqs", strconv.Itoa(*seqs), "-steps", strconv.Itoa(*steps), "-ops", strconv.Itoa(*ops),
+		"-seqs", strconv.Itoa(*seqs), "-steps", strconv.Itoa(*steps), "-rapidchecks", strconv.Itoa(*rapidChecks), "-ops", strconv.Itoa(*ops),
 		"-rounds", strconv.Itoa(*rounds), "-seed", strconv.FormatUint(*seed, 10),
 	}}
 	if *checks != "" {
@@ -278,7 +279,7 @@ func printReport(w io.Writer, rep *rtq.Report) {
 func printSummary(w io.Writer, reports []*rtq.Report) verdict {
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	checks := []string{"diff", "stress", "porcupine", "interleave"}
+	checks := []string{"diff", "rapid", "stress", "porcupine", "interleave"}
 	fmt.Fprintf(tw, "release\tfuncs\t%s\ttime\tverdict\n", strings.Join(checks, "\t"))
 	all := pass
 	for _, rep := range reports {
@@ -315,7 +316,7 @@ func verdictOfReport(rep *rtq.Report) verdict {
 }
 
 // runtimeStageArgs is checkRuntimeLocal's budget.
-var runtimeStageArgs = []string{"-seqs", "100", "-ops", "100000", "-rounds", "100"}
+var runtimeStageArgs = []string{"-seqs", "100", "-rapidchecks", "50", "-ops", "100000", "-rounds", "100"}
 
 // checkRuntimeLocal checks the local toolchain's run-queue code at a small
 // budget (about ten seconds on two cores, most of it building the generated

@@ -52,7 +52,7 @@ func TestRuntimeTimeoutInconclusive(t *testing.T) {
 // the local toolchain: it must pass.
 func TestRuntimeStage(t *testing.T) {
 	saved := runtimeStageArgs
-	runtimeStageArgs = []string{"-seqs", "10", "-ops", "5000", "-rounds", "10", "-checks", "diff,stress,porcupine", "-caps", "4"}
+	runtimeStageArgs = []string{"-seqs", "10", "-ops", "5000", "-rounds", "10", "-rapidchecks", "10", "-checks", "diff,rapid,stress,porcupine", "-caps", "4"}
 	defer func() { runtimeStageArgs = saved }()
 	var log bytes.Buffer
 	res := checkRuntimeLocal(context.Background(), &log)
@@ -60,7 +60,7 @@ func TestRuntimeStage(t *testing.T) {
 	if res.verdict != pass {
 		t.Fatalf("the local toolchain's run queue: %v: %s", res.verdict, res.summary)
 	}
-	for _, c := range []string{"diff/4 pass", "stress/4 pass", "porcupine/4 pass"} {
+	for _, c := range []string{"diff/4 pass", "rapid/4 pass", "stress/4 pass", "porcupine/4 pass"} {
 		if !strings.Contains(res.summary, c) {
 			t.Errorf("summary %q lacks %q", res.summary, c)
 		}

@@ -27,7 +27,7 @@ func localGOROOT(t *testing.T) string {
 }
 
 // quick is a small budget: seconds per release.
-var quick = []string{"-seqs", "30", "-steps", "100", "-ops", "20000", "-rounds", "30"}
+var quick = []string{"-seqs", "30", "-steps", "100", "-rapidchecks", "30", "-ops", "20000", "-rounds", "30"}
 
 func TestExtractLocal(t *testing.T) {
 	e, err := Extract(localGOROOT(t))
@@ -139,7 +139,7 @@ func TestLocalToolchainPasses(t *testing.T) {
 	if v := rep.Verdict(); v != harness.Pass {
 		t.Fatalf("%s: %s, want pass", rep.Release, v)
 	}
-	for _, check := range []string{"diff", "stress", "porcupine", "interleave"} {
+	for _, check := range []string{"diff", "rapid", "stress", "porcupine", "interleave"} {
 		if !slices.ContainsFunc(rep.Results, func(r harness.Result) bool { return r.Check == check }) {
 			t.Errorf("check %s did not run", check)
 		}
@@ -165,7 +165,7 @@ var mutants = []struct {
 	// runqgrab takes half rounded down: one G in the ring is never stolen.
 	{"grab-half-down", "runqgrab", `n = n - n/2`, "n = n / 2", "diff", ""},
 	// runqputslow's batch leaves out its first G, which is lost.
-	{"putslow-drops-g", "runqputslow", `gQueue\{batch\[0\]\.guintptr\(\), batch\[n\]\.guintptr\(\), int32\(n \+ 1\)\}`, "gQueue{batch[1].guintptr(), batch[n].guintptr(), int32(n)}", "diff", ""},
+	{"putslow-drops-g", "runqputslow", `gQueue\{batch\[0\]\.guintptr\(\), batch\[n\]\.guintptr\(\), int32\(n \+ 1\)\}`, "gQueue{batch[1].guintptr(), batch[n].guintptr(), int32(n)}", "rapid", ""},
 	// runqempty trusts one read of head, tail and runnext.
 	{"empty-no-recheck", "runqempty", `if tail == atomic\.Load\(&pp\.runqtail\) \{`, "if true {", "interleave", "empty-recheck"},
 	// runqget steals from the wrong end: the ring's tail.

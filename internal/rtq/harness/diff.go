@@ -46,7 +46,7 @@ var errSkip = errors.New("not enabled")
 
 type diffAction struct {
 	name string
-	run  func(d *Diff, r *rand.Rand) error
+	run  func(d *Diff, r Chooser) error
 }
 
 var diffActions = []diffAction{
@@ -61,9 +61,14 @@ var diffActions = []diffAction{
 	{"globrunqget", (*Diff).globGet},
 }
 
-// Step runs one random operation and compares the contents after it. It
-// returns the operation's name.
-func (d *Diff) Step(r *rand.Rand) (string, error) {
+// Chooser draws the differential's choices: a *rand.Rand, or rapid's
+// generators (RunRapid), which shrink a failing sequence.
+type Chooser interface {
+	IntN(n int) int // in [0, n)
+}
+
+// Step runs one operation chosen by r and compares the contents after it.
+func (d *Diff) Step(r Chooser) (string, error) {
 	for {
 		a := diffActions[r.IntN(len(diffActions))]
 		err := a.run(d, r)
@@ -112,10 +117,10 @@ func (d *Diff) putOne(p int, next bool) {
 	d.specG = d.specG.PutBatch(spill)
 }
 
-func (d *Diff) put(r *rand.Rand) error { d.putOne(r.IntN(2), r.IntN(2) == 0); return nil }
+func (d *Diff) put(r Chooser) error { d.putOne(r.IntN(2), r.IntN(2) == 0); return nil }
 
 // putBurst fills a ring, so that runqputslow is reached at capacity 256.
-func (d *Diff) putBurst(r *rand.Rand) error {
+func (d *Diff) putBurst(r Chooser) error {
 	p := r.IntN(2)
 	for range 1 + r.IntN(d.cap+2) {
 		d.putOne(p, false)
@@ -123,7 +128,7 @@ func (d *Diff) putBurst(r *rand.Rand) error {
 	return nil
 }
 
-func (d *Diff) putBatch(r *rand.Rand) error {
+func (d *Diff) putBatch(r Chooser) error {
 	if !d.rt.HasPutBatch() {
 		return errSkip
 	}
@@ -164,7 +169,7 @@ func (d *Diff) putBatch(r *rand.Rand) error {
 	return nil
 }
 
-func (d *Diff) get(r *rand.Rand) error {
+func (d *Diff) get(r Chooser) error {
 	p := r.IntN(2)
 	g, inherit := d.rt.Get(p)
 	ig, iinherit := d.runqs[p].Get()
@@ -177,7 +182,7 @@ func (d *Diff) get(r *rand.Rand) error {
 	return nil
 }
 
-func (d *Diff) steal(r *rand.Rand) error {
+func (d *Diff) steal(r Chooser) error {
 	thief := r.IntN(2)
 	victim := 1 - thief
 	// The scheduler steals only into an almost empty ring.
@@ -200,7 +205,7 @@ func (d *Diff) steal(r *rand.Rand) error {
 	return nil
 }
 
-func (d *Diff) drain(r *rand.Rand) error {
+func (d *Diff) drain(r Chooser) error {
 	if !d.rt.HasDrain() {
 		return errSkip
 	}
@@ -215,7 +220,7 @@ func (d *Diff) drain(r *rand.Rand) error {
 	return nil
 }
 
-func (d *Diff) empty(r *rand.Rand) error {
+func (d *Diff) empty(r Chooser) error {
 	p := r.IntN(2)
 	got, igot, want := d.rt.Empty(p), d.runqs[p].Empty(), d.specQ[p].Empty()
 	if got != want || igot != want {
@@ -224,7 +229,7 @@ func (d *Diff) empty(r *rand.Rand) error {
 	return nil
 }
 
-func (d *Diff) globPut(r *rand.Rand) error {
+func (d *Diff) globPut(r Chooser) error {
 	id := d.newG()
 	if r.IntN(2) == 0 && d.rt.HasGlobPutHead() {
 		d.rt.GlobPutHead(id)
@@ -241,7 +246,7 @@ func (d *Diff) globPut(r *rand.Rand) error {
 // globGet is globrunqget or globrunqgetbatch (1.25+), or, up to 1.24,
 // globrunqget(pp, max), which takes a batch and runqputs all but the first
 // on pp: impl and spec do the same with GetBatch and Put.
-func (d *Diff) globGet(r *rand.Rand) error {
+func (d *Diff) globGet(r Chooser) error {
 	procs := 1 + r.IntN(4)
 	if d.rt.GlobGetLocal() {
 		p, max := r.IntN(2), r.IntN(d.cap/2+2)

@@ -15,6 +15,7 @@ import (
 // Budget sizes the checks of one release.
 type Budget struct {
 	DiffSeqs, DiffSteps int             // differential: sequences per capacity, operations per sequence
+	RapidChecks         int             // the differential driven by rapid: cases per capacity
 	StressOps           int             // conservation stress: owner operations per configuration
 	LinRounds           int             // porcupine: rounds per capacity (4 and 8), 2 thieves
 	LinOps              int             // operations per client per round
@@ -50,6 +51,7 @@ func Main(args []string, out io.Writer, qs []Queues) int {
 	var b Budget
 	fs.IntVar(&b.DiffSeqs, "seqs", 200, "")
 	fs.IntVar(&b.DiffSteps, "steps", 100, "")
+	fs.IntVar(&b.RapidChecks, "rapidchecks", 100, "")
 	fs.IntVar(&b.StressOps, "ops", 200_000, "")
 	fs.IntVar(&b.LinRounds, "rounds", 200, "")
 	fs.IntVar(&b.LinOps, "linops", 12, "")
@@ -133,6 +135,18 @@ func Run(ctx context.Context, qs []Queues, b Budget) []Result {
 			res, err = RunDiff(ctx, q, b.DiffSeqs, b.DiffSteps, b.Seed)
 		}
 		add("diff", q.Cap(), start, fmt.Sprintf("%d ops", res.Steps), err)
+	}
+	for _, q := range qs {
+		if !on("rapid", q) || b.RapidChecks == 0 {
+			continue
+		}
+		start := time.Now()
+		var n int
+		err := ctx.Err()
+		if err == nil {
+			n, err = RunRapid(q, b.RapidChecks, b.DiffSteps, b.Seed)
+		}
+		add("rapid", q.Cap(), start, fmt.Sprintf("%d cases", n), err)
 	}
 	for _, q := range qs {
 		if q.Cap() != 4 && q.Cap() != 256 || !on("stress", q) {
