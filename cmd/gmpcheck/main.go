@@ -118,7 +118,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			usage(stderr)
 			return exitUsage
 		}
-		return c.run(ctx, []string{"-h"}, stdout, stderr)
+		return c.run(ctx, []string{"-h"}, stdout, stdout)
 	case "version", "-version", "--version":
 		if len(args) > 1 {
 			fmt.Fprintln(stderr, "gmpcheck version: takes no arguments")
@@ -132,6 +132,13 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintf(stderr, "gmpcheck: unknown command %q\n\n", args[0])
 		usage(stderr)
 		return exitUsage
+	}
+	for _, a := range args[1:] {
+		if a == "-h" || a == "-help" || a == "--help" {
+			// Usage is asked for: it goes to stdout, whichever stream a
+			// command's flag set prints it on.
+			stderr = stdout
+		}
 	}
 	return c.run(ctx, args[1:], stdout, stderr)
 }
