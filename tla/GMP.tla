@@ -10,13 +10,18 @@
 (* The state is one record variable st whose fields are spec.State's:      *)
 (*   st.G[g]   status of G slot g (1..NG)                                   *)
 (*   st.P[p]   [status, tick, runnext, ring] of P p (0..NP-1)               *)
-(*   st.M[m]   [pc, p, curg, spinning] of M m (0..NM-1)                     *)
+(*   st.M[m]   [pc, p, curg, spinning, scan] of M m (0..NM-1)               *)
 (*   st.Runq   sched.runq, the global queue                                *)
-(*   st.NPIdle, st.NMSpinning, st.SpawnLeft                                *)
-(* Ps, Ms and Gs are numbers rather than model values because the spec's   *)
-(* canonical choices (pidleget takes the lowest idle P, startm the lowest  *)
-(* idle M, gfget the lowest free G) need an order, and because symmetry    *)
-(* reduction would make state counts incomparable with the Go explorer.    *)
+(*   st.NPIdle, st.NMSpinning, st.NeedSpinning, st.SpawnLeft               *)
+(* An M's pc is where it is between two of the runtime's synchronization   *)
+(* steps (a sched.lock section, or one read-modify-write of a shared       *)
+(* scheduler word); scan is the set of Ps its current scan has looked at   *)
+(* (pc "steal": stealWork's victims; pc "recheckrunqs": checkRunqsNoP's    *)
+(* Ps). Ps, Ms and Gs are numbers rather than model values because the     *)
+(* spec's canonical choices (pidleget takes the lowest idle P, startm the  *)
+(* lowest idle M, gfget the lowest free G) need an order, and because      *)
+(* symmetry reduction would make state counts incomparable with the Go     *)
+(* explorer.                                                               *)
 (*                                                                         *)
 (* Each action is atomic. Helpers (RunqPut, Wakep, StartM, Run, ...) are   *)
 (* functions from a state record to a state record, composed inside one    *)
@@ -26,13 +31,14 @@ EXTENDS Integers, Sequences, FiniteSets   \* Integers: NoP is -1
 
 CONSTANTS
     NP,         \* GOMAXPROCS
-    NM,         \* M slots
+    NM,         \* M slots: the thread limit (see StartM)
     NG,         \* G slots; g1 is main
     Cap,        \* capacity of each P's ring
     Spawn,      \* NewProc budget
     SchedTick,  \* period of the global-queue check (61 in the runtime)
     Syscalls,   \* EnterSyscall, ExitSyscall*, Retake
     NetpollOn,  \* model netpoll: Netpoll in findRunnable, InjectGList
+    GoVersion,  \* 126: Go 1.26 (sched.needspinning); 119: Go 1.19 (none)
     Bug         \* "none" or a seeded bug of spec.Bug (same names)
 
 BugNames == {"none", "ready-no-wakep", "no-61", "nmspinning-no-dec",
@@ -40,7 +46,11 @@ BugNames == {"none", "ready-no-wakep", "no-61", "nmspinning-no-dec",
 
 ASSUME /\ NP \in 1..4 /\ NM \in NP..8 /\ NG \in 1..8
        /\ Cap \in {2, 4, 8} /\ Spawn \in 0..15 /\ SchedTick \in 1..61
-       /\ Syscalls \in BOOLEAN /\ NetpollOn \in BOOLEAN /\ Bug \in BugNames
+       /\ Syscalls \in BOOLEAN /\ NetpollOn \in BOOLEAN
+       /\ GoVersion \in {119, 126} /\ Bug \in BugNames
+
+\* sched.needspinning exists from Go 1.20 on (spec.Bounds.Go).
+NeedSpinningOn == GoVersion = 126
 
 NoG == 0
 NoP == -1
@@ -50,7 +60,8 @@ Ms == 0..NM-1
 Half == Cap \div 2
 
 GStatuses == {"idle", "runnable", "running", "waiting", "syscall", "dead"}
-MPCs == {"idle", "sched", "recheck", "run"}
+MPCs == {"idle", "sched", "steal", "drop", "dropspin", "recheck", "recheckrunqs",
+         "stop", "syscallnop", "run"}
 
 Min(S) == CHOOSE x \in S : \A y \in S : x <= y
 Min3(a, b, c) == Min({a, b, c})
@@ -58,16 +69,19 @@ Max2(a, b) == IF a >= b THEN a ELSE b
 
 VARIABLE st
 
+IdleMRec == [pc |-> "idle", p |-> NoP, curg |-> NoG, spinning |-> FALSE, scan |-> {}]
+
 Init ==
     st = [G |-> [g \in Gs |-> IF g = 1 THEN "running" ELSE "idle"],
           P |-> [p \in Ps |-> [status |-> IF p = 0 THEN "running" ELSE "idle",
                                tick |-> 0, runnext |-> NoG, ring |-> <<>>]],
           M |-> [m \in Ms |-> IF m = 0
-                                THEN [pc |-> "run", p |-> 0, curg |-> 1, spinning |-> FALSE]
-                                ELSE [pc |-> "idle", p |-> NoP, curg |-> NoG, spinning |-> FALSE]],
+                                THEN [pc |-> "run", p |-> 0, curg |-> 1, spinning |-> FALSE, scan |-> {}]
+                                ELSE IdleMRec],
           Runq |-> <<>>,
           NPIdle |-> NP - 1,
           NMSpinning |-> 0,
+          NeedSpinning |-> FALSE,
           SpawnLeft |-> Spawn]
 
 -----------------------------------------------------------------------------
@@ -94,31 +108,44 @@ IdlePs(s) == {p \in Ps : s.P[p].status = "idle"}
 IdleMs(s) == {m \in Ms : s.M[m].pc = "idle"}
 
 \* pidleget / pidleput. Pidleget takes the lowest idle P; callers check
-\* that one exists (NPIdle > 0).
+\* that one exists.
 PidleGot(s) == Min(IdlePs(s))
 Pidleget(s) == [s EXCEPT !.P[PidleGot(s)].status = "running", !.NPIdle = @ - 1]
 Pidleput(s, p) == [s EXCEPT !.P[p].status = "idle", !.NPIdle = @ + 1]
 
-\* startm: the lowest idle M takes P p. With no idle M the result is
-\* NoIdleM, and the step that needed the M is not taken: like the runtime's
-\* maxmcount, the M bound limits the behaviours explored (spec.Explore
-\* counts these as "pruned" transitions). Helpers pass NoIdleM through;
-\* Succ discards it.
+\* Pidleget for M m, which takes the P.
+TakeIdleP(s, m) == [Pidleget(s) EXCEPT !.M[m].p = PidleGot(s)]
+
+\* startm: the lowest idle M takes P p. With no idle M the runtime would
+\* create one (newm); the model's NM slots are its threads, so the result
+\* is then NoIdleM and the step that needed the M is not taken (spec:
+\* ErrNoIdleM, counted in spec.Explore's Pruned; with Options.ThreadLimit
+\* NM is the runtime's thread limit). Every helper passes NoIdleM through
+\* unchanged, and Succ discards it.
 NoIdleM == [startm |-> "no idle M"]
+Cut(s) == s = NoIdleM
 StartM(s, p, spinning) ==
-    IF s = NoIdleM \/ IdleMs(s) = {} THEN NoIdleM
+    IF Cut(s) THEN s
+    ELSE IF IdleMs(s) = {} THEN NoIdleM
     ELSE [s EXCEPT !.M[Min(IdleMs(s))] = [pc |-> "sched", p |-> p, curg |-> NoG,
-                                         spinning |-> spinning]]
+                                         spinning |-> spinning, scan |-> {}]]
 
 \* The successor of an action, unless a startm in it found no idle M.
-Succ(ns) == ns # NoIdleM /\ st' = ns
+Succ(ns) == ~Cut(ns) /\ st' = ns
 
-\* wakep: start a spinning M on an idle P unless an M already spins.
+\* pidlegetSpinning finding no idle P: Go 1.20+ sets sched.needspinning.
+NoIdleP(s) == IF NeedSpinningOn THEN [s EXCEPT !.NeedSpinning = TRUE] ELSE s
+
+\* m.becomeSpinning: m.spinning, nmspinning + 1, needspinning cleared.
+BecomeSpin(s, m) == [s EXCEPT !.M[m].spinning = TRUE, !.NMSpinning = @ + 1,
+                              !.NeedSpinning = FALSE]
+
+\* wakep: start a spinning M on an idle P unless an M already spins; with
+\* no idle P, pidlegetSpinning sets needspinning.
 Wakep(s) ==
-    IF s.NMSpinning # 0 \/ s.NPIdle = 0
-      THEN s
-      ELSE LET p == PidleGot(s) IN
-           StartM([Pidleget(s) EXCEPT !.NMSpinning = @ + 1], p, TRUE)
+    IF Cut(s) \/ s.NMSpinning # 0 THEN s
+    ELSE IF IdlePs(s) = {} THEN NoIdleP(s)
+    ELSE StartM([Pidleget(s) EXCEPT !.NMSpinning = @ + 1], PidleGot(s), TRUE)
 
 \* handoffp of a P whose M is in a syscall.
 Handoffp(s, p) ==
@@ -126,21 +153,27 @@ Handoffp(s, p) ==
     IF local \/ s.Runq # <<>>
       THEN StartM(s, p, FALSE)
     ELSE IF s.NMSpinning + s.NPIdle = 0
-      THEN StartM([s EXCEPT !.NMSpinning = @ + 1], p, TRUE)
+      THEN StartM([s EXCEPT !.NMSpinning = @ + 1, !.NeedSpinning = FALSE], p, TRUE)
     ELSE Pidleput(s, p)
 
-\* The end of schedule: resetspinning if m was spinning, then execute g. A
-\* fresh time slice (inherit = FALSE) increments the P's schedtick.
+\* execute: g runs on M m; a fresh time slice (inherit = FALSE) increments
+\* the P's schedtick. Only applied to a state that is not NoIdleM.
+Execute(s, m, g, inherit) ==
+    LET s1 == [s EXCEPT !.G[g] = "running", !.M[m].curg = g, !.M[m].pc = "run",
+                        !.M[m].scan = {}]
+    IN IF inherit THEN s1
+       ELSE [s1 EXCEPT !.P[s1.M[m].p].tick = (@ + 1) % SchedTick]
+
+\* The end of schedule: resetspinning if m was spinning (its wakep may need
+\* an M beyond the bound), then execute g.
+ResetSpinning(s, m) ==
+    IF s.M[m].spinning
+      THEN Wakep([s EXCEPT !.M[m].spinning = FALSE,
+                           !.NMSpinning = IF Bug = "nmspinning-no-dec" THEN @ ELSE @ - 1])
+      ELSE s
 Run(s, m, g, inherit) ==
-    LET s1 == IF s.M[m].spinning
-                THEN Wakep([s EXCEPT !.M[m].spinning = FALSE,
-                                     !.NMSpinning = IF Bug = "nmspinning-no-dec" THEN @ ELSE @ - 1])
-                ELSE s
-        s2 == [s1 EXCEPT !.G[g] = "running", !.M[m].curg = g, !.M[m].pc = "run"]
-        p  == s2.M[m].p
-    IN IF s1 = NoIdleM THEN NoIdleM
-       ELSE IF inherit THEN s2
-       ELSE [s2 EXCEPT !.P[p].tick = (@ + 1) % SchedTick]
+    LET s1 == ResetSpinning(s, m) IN
+    IF Cut(s1) THEN s1 ELSE Execute(s1, m, g, inherit)
 
 \* goschedImpl (Gosched and preemption): the G goes to sched.runq (or, with
 \* the gosched-local bug, to its P's runnext), then wakep.
@@ -186,11 +219,20 @@ AfterSteal(s, j) ==
       THEN [s EXCEPT !.P[j].ring = SubSeq(@, Len(@) - Len(@) \div 2 + 1, Len(@))]
       ELSE [s EXCEPT !.P[j].runnext = NoG]
 
-AnyLocalWork(s) == \E p \in Ps : s.P[p].status = "running" /\ ~LocalEmpty(s, p)
+\* A P that is not idle and has local work (what stealWork takes from and
+\* checkRunqsNoP looks for).
+HasWork(s, p) == s.P[p].status = "running" /\ ~LocalEmpty(s, p)
 
 RetakeCond(s, p) ==
     LET local == ~LocalEmpty(s, p) /\ Bug # "retake-ignores-local" IN
     local \/ s.NMSpinning + s.NPIdle = 0
+
+\* scanDone: a steal scan that has looked at every other P has failed; the
+\* M goes on to the lock section that releases its P.
+ScanDone(s, m) ==
+    IF s.M[m].scan \cup {s.M[m].p} = Ps
+      THEN [s EXCEPT !.M[m].pc = "drop", !.M[m].scan = {}]
+      ELSE s
 
 -----------------------------------------------------------------------------
 (* Goroutine actions: M m runs its G, which decides (no fairness).         *)
@@ -226,7 +268,7 @@ EnterSyscall(m) ==
     /\ st' = [st EXCEPT !.G[st.M[m].curg] = "syscall"]
 
 -----------------------------------------------------------------------------
-(* Syscall exit, by the M whose G is in a syscall (no fairness).           *)
+(* Syscall exit, by the M whose G is in a syscall (the G decides when).    *)
 
 InSyscall(m) == st.M[m].pc = "run" /\ st.G[st.M[m].curg] = "syscall"
 
@@ -236,80 +278,149 @@ ExitSyscallFast(m) ==
 
 ExitSyscallIdleP(m) ==
     /\ InSyscall(m) /\ st.M[m].p = NoP /\ st.NPIdle > 0
-    /\ st' = [Pidleget(st) EXCEPT !.M[m].p = PidleGot(st), !.G[st.M[m].curg] = "running"]
+    /\ st' = [TakeIdleP(st, m) EXCEPT !.G[st.M[m].curg] = "running"]
 
+\* exitsyscallNoP's first half: the G is made runnable and dropped; the
+\* sched.lock section that follows is ExitSyscallLateP or
+\* ExitSyscallGlobrunq, a step of the M's loop.
 ExitSyscallNoP(m) ==
-    /\ InSyscall(m) /\ st.M[m].p = NoP /\ st.NPIdle = 0
-    /\ st' = [st EXCEPT !.G[st.M[m].curg] = "runnable", !.Runq = Append(@, st.M[m].curg),
-                        !.M[m].curg = NoG, !.M[m].pc = "idle"]
+    /\ InSyscall(m) /\ st.M[m].p = NoP /\ ~(st.NPIdle > 0)
+    /\ st' = [st EXCEPT !.G[st.M[m].curg] = "runnable", !.M[m].pc = "syscallnop"]
 
 -----------------------------------------------------------------------------
-(* The schedule loop: M m in findRunnable holding P p (weakly fair per M). *)
-(* Exactly one group of steps is enabled, in findRunnable's order.          *)
+(* The schedule loop of M m (weakly fair per M): findRunnable, stealWork   *)
+(* one victim per step, the lock section that releases the P, the no-P     *)
+(* recheck, stopm, and exitsyscallNoP's lock section. At each pc exactly   *)
+(* one group of steps is enabled, as spec/model.go's appendEnabled lists    *)
+(* them.                                                                   *)
 
-InSched(m) == st.M[m].pc = "sched"
+PC(m) == st.M[m].pc
 MyP(m) == st.M[m].p
-NothingLocal(m) == LocalEmpty(st, MyP(m)) /\ st.Runq = <<>>
+Spinning(m) == st.M[m].spinning
+
+\* The top of findRunnable, holding a P: the first source that has work.
+AtTop(m) == PC(m) = "sched"
+TopNothing(m) == AtTop(m) /\ LocalEmpty(st, MyP(m)) /\ st.Runq = <<>>
+
+\* stealWork: a spinning M at the top that found nothing, or in its scan.
+Scanning(m) == (TopNothing(m) /\ Spinning(m)) \/ PC(m) = "steal"
+Victims(m) == {v \in Ps : v # MyP(m) /\ v \notin st.M[m].scan}
+
+\* The sched.lock section that ends the search with a P: after SpinLimit,
+\* or a steal scan with no victim left.
+AtDrop(m) == PC(m) = "drop" \/ (Scanning(m) /\ Victims(m) = {})
 
 Global61(m) ==
-    /\ InSched(m) /\ Cond61(st, MyP(m))
+    /\ AtTop(m) /\ Cond61(st, MyP(m))
     /\ Succ(Run([st EXCEPT !.Runq = Tail(@)], m, Head(st.Runq), FALSE))
 
 RunqGet(m) ==
-    /\ InSched(m) /\ ~Cond61(st, MyP(m)) /\ ~LocalEmpty(st, MyP(m))
+    /\ AtTop(m) /\ ~Cond61(st, MyP(m)) /\ ~LocalEmpty(st, MyP(m))
     /\ LET p == MyP(m) IN
        Succ(IF st.P[p].runnext # NoG
               THEN Run([st EXCEPT !.P[p].runnext = NoG], m, st.P[p].runnext, TRUE)
               ELSE Run([st EXCEPT !.P[p].ring = Tail(@)], m, Head(st.P[p].ring), FALSE))
 
+\* At the top (local queue empty), or in the lock section before releasing
+\* the P.
 GlobRunqGetBatch(m) ==
-    /\ InSched(m) /\ ~Cond61(st, MyP(m)) /\ LocalEmpty(st, MyP(m)) /\ st.Runq # <<>>
+    /\ \/ AtTop(m) /\ ~Cond61(st, MyP(m)) /\ LocalEmpty(st, MyP(m))
+       \/ AtDrop(m)
+    /\ st.Runq # <<>>
     /\ Succ(TakeGlobalBatch(st, m))
 
 Netpoll(m, g) ==
-    /\ NetpollOn /\ InSched(m) /\ NothingLocal(m) /\ st.G[g] = "waiting"
+    /\ NetpollOn /\ TopNothing(m) /\ st.G[g] = "waiting"
     /\ Succ(Run(st, m, g, FALSE))
 
+\* The spinning limit allows it (2*nmspinning < procs-npidle): the M
+\* spins and goes straight to stealWork.
 BecomeSpinning(m) ==
-    /\ InSched(m) /\ NothingLocal(m) /\ ~st.M[m].spinning
+    /\ TopNothing(m) /\ ~Spinning(m)
     /\ 2 * st.NMSpinning < NP - st.NPIdle
-    /\ st' = [st EXCEPT !.M[m].spinning = TRUE, !.NMSpinning = @ + 1]
+    /\ st' = ScanDone([BecomeSpin(st, m) EXCEPT !.M[m].pc = "steal"], m)
 
-Steal(m, j) ==
-    /\ InSched(m) /\ NothingLocal(m) /\ st.M[m].spinning
-    /\ j # MyP(m) /\ st.P[j].status = "running" /\ Stealable(st, j)
-    /\ LET b  == StealBatch(st, j)
-           s1 == AfterSteal(st, j)
-           s2 == [s1 EXCEPT !.P[MyP(m)].ring = @ \o SubSeq(b, 1, Len(b) - 1)]
+\* The spinning limit says no: the M goes on to release its P.
+SpinLimit(m) ==
+    /\ TopNothing(m) /\ ~Spinning(m)
+    /\ 2 * st.NMSpinning >= NP - st.NPIdle
+    /\ st' = [st EXCEPT !.M[m].pc = "drop"]
+
+\* stealWork visits victim v, which has work then: runqsteal, execute.
+Steal(m, v) ==
+    /\ Scanning(m) /\ v \in Victims(m) /\ HasWork(st, v)
+    /\ LET b  == StealBatch(st, v)
+           s1 == AfterSteal(st, v)
+           s2 == [s1 EXCEPT !.P[MyP(m)].ring = @ \o SubSeq(b, 1, Len(b) - 1),
+                            !.M[m].scan = {}]
        IN Succ(Run(s2, m, b[Len(b)], FALSE))
 
+\* stealWork visits victim v and finds nothing.
+StealMiss(m, v) ==
+    /\ Scanning(m) /\ v \in Victims(m) /\ ~HasWork(st, v)
+    /\ st' = ScanDone([st EXCEPT !.M[m].scan = @ \cup {v}, !.M[m].pc = "steal"], m)
+
+\* The "delicate dance": a non-spinning M about to release its P sees
+\* sched.needspinning and becomes spinning instead.
+NeedSpinning(m) ==
+    /\ AtDrop(m) /\ st.Runq = <<>> /\ ~Spinning(m) /\ st.NeedSpinning
+    /\ st' = [BecomeSpin(st, m) EXCEPT !.M[m].pc = "sched"]
+
+\* releasep + pidleput under sched.lock.
 ReleaseP(m) ==
-    /\ InSched(m) /\ NothingLocal(m)
-    /\ \/ st.M[m].spinning /\ ~\E j \in Ps : j # MyP(m) /\ st.P[j].status = "running" /\ Stealable(st, j)
-       \/ ~st.M[m].spinning /\ 2 * st.NMSpinning >= NP - st.NPIdle
-    /\ LET s1 == [Pidleput(st, MyP(m)) EXCEPT !.M[m].p = NoP] IN
-       st' = IF st.M[m].spinning
-               THEN [s1 EXCEPT !.M[m].spinning = FALSE, !.NMSpinning = @ - 1, !.M[m].pc = "recheck"]
-               ELSE [s1 EXCEPT !.M[m].pc = "idle"]
+    /\ AtDrop(m) /\ st.Runq = <<>> /\ (Spinning(m) \/ ~st.NeedSpinning)
+    /\ st' = [Pidleput(st, MyP(m)) EXCEPT !.M[m].p = NoP,
+                                          !.M[m].pc = IF Spinning(m) THEN "dropspin" ELSE "stop"]
 
-(* The no-P recheck of an M that dropped spinning and its P.               *)
+(* The no-P recheck of an M that released its P while spinning.           *)
 
-InRecheck(m) == st.M[m].pc = "recheck"
+DropSpinning(m) ==
+    /\ PC(m) = "dropspin"
+    /\ st' = [st EXCEPT !.M[m].spinning = FALSE, !.NMSpinning = @ - 1, !.M[m].pc = "recheck"]
 
+\* The recheck of sched.runq under sched.lock: pidlegetSpinning got a P.
 RecheckGlobal(m) ==
-    /\ InRecheck(m) /\ st.NPIdle > 0 /\ st.Runq # <<>>
-    /\ LET s1 == [Pidleget(st) EXCEPT !.M[m].p = PidleGot(st), !.M[m].pc = "sched",
-                                      !.M[m].spinning = TRUE, !.NMSpinning = @ + 1]
-       IN Succ(TakeGlobalBatch(s1, m))
+    /\ PC(m) = "recheck" /\ st.Runq # <<>> /\ st.NPIdle > 0
+    /\ Succ(TakeGlobalBatch(BecomeSpin([TakeIdleP(st, m) EXCEPT !.M[m].pc = "sched"], m), m))
 
-RecheckRunqs(m) ==
-    /\ InRecheck(m) /\ st.NPIdle > 0 /\ st.Runq = <<>> /\ AnyLocalWork(st)
-    /\ st' = [Pidleget(st) EXCEPT !.M[m].p = PidleGot(st), !.M[m].pc = "sched",
-                                  !.M[m].spinning = TRUE, !.NMSpinning = @ + 1]
+\* ... no idle P: needspinning is set, and the M goes on to checkRunqsNoP.
+RecheckGlobalNoP(m) ==
+    /\ PC(m) = "recheck" /\ st.Runq # <<>> /\ ~(st.NPIdle > 0)
+    /\ st' = [NoIdleP(st) EXCEPT !.M[m].pc = "recheckrunqs"]
 
+\* checkRunqsNoP, one P per step (from "recheck" when sched.runq is empty).
+AtRecheckRunqs(m) == PC(m) = "recheckrunqs" \/ (PC(m) = "recheck" /\ st.Runq = <<>>)
+RecheckAt(m, p) == AtRecheckRunqs(m) /\ p \notin st.M[m].scan
+
+RecheckRunqs(m, p) ==
+    /\ RecheckAt(m, p) /\ HasWork(st, p) /\ st.NPIdle > 0
+    /\ st' = BecomeSpin([TakeIdleP(st, m) EXCEPT !.M[m].pc = "sched", !.M[m].scan = {}], m)
+
+RecheckRunqsNoP(m, p) ==
+    /\ RecheckAt(m, p) /\ HasWork(st, p) /\ ~(st.NPIdle > 0)
+    /\ st' = [NoIdleP(st) EXCEPT !.M[m].pc = "stop", !.M[m].scan = {}]
+
+RecheckMiss(m, p) ==
+    /\ RecheckAt(m, p) /\ ~HasWork(st, p)
+    /\ LET sc == st.M[m].scan \cup {p} IN
+       st' = IF sc = Ps THEN [st EXCEPT !.M[m].pc = "stop", !.M[m].scan = {}]
+             ELSE [st EXCEPT !.M[m].pc = "recheckrunqs", !.M[m].scan = sc]
+
+\* stopm: mput under sched.lock.
 StopM(m) ==
-    /\ InRecheck(m) /\ ~(st.NPIdle > 0 /\ (st.Runq # <<>> \/ AnyLocalWork(st)))
-    /\ st' = [st EXCEPT !.M[m].pc = "idle"]
+    /\ PC(m) = "stop"
+    /\ st' = [st EXCEPT !.M[m].pc = "idle", !.M[m].scan = {}]
+
+\* exitsyscallNoP's sched.lock section: an idle P after all, or the G goes
+\* to sched.runq and the M stops.
+ExitSyscallLateP(m) ==
+    /\ PC(m) = "syscallnop" /\ st.NPIdle > 0
+    /\ Succ(Run(TakeIdleP(st, m), m, st.M[m].curg, FALSE))
+
+ExitSyscallGlobrunq(m) ==
+    /\ PC(m) = "syscallnop" /\ ~(st.NPIdle > 0)
+    /\ st' = [st EXCEPT !.Runq = Append(@, st.M[m].curg), !.M[m].curg = NoG,
+                        !.M[m].pc = "stop"]
 
 -----------------------------------------------------------------------------
 (* sysmon and netpoll (external).                                          *)
@@ -329,10 +440,13 @@ Retake(p) ==
     /\ RetakeEnabled(p)
     /\ Succ(Handoffp([st EXCEPT !.M[Holder(st, p)].p = NoP], p))
 
+\* netpoll from sysmon: injectglist without a P starts an M on an idle P,
+\* or (no idle P) sets needspinning.
 InjectGList(g) ==
     /\ NetpollOn /\ st.G[g] = "waiting"
     /\ LET s1 == [st EXCEPT !.G[g] = "runnable", !.Runq = Append(@, g)] IN
-       Succ(IF s1.NPIdle > 0 THEN StartM(Pidleget(s1), PidleGot(s1), FALSE) ELSE s1)
+       Succ(IF IdlePs(s1) # {} THEN StartM(Pidleget(s1), PidleGot(s1), FALSE)
+            ELSE NoIdleP(s1))
 
 -----------------------------------------------------------------------------
 (* Terminal states. The spec's explorer accepts a state with no enabled    *)
@@ -348,44 +462,52 @@ Terminated == (AllExited \/ ProgramDeadlock) /\ UNCHANGED st
 
 -----------------------------------------------------------------------------
 
-\* Every step of M m's schedule loop (the steps weak fairness is about).
+\* Every step of M m's schedule loop (the steps weak fairness is about):
+\* spec's ActGlobal61 .. ActExitSyscallGlobrunq.
 SchedStep(m) ==
     \/ Global61(m) \/ RunqGet(m) \/ GlobRunqGetBatch(m)
     \/ (\E g \in Gs : Netpoll(m, g))
-    \/ BecomeSpinning(m) \/ (\E j \in Ps : Steal(m, j)) \/ ReleaseP(m)
-    \/ RecheckGlobal(m) \/ RecheckRunqs(m) \/ StopM(m)
+    \/ BecomeSpinning(m) \/ SpinLimit(m)
+    \/ (\E v \in Ps : Steal(m, v)) \/ (\E v \in Ps : StealMiss(m, v))
+    \/ NeedSpinning(m) \/ ReleaseP(m) \/ DropSpinning(m)
+    \/ RecheckGlobal(m) \/ RecheckGlobalNoP(m)
+    \/ (\E p \in Ps : RecheckRunqs(m, p)) \/ (\E p \in Ps : RecheckRunqsNoP(m, p))
+    \/ (\E p \in Ps : RecheckMiss(m, p))
+    \/ StopM(m) \/ ExitSyscallLateP(m) \/ ExitSyscallGlobrunq(m)
 
 GoroutineStep(m) ==
     \/ NewProc(m) \/ GoExit(m) \/ Gosched(m) \/ Park(m)
     \/ (\E g \in Gs : Ready(m, g)) \/ EnterSyscall(m)
     \/ ExitSyscallFast(m) \/ ExitSyscallIdleP(m) \/ ExitSyscallNoP(m)
 
+\* An M anywhere in its schedule loop (every pc but idle and run).
+InLoop(m) == st.M[m].pc \notin {"idle", "run"}
+
 \* The guards in front of the steps are implied by each step's own enabling
 \* condition (every GoroutineStep(m) needs st.M[m].pc = "run", every
-\* SchedStep(m) the schedule loop, Preempt and Retake a running P), so
-\* they change nothing; they let tla-checker skip the disabled groups
-\* (about twice as fast) and make it label each edge of its DOT export with
-\* the action's own name, which the cross-check uses.
+\* SchedStep(m) InLoop(m), Preempt and Retake a running P), so they change
+\* nothing; they let tla-checker skip the disabled groups and make it
+\* label each edge of its DOT export with the action's own name, which the
+\* cross-check uses.
 Next ==
     \/ \E m \in Ms : IF st.M[m].pc = "run" THEN GoroutineStep(m)
-                    ELSE st.M[m].pc \in {"sched", "recheck"} /\ SchedStep(m)
+                    ELSE InLoop(m) /\ SchedStep(m)
     \/ \E p \in Ps : st.P[p].status = "running" /\ (Preempt(p) \/ Retake(p))
     \/ \E g \in Gs : InjectGList(g)
     \/ Terminated
 
-\* Fairness as docs/spec.md states it: "an M in Sched or Recheck eventually
-\* takes a step", per M, and the same for Retake per P. Nothing else is
-\* fair: programs, syscalls and the outside world may do anything.
+\* Fairness as docs/spec.md states it: "an M in its schedule loop
+\* eventually takes a step", per M, and the same for Retake per P. Nothing
+\* else is fair: programs, syscalls and the outside world may do anything.
 \*
 \* Each conjunct is weak fairness, WF_st(A) == []<>~ENABLED <<A>>_st \/
 \* []<><<A>>_st, with ENABLED <<A>>_st replaced by the condition the spec
 \* uses: M m is in its schedule loop (InLoop(m)), Retake(p)'s condition
 \* holds (RetakeEnabled(p)). The two differ only where every step of the M
 \* (or the Retake) needs an M beyond the NM bound and is not taken (Succ):
-\* there WF would let the M sit forever, an artifact of the bound (the
-\* runtime starts a new M), while this fairness does not. On the cfgs in
-\* this directory such states are counted by the test (docs/tla.md).
-InLoop(m) == st.M[m].pc \in {"sched", "recheck"}
+\* there WF would let the M sit forever, while this fairness does not
+\* (spec.Explore with Options.ThreadLimit: the runtime dies of thread
+\* exhaustion there).
 FairM(m) == []<>(~InLoop(m)) \/ []<><<SchedStep(m)>>_st
 FairRetake(p) == []<>(~RetakeEnabled(p)) \/ []<><<Retake(p)>>_st
 Fairness ==
@@ -408,8 +530,10 @@ TypeOK ==
                      /\ st.M[m].p \in Ps \cup {NoP}
                      /\ st.M[m].curg \in 0..NG
                      /\ st.M[m].spinning \in BOOLEAN
+                     /\ st.M[m].scan \subseteq Ps
     /\ \A i \in 1..Len(st.Runq) : st.Runq[i] \in Gs
     /\ st.NPIdle \in 0..NP /\ st.NMSpinning \in 0..NM /\ st.SpawnLeft \in 0..Spawn
+    /\ st.NeedSpinning \in BOOLEAN
 
 Occurrences(g, s) == Cardinality({i \in 1..Len(s) : s[i] = g})
 RingSlots(g) == UNION {{<<p, i>> : i \in {j \in 1..Len(st.P[p].ring) : st.P[p].ring[j] = g}} : p \in Ps}
@@ -419,10 +543,13 @@ QueuedCount(g) ==
     + Cardinality(RingSlots(g))
 CurgOf(g) == {m \in Ms : st.M[m].curg = g}
 
-\* 1. Each G is in exactly one place consistent with its status.
+\* 1. Each G is in exactly one place consistent with its status. A runnable
+\*    G is queued once, or is the curg of an M in exitsyscallNoP.
 InvGPlace ==
     \A g \in Gs :
-        CASE st.G[g] = "runnable" -> QueuedCount(g) = 1 /\ CurgOf(g) = {}
+        CASE st.G[g] = "runnable" -> \/ QueuedCount(g) = 1 /\ CurgOf(g) = {}
+                                     \/ /\ QueuedCount(g) = 0 /\ Cardinality(CurgOf(g)) = 1
+                                        /\ \A m \in CurgOf(g) : st.M[m].pc = "syscallnop"
           [] st.G[g] = "running"  -> QueuedCount(g) = 0 /\ Cardinality(CurgOf(g)) = 1
                                      /\ \A m \in CurgOf(g) : st.M[m].p # NoP /\ st.M[m].pc = "run"
           [] st.G[g] = "syscall"  -> QueuedCount(g) = 0 /\ Cardinality(CurgOf(g)) = 1
@@ -432,8 +559,15 @@ InvGPlace ==
 \* 2. Every ring holds at most Cap Gs.
 InvQueueCap == \A p \in Ps : Len(st.P[p].ring) <= Cap
 
-\* 3. A spinning M holds a P, and that P's local queue is empty.
-InvSpinning == \A m \in Ms : st.M[m].spinning => st.M[m].p # NoP /\ LocalEmpty(st, st.M[m].p)
+\* 3. A spinning M holds a P whose local queue is empty, or has just
+\*    released it (pc "dropspin"). This holds only because timers are not
+\*    modelled: stealWork runs other Ps' timers, whose ready() would put Gs
+\*    on the spinning M's own P.
+InvSpinning ==
+    \A m \in Ms :
+        st.M[m].spinning =>
+            IF st.M[m].p = NoP THEN st.M[m].pc = "dropspin"
+            ELSE LocalEmpty(st, st.M[m].p)
 
 \* 4. An idle P has an empty local queue and no holder; a running P has
 \*    exactly one holder.
@@ -443,33 +577,43 @@ InvPIdle ==
           THEN LocalEmpty(st, p) /\ ~HasHolder(st, p)
           ELSE Cardinality({m \in Ms : st.M[m].p = p}) = 1
 
-\* 5. NPIdle and NMSpinning equal their recounts.
+\* 5. NPIdle and NMSpinning equal their recounts; needspinning only where
+\*    the Go version has it.
 InvCounts ==
     /\ st.NPIdle = Cardinality(IdlePs(st))
     /\ st.NMSpinning = Cardinality({m \in Ms : st.M[m].spinning})
+    /\ st.NeedSpinning => NeedSpinningOn
 
 \* 6. No G is both free (idle/dead) and live (queued or a curg).
 InvFreeLive ==
     \A g \in Gs : st.G[g] \in {"idle", "dead"} => QueuedCount(g) = 0 /\ CurgOf(g) = {}
 
-\* 7. M shape.
+\* 7. M shape: the fields each pc allows.
 InvMShape ==
     \A m \in Ms :
-        CASE st.M[m].pc = "idle"    -> st.M[m].p = NoP /\ st.M[m].curg = NoG /\ ~st.M[m].spinning
-          [] st.M[m].pc = "sched"   -> st.M[m].p # NoP /\ st.M[m].curg = NoG
-          [] st.M[m].pc = "recheck" -> st.M[m].p = NoP /\ st.M[m].curg = NoG /\ ~st.M[m].spinning
-          [] OTHER                  -> st.M[m].curg # NoG
+        LET r == st.M[m] IN
+        /\ r.scan # {} => r.pc \in {"steal", "recheckrunqs"}
+        /\ CASE r.pc \in {"idle", "recheck", "recheckrunqs", "stop"} ->
+                    r.p = NoP /\ r.curg = NoG /\ ~r.spinning
+             [] r.pc \in {"sched", "drop"} -> r.p # NoP /\ r.curg = NoG
+             [] r.pc = "steal" -> r.p # NoP /\ r.curg = NoG /\ r.spinning /\ r.p \notin r.scan
+             [] r.pc = "dropspin" -> r.p = NoP /\ r.curg = NoG /\ r.spinning
+             [] r.pc = "syscallnop" -> r.p = NoP /\ r.curg # NoG /\ ~r.spinning
+             [] OTHER -> r.curg # NoG
 
 -----------------------------------------------------------------------------
 (* Liveness, as temporal properties of FairSpec: checked by TLC, or without *)
 (* TLC by the Go explorer on the same graph (docs/tla.md says why           *)
 (* tla-checker 0.9.0's own verdict on them is not used).                    *)
 
+\* An M in the no-P recheck: it will look at every source of work again.
+Rechecking(m) == st.M[m].pc \in {"dropspin", "recheck", "recheckrunqs"}
+
 \* Some G is runnable, a P is idle, and no M is looking for work.
 LostWakeup ==
     /\ \E g \in Gs : st.G[g] = "runnable"
     /\ st.NPIdle > 0
-    /\ \A m \in Ms : ~st.M[m].spinning /\ st.M[m].pc # "recheck"
+    /\ \A m \in Ms : ~st.M[m].spinning /\ ~Rechecking(m)
 
 \* (a) Work conservation / no lost wakeup: no fair behaviour stays in
 \* LostWakeup forever.
@@ -489,9 +633,9 @@ NoStuckLostWakeup == ~(LostWakeup /\ ~FairEnabled)
 FreshSlice(p) ==
     \E m \in Ms :
         \/ MyP(m) = p /\ (Global61(m) \/ GlobRunqGetBatch(m) \/ (\E g \in Gs : Netpoll(m, g))
-                          \/ (\E j \in Ps : Steal(m, j))
+                          \/ (\E v \in Ps : Steal(m, v))
                           \/ (RunqGet(m) /\ st.P[p].runnext = NoG))
-        \/ RecheckGlobal(m) /\ PidleGot(st) = p
+        \/ (RecheckGlobal(m) \/ ExitSyscallLateP(m)) /\ PidleGot(st) = p
 TimeSlice == \A p \in Ps : []<>(st.P[p].status = "idle") \/ []<><<FreshSlice(p) \/ Preempt(p)>>_st
 
 \* (b) No starvation of the global queue, given the time slice.

@@ -105,7 +105,7 @@ func TestKeyMapping(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const label = `st=[G |-> <<"running", "idle">>, M |-> (0 :> [curg |-> 1, p |-> 0, pc |-> "run", spinning |-> false] @@ 1 :> [curg |-> 0, p |-> -1, pc |-> "idle", spinning |-> false] @@ 2 :> [curg |-> 0, p |-> -1, pc |-> "idle", spinning |-> false]), NMSpinning |-> 0, NPIdle |-> 1, P |-> (0 :> [ring |-> <<>>, runnext |-> 0, status |-> "running", tick |-> 0] @@ 1 :> [ring |-> <<>>, runnext |-> 0, status |-> "idle", tick |-> 0]), Runq |-> <<>>, SpawnLeft |-> 1]`
+	const label = `st=[G |-> <<"running", "idle">>, M |-> (0 :> [curg |-> 1, p |-> 0, pc |-> "run", scan |-> {}, spinning |-> false] @@ 1 :> [curg |-> 0, p |-> -1, pc |-> "idle", scan |-> {}, spinning |-> false] @@ 2 :> [curg |-> 0, p |-> -1, pc |-> "idle", scan |-> {}, spinning |-> false]), NMSpinning |-> 0, NPIdle |-> 1, NeedSpinning |-> false, P |-> (0 :> [ring |-> <<>>, runnext |-> 0, status |-> "running", tick |-> 0] @@ 1 :> [ring |-> <<>>, runnext |-> 0, status |-> "idle", tick |-> 0]), Runq |-> <<>>, SpawnLeft |-> 1]`
 	vars, err := tlacheck.ParseAssignments(label)
 	if err != nil {
 		t.Fatal(err)
@@ -122,5 +122,29 @@ func TestKeyMapping(t *testing.T) {
 	vars, _ = tlacheck.ParseAssignments(other)
 	if k, _ := tlacheck.TLAKey(vars, b); k == got {
 		t.Error("two different states rendered alike")
+	}
+	// The scan set and needspinning are part of the state too.
+	for _, mut := range [][2]string{
+		{`pc |-> "run", scan |-> {}`, `pc |-> "run", scan |-> {1}`},
+		{`NeedSpinning |-> false`, `NeedSpinning |-> true`},
+	} {
+		vars, err := tlacheck.ParseAssignments(strings.Replace(label, mut[0], mut[1], 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k, _ := tlacheck.TLAKey(vars, b); k == got {
+			t.Errorf("%s -> %s: rendered like the initial state", mut[0], mut[1])
+		}
+	}
+	s := md.Init()
+	s.M[0].Scan = 1 << 1
+	s.NeedSpinning = true
+	vars, err = tlacheck.ParseAssignments(strings.NewReplacer(`pc |-> "run", scan |-> {}`, `pc |-> "run", scan |-> {1}`,
+		`NeedSpinning |-> false`, `NeedSpinning |-> true`).Replace(label))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k, _ := tlacheck.TLAKey(vars, b); k != tlacheck.SpecKey(s) {
+		t.Errorf("scan and needspinning:\nTLA+ %s\nspec %s", k, tlacheck.SpecKey(s))
 	}
 }

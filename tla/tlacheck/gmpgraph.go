@@ -28,8 +28,9 @@ import (
 //	st.M[m].p        ↔ State.M[m].P                   (-1 = NoP in both)
 //	st.M[m].curg     ↔ State.M[m].CurG
 //	st.M[m].spinning ↔ State.M[m].Spinning
+//	st.M[m].scan     ↔ State.M[m].Scan                (set of Ps ↔ bit mask)
 //	st.Runq          ↔ State.Runq.Gs[:N]
-//	st.NPIdle, st.NMSpinning, st.SpawnLeft ↔ the fields of the same names
+//	st.NPIdle, st.NMSpinning, st.NeedSpinning, st.SpawnLeft ↔ the fields of the same names
 //
 // and both sides are rendered to the same canonical string.
 //
@@ -39,23 +40,30 @@ import (
 // own names); on the spec side it is the action kind's name, which GMP.tla
 // uses for the same action (TestOneVocabulary).
 // The agent is what the fairness conditions are indexed by: the M of a
-// schedule-loop step (FairM), the P of a Preempt or Retake (FairRetake,
+// schedule-loop step (FairM: spec's ActGlobal61..ActExitSyscallGlobrunq),
+// the P of a Preempt or Retake (FairRetake,
 // TimeSlice), -1 for the rest. The spec knows the agent from the action's
 // parameters; on the TLA+ side it is read off the transition
 // (attributeTLA). Self-loops are left out: the TLA+ module's Terminated
 // stutters in the terminal states the spec accepts, and a stutter step
 // discharges no fairness condition (<<A>>_st). The spec must have none
-// (checked). A spec step that would need an M beyond the bound is not taken
-// on either side.
+// (checked). A spec step whose startm would need an M beyond the bound
+// (spec.ErrNoIdleM) is not taken on either side: NM is the thread limit.
 
 // schedStep reports whether k is a step of an M's schedule loop (the
-// disjuncts of GMP.tla's SchedStep(m), spec's ActGlobal61..ActStopM).
-func schedStep(k spec.ActionKind) bool { return k >= spec.ActGlobal61 && k <= spec.ActStopM }
+// disjuncts of GMP.tla's SchedStep(m), spec's ActGlobal61..ActExitSyscallGlobrunq).
+func schedStep(k spec.ActionKind) bool {
+	return k >= spec.ActGlobal61 && k <= spec.ActExitSyscallGlobrunq
+}
+
+// inLoop reports whether an M at pc is in its schedule loop (GMP.tla's
+// InLoop: every pc but idle and run), where its fairness family is enabled.
+func inLoop(pc string) bool { return pc != spec.MIdle.String() && pc != spec.MRun.String() }
 
 // schedLabels are the TLA+ names of the schedule-loop steps.
 var schedLabels = func() map[string]bool {
 	m := map[string]bool{}
-	for k := spec.ActGlobal61; k <= spec.ActStopM; k++ {
+	for k := spec.ActGlobal61; k <= spec.ActExitSyscallGlobrunq; k++ {
 		m[k.String()] = true
 	}
 	return m
@@ -115,6 +123,14 @@ func BoundsFromCfg(c Cfg) (spec.Bounds, error) {
 	errs = append(errs, err)
 	b.Bug, err = spec.ParseBug(strings.Trim(c.Constants["Bug"], `"`))
 	errs = append(errs, err)
+	switch v := c.Constants["GoVersion"]; v {
+	case "126":
+		b.Go = spec.Go126
+	case "119":
+		b.Go = spec.Go119
+	default:
+		errs = append(errs, fmt.Errorf("%s: constant GoVersion = %q, want 126 or 119", c.Name, v))
+	}
 	if err := errors.Join(errs...); err != nil {
 		return spec.Bounds{}, err
 	}
@@ -134,9 +150,18 @@ func SpecKey(s spec.State) string {
 	}
 	for m := 0; m < s.NumMs(); m++ {
 		ms := s.M[m]
-		fmt.Fprintf(&b, "|M%d %s %d %d %v", m, ms.PC, ms.P, ms.CurG, ms.Spinning)
+		var scan []int
+		for p := 0; p < s.NumPs(); p++ {
+			if ms.Scan&(1<<p) != 0 {
+				scan = append(scan, p)
+			}
+		}
+		if ms.Scan>>s.NumPs() != 0 {
+			scan = append(scan, -1) // a bit past the Ps: no TLA+ state has it
+		}
+		fmt.Fprintf(&b, "|M%d %s %d %d %v %v", m, ms.PC, ms.P, ms.CurG, ms.Spinning, scan)
 	}
-	fmt.Fprintf(&b, "|Runq %v|%d %d %d", s.Runq.Gs[:s.Runq.N], s.NPIdle, s.NMSpinning, s.SpawnLeft)
+	fmt.Fprintf(&b, "|Runq %v|%d %d %v %d", s.Runq.Gs[:s.Runq.N], s.NPIdle, s.NMSpinning, s.NeedSpinning, s.SpawnLeft)
 	return b.String()
 }
 
@@ -145,6 +170,7 @@ type tlaM struct {
 	pc       string
 	p, curg  int64
 	spinning bool
+	scan     string
 }
 
 // TLAKey renders a GMP.tla state (its variable st) in SpecKey's format.
@@ -174,6 +200,24 @@ func tlaState(vars map[string]Value, b spec.Bounds) (string, []tlaM, error) {
 		}
 		return e
 	}
+	// scan renders a set of Ps as SpecKey renders the bit mask.
+	scan := func(v Value) string {
+		if v.Kind != VSet && first == nil {
+			first = fmt.Errorf("scan %s is not a set", v)
+		}
+		ps := make([]int, len(v.Elems))
+		for i, e := range v.Elems {
+			ps[i] = int(e.Int)
+			if e.Kind != VInt || e.Int < 0 || int(e.Int) >= b.Ps {
+				ps[i] = -1
+			}
+		}
+		sort.Ints(ps)
+		if len(ps) > 0 && ps[0] == -1 {
+			ps = append(ps[1:], -1)
+		}
+		return fmt.Sprint(ps)
+	}
 	gids := func(v Value) string {
 		parts := make([]string, len(v.Elems))
 		for i, e := range v.Elems {
@@ -197,18 +241,18 @@ func tlaState(vars map[string]Value, b spec.Bounds) (string, []tlaM, error) {
 	for m := 0; m < b.Ms; m++ {
 		mv := index(M, m)
 		ms[m] = tlaM{pc: field(mv, "pc").Str, p: field(mv, "p").Int, curg: field(mv, "curg").Int,
-			spinning: field(mv, "spinning").Str == "TRUE"}
-		fmt.Fprintf(&out, "|M%d %s %d %d %v", m, ms[m].pc, ms[m].p, ms[m].curg, ms[m].spinning)
+			spinning: field(mv, "spinning").Str == "TRUE", scan: scan(field(mv, "scan"))}
+		fmt.Fprintf(&out, "|M%d %s %d %d %v %s", m, ms[m].pc, ms[m].p, ms[m].curg, ms[m].spinning, ms[m].scan)
 	}
-	fmt.Fprintf(&out, "|Runq %s|%d %d %d", gids(field(st, "Runq")), field(st, "NPIdle").Int,
-		field(st, "NMSpinning").Int, field(st, "SpawnLeft").Int)
+	fmt.Fprintf(&out, "|Runq %s|%d %d %v %d", gids(field(st, "Runq")), field(st, "NPIdle").Int,
+		field(st, "NMSpinning").Int, field(st, "NeedSpinning").Str == "TRUE", field(st, "SpawnLeft").Int)
 	return out.String(), ms, first
 }
 
 // attributeTLA finds the agent of a GMP.tla transition from its two states:
-//   - a schedule-loop step of M m: the one M in its schedule loop (pc sched
-//     or recheck) whose record changes (a wakep inside the step may start
-//     another M, but that one was idle);
+//   - a schedule-loop step of M m: the one M in its schedule loop (any pc
+//     but idle and run) whose record changes (a wakep inside the step may
+//     start another M, but that one was idle);
 //   - Preempt(p): the M whose G is preempted goes from run to sched; p is
 //     its P;
 //   - Retake(p): the M in a syscall loses its P p.
@@ -221,7 +265,7 @@ func attributeTLA(label string, from, to []tlaM) (int, error) {
 		a, b := from[m], to[m]
 		switch {
 		case schedLabels[label]:
-			if (a.pc == "sched" || a.pc == "recheck") && a != b {
+			if inLoop(a.pc) && a != b {
 				cands = append(cands, m)
 			}
 		case label == labelPreempt:
@@ -322,7 +366,7 @@ func ExploreSpecGraph(ctx context.Context, b spec.Bounds) (*SpecGraph, error) {
 			}
 		}
 		for m := 0; m < s.NumMs(); m++ {
-			if pc := s.M[m].PC; (pc == spec.MSched || pc == spec.MRecheck) && !schedOK[m] {
+			if inLoop(s.M[m].PC.String()) && !schedOK[m] {
 				g.PrunedOnly++
 			}
 		}

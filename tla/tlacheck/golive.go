@@ -103,7 +103,7 @@ func GoLiveness(ctx context.Context, dir string, c Cfg, dot string) (Result, err
 	if err != nil {
 		return res, err
 	}
-	live, err := spec.Explore(ctx, b, spec.Options{Liveness: true})
+	live, err := spec.Explore(ctx, b, spec.Options{Liveness: true, ThreadLimit: true})
 	if err != nil {
 		return res, err
 	}
