@@ -13,7 +13,7 @@ func TestCorrectModelPasses(t *testing.T) {
 	cases := []Bounds{
 		{Ps: 1, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true, Netpoll: true},
 		{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true},
-		{Ps: 2, Ms: 3, Gs: 3, Cap: 2, Spawn: 2, SchedTick: 3},
+		{Ps: 2, Ms: 3, Gs: 3, Cap: 2, Spawn: 1, SchedTick: 3},
 		{Ps: 3, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1},
 	}
 	// The verify bound (Ps=2 Ms=3 Gs=2 with syscalls and netpoll) runs in
@@ -24,7 +24,7 @@ func TestCorrectModelPasses(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("%v: %v", b, r)
+		t.Logf("%v: %v", b, r.String())
 		if r.Verdict() != "pass" || !r.Liveness {
 			t.Fatalf("%v: %v\n%v", b, r, r.Violation)
 		}
