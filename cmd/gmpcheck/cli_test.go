@@ -3,11 +3,42 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
+
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+	binDir  string
+)
+
+// gmpcheckBinary builds this command once per test run (a test binary
+// cannot be signalled or run from another directory like the real one).
+func gmpcheckBinary(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		binDir, binErr = os.MkdirTemp("", "gmpcheck-test-bin-")
+		if binErr != nil {
+			return
+		}
+		binPath = filepath.Join(binDir, "gmpcheck")
+		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		if err != nil {
+			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return binPath
+}
 
 // TestHelpAndVersion: -h and 'help <cmd>' print the usage on stdout (exit
 // 0), errors go to stderr, 'version' names the toolchain.

@@ -2,15 +2,31 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"os"
 	"strings"
 	"testing"
 )
+
+// testCtx is the context of the commands the tests run in-process: they
+// share one instrumented build (hooked.go), made when the first needs it
+// and removed by TestMain.
+var testCtx = withHooked(context.Background())
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	cleanupHooked(testCtx)
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
 
 // runCmd runs the command line in-process and returns its exit code and
 // output.
 func runCmd(args ...string) (int, string) {
 	var out bytes.Buffer
-	code := run(args, &out, &out)
+	code := runContext(testCtx, args, &out, &out)
 	return code, out.String()
 }
 
