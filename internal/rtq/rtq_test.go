@@ -117,6 +117,7 @@ func reports(t *testing.T) (local *Report, muts []*Report) {
 	shared.Do(func() {
 		roots := []string{localGOROOT(t)}
 		extra := [][]string{nil}
+		caps := [][]int{nil} // the local release at every capacity, the mutants at 4
 		for _, m := range mutants {
 			roots = append(roots, mutant(t, m.name, m.fn, m.re, m.repl))
 			x := []string{"-checks", m.check, "-caps", "4"}
@@ -124,8 +125,9 @@ func reports(t *testing.T) (local *Report, muts []*Report) {
 				x = append(x, "-scenarios", m.scenario)
 			}
 			extra = append(extra, x)
+			caps = append(caps, []int{4})
 		}
-		sharedReps = CheckAll(context.Background(), roots, Options{Args: quick, Extra: extra})
+		sharedReps = CheckAll(context.Background(), roots, Options{Args: quick, Extra: extra, Caps: caps})
 	})
 	if len(sharedReps) != 1+len(mutants) {
 		t.Fatal("the shared check did not run")

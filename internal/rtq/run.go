@@ -35,11 +35,18 @@ const ModulePath = "github.com/gmpcheck/gmpcheck/rtqgen"
 // the harness on the release named by its first argument. repo is
 // gmpcheck's module directory, which the generated go.mod replaces gmpcheck
 // with.
-func Generate(es []*Extraction, dir, repo string) error {
+//
+// caps, if not nil, lists the capacities to generate for each release (nil
+// or an empty entry: Caps).
+func Generate(es []*Extraction, caps [][]int, dir, repo string) error {
 	var imports, rels []string
 	for i, e := range es {
 		var list []string
-		for _, c := range Caps {
+		cs := Caps
+		if i < len(caps) && len(caps[i]) > 0 {
+			cs = caps[i]
+		}
+		for _, c := range cs {
 			pkg := fmt.Sprintf("rq%d", c)
 			rel := fmt.Sprintf("r%d/%s", i, pkg)
 			pdir := filepath.Join(dir, rel)
@@ -197,6 +204,9 @@ type Options struct {
 	// OnReport, if set, sees each release's report as soon as it is
 	// complete (CheckAll returns them all at the end).
 	OnReport func(*Report)
+	// Caps, if set, has the capacities to build for each GOROOT of
+	// CheckAll, by index (nil or empty: Caps). Fewer packages build faster.
+	Caps [][]int
 	// Extra, if set, has more flags for each GOROOT of CheckAll, by index.
 	Extra   [][]string
 	WorkDir string // where to generate; "" for a fresh temporary directory, removed after
@@ -276,7 +286,15 @@ func CheckAll(ctx context.Context, goroots []string, opt Options) (reps []*Repor
 		}
 	}
 	start := time.Now()
-	if err := Generate(es, dir, repo); err != nil {
+	var caps [][]int
+	for _, i := range idx {
+		if i < len(opt.Caps) {
+			caps = append(caps, opt.Caps[i])
+		} else {
+			caps = append(caps, nil)
+		}
+	}
+	if err := Generate(es, caps, dir, repo); err != nil {
 		setErr(err)
 		return reps
 	}
@@ -303,6 +321,9 @@ func CheckAll(ctx context.Context, goroots []string, opt Options) (reps []*Repor
 			sub := Options{Args: opt.Args, Keep: opt.Keep, Race: opt.Race}
 			if i < len(opt.Extra) {
 				sub.Extra = [][]string{opt.Extra[i]}
+			}
+			if i < len(opt.Caps) {
+				sub.Caps = [][]int{opt.Caps[i]}
 			}
 			if opt.WorkDir != "" {
 				sub.WorkDir = filepath.Join(opt.WorkDir, fmt.Sprintf("alone%d", k))
