@@ -104,9 +104,6 @@ func (s *Sched) startm(pp *P, spinning, lockHeld bool) {
 		s.glob.Unlock()
 	}
 	s.emit(Event{Kind: EvStartM, M: m.id, P: pp.id, On: spinning})
-	if s.sysmonOn.Load() {
-		s.wakeSysmon()
-	}
 }
 
 // newm allocates the next M. sched.lock held. startm launches its

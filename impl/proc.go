@@ -249,6 +249,13 @@ func (s *Sched) injectglist(g *G) {
 		s.startm(pp, false, true)
 	}
 	s.glob.Unlock()
+	// Work from outside the scheduler is this implementation's stand-in
+	// for the runtime's timers and netpoller, whose next event bounds
+	// sysmon's deep sleep (timeSleepUntil): wake it, so that the G has a
+	// time slice.
+	if s.sysmonOn.Load() {
+		s.wakeSysmon()
+	}
 }
 
 // checkdead runs when an M goes idle (sched.lock held): if that was the

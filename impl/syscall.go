@@ -93,6 +93,9 @@ func (s *Sched) exitsyscallNoPLocked(m *M) stepResult {
 	if pp := s.pidleget(); pp != nil {
 		s.glob.Unlock()
 		acquirep(m, pp)
+		if s.sysmonOn.Load() {
+			s.wakeSysmon()
+		}
 		s.emitAction(spec.ActExitSyscallLateP, m, pp.id, g)
 		s.execute(m, g, false)
 		return stepRun

@@ -75,3 +75,27 @@ func TestExitSyscallLateP(t *testing.T) {
 		t.Errorf("status events %v, want [runnable>running]", status)
 	}
 }
+
+// sysmon's deep sleep ends when a G enters a syscall (or leaves one onto an
+// idle P), not when an M starts inside the scheduler: the runtime's startm
+// leaves sysmon asleep.
+func TestSysmonWokenBySyscallNotStartm(t *testing.T) {
+	d, err := NewDriver(Config{Procs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := d.Sched()
+	s.sysmonOn.Store(true)
+	if _, err := d.NewProc(0); err != nil { // wakep → startm of a spinning M
+		t.Fatal(err)
+	}
+	if len(s.allm) != 2 || len(s.sysmonWake) != 0 {
+		t.Fatalf("startm (%d Ms) woke sysmon: %d pending wakeups", len(s.allm), len(s.sysmonWake))
+	}
+	if err := d.EnterSyscall(0); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.sysmonWake) != 1 {
+		t.Fatalf("entersyscall did not wake sysmon")
+	}
+}

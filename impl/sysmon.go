@@ -9,6 +9,10 @@ import (
 // forcePreemptNS is the time slice a G gets before sysmon asks it to yield.
 const forcePreemptNS = 10 * time.Millisecond
 
+// sysmonDeepSleep bounds sysmon's sleep while every P is idle: the runtime's
+// forcegcperiod/2 (there are no timers here to bound it sooner).
+const sysmonDeepSleep = 60 * time.Second
+
 // sysmontick is sysmon's memory of one P: the schedtick and syscalltick it
 // last saw and when it first saw them.
 type sysmontick struct {
@@ -51,13 +55,18 @@ func (s *Sched) sysmon() {
 			return
 		}
 		if s.cfg.SchedTrace <= 0 && s.npidle.Load() == s.gomaxprocs {
-			// Deep sleep until a G enters or leaves a syscall or an M
-			// starts: with every P idle there is nothing to retake.
+			// Deep sleep, with every P idle there is nothing to retake,
+			// until a G enters a syscall, leaves one with an idle P, or
+			// work comes from outside (injectglist), or for at most
+			// sysmonDeepSleep. An M started inside the scheduler does
+			// not wake it, as in the runtime.
 			s.sysmonOn.Store(true)
 			if s.npidle.Load() == s.gomaxprocs {
+				timer.Reset(sysmonDeepSleep)
 				select {
 				case <-s.sysmonWake:
 					idle, delay = 0, 0
+				case <-timer.C:
 				case <-s.sysmonStop:
 					return
 				}
