@@ -4,8 +4,8 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"os/exec"
 	"regexp"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -19,7 +19,11 @@ import (
 // temporary directory at test time).
 func localGOROOT(t *testing.T) string {
 	t.Helper()
-	root := runtime.GOROOT()
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatalf("go env GOROOT: %v", err)
+	}
+	root := strings.TrimSpace(string(out))
 	if _, err := os.Stat(filepath.Join(root, "src", "runtime", "proc.go")); err != nil {
 		t.Fatalf("the local toolchain has no src/runtime/proc.go: %v", err)
 	}
