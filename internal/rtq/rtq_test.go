@@ -3,8 +3,8 @@ package rtq
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
