@@ -48,6 +48,7 @@ func runRuntime(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	timeout := fs.Duration("timeout", 0, "give up after this long and report inconclusive (0: no limit)")
 	keep := fs.Bool("keep", false, "keep the generated packages (their directory is printed)")
 	race := fs.Bool("race", false, "build the checked program with the race detector (slower)")
+	windows := fs.Bool("windows", false, "interleave: also explore every real-time order of the calls' windows (the scenarios where that stays small; far more schedules)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: gmpcheck runtime [-goroot DIR | -go VERSION]... [flags]")
 		fmt.Fprintln(stderr, "\nExtracts runqempty, runqput, runqputslow, runqputbatch, runqget, runqdrain, runqgrab,")
@@ -110,6 +111,9 @@ func runRuntime(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}}
 	if *checks != "" {
 		opt.Args = append(opt.Args, "-checks", *checks)
+	}
+	if *windows {
+		opt.Args = append(opt.Args, "-windows")
 	}
 	var reports []*rtq.Report
 	for _, v := range releases {

@@ -49,9 +49,12 @@ func (b backend) SetYield(f func(op impl.Op, obj int)) error {
 // is q's, under every schedule DPOR leaves, on q. A scenario that drains is
 // left out when the release has no runqdrain, and counted as such. The
 // first violation fails; a search that could not finish is inconclusive.
-// only, if not nil, selects scenarios by name.
-func Explore(ctx context.Context, q Queues, only map[string]bool) (string, error) {
-	var ran, skipped, execs int
+// only, if not nil, selects scenarios by name. With windows, the scenarios
+// whose search stays small (those not in interleave.WindowOrdersTooBig, and
+// not stale-grab) are explored again with every real-time order of the
+// calls' windows, so linearizability is checked under each.
+func Explore(ctx context.Context, q Queues, only map[string]bool, windows bool) (string, error) {
+	var ran, skipped, execs, wran, wexecs int
 	for _, sc := range append(interleave.Scenarios(), extraScenarios...) {
 		if sc.Cap != q.Cap() || only != nil && !only[sc.Name] {
 			continue
@@ -76,8 +79,29 @@ func Explore(ctx context.Context, q Queues, only map[string]bool) (string, error
 			return count, fmt.Errorf("%s: %w: %s", sc.Name, ErrInconclusive, res.StopReason)
 		}
 		ran++
+		if !windows || interleave.WindowOrdersTooBig[sc.Name] || sc.Name == "stale-grab" {
+			continue
+		}
+		opt.WindowOrders = true
+		res, err = interleave.Explore(ctx, &sc, opt)
+		wexecs += res.Executions
+		count = fmt.Sprintf("%d scenarios, %d interleavings; with windows %d scenarios, %d", ran, execs, wran, wexecs)
+		if err != nil {
+			return count, fmt.Errorf("%s (windows): %w", sc.Name, err)
+		}
+		if res.Violation != nil {
+			v := res.Violation
+			return count, fmt.Errorf("%s (windows): %s\nschedule %s\n%s", sc.Name, v.Error(), v.Exec.Schedule(), trace(v.Exec))
+		}
+		if !res.Complete {
+			return count, fmt.Errorf("%s (windows): %w: %s", sc.Name, ErrInconclusive, res.StopReason)
+		}
+		wran++
 	}
 	count := fmt.Sprintf("%d scenarios, %d interleavings (DPOR, exhaustive)", ran, execs)
+	if windows {
+		count += fmt.Sprintf(" + %d with every window order (%d scenarios)", wexecs, wran)
+	}
 	if skipped > 0 {
 		count += fmt.Sprintf("; %d with runqdrain not applicable", skipped)
 	}

@@ -164,7 +164,7 @@ func TestExploreOnImpl(t *testing.T) {
 	if !impl.HooksEnabled() {
 		t.Skip("impl's yield points are compiled out; run with -tags gmpcheck_hooks")
 	}
-	count, err := Explore(context.Background(), &implQueues{c: 4}, nil)
+	count, err := Explore(context.Background(), &implQueues{c: 4}, nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,7 @@ type Budget struct {
 	Checks              map[string]bool // diff, stress, porcupine, interleave; nil: all
 	Caps                map[int]bool    // nil: every capacity
 	Scenarios           map[string]bool // interleave scenarios to run; nil: all
+	Windows             bool            // interleave: also every real-time order of the calls' windows
 	Seed                uint64
 	Timeout             time.Duration // the whole run; past it, what is left is inconclusive
 }
@@ -59,6 +60,7 @@ func Main(args []string, out io.Writer, qs []Queues) int {
 	caps := fs.String("caps", "", "comma-separated capacities to check (default all)")
 	scenarios := fs.String("scenarios", "", "comma-separated interleave scenarios (default all)")
 	fs.Uint64Var(&b.Seed, "seed", 1, "")
+	fs.BoolVar(&b.Windows, "windows", false, "")
 	fs.DurationVar(&b.Timeout, "timeout", 0, "0: no limit")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -179,7 +181,7 @@ func Run(ctx context.Context, qs []Queues, b Budget) []Result {
 			continue
 		}
 		start := time.Now()
-		count, err := Explore(ctx, q, b.Scenarios)
+		count, err := Explore(ctx, q, b.Scenarios, b.Windows)
 		add("interleave", q.Cap(), start, count, err)
 	}
 	return out
