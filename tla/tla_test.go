@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -26,6 +27,42 @@ var requiredBugs = []string{
 	"GMP_bug_no_1_61",
 	// The liveness method's own bite for work conservation (a).
 	"GMP_bug_ready_no_wakep_live",
+	// Not a seeded bug but a real one: Go 1.19's scheduler, without
+	// sched.needspinning, loses a wakeup (work conservation (a)).
+	"GMP_go119",
+}
+
+// TestGMPCfgShapes asks for the GMP models the issue names: a passing cfg
+// with three Ps (where a wakeup can meet a spinning M and an idle P at
+// once), and a Go 1.19 cfg that must fail. Every GMP cfg names its Go
+// version.
+func TestGMPCfgShapes(t *testing.T) {
+	_, cfgs := loadCfgs(t)
+	np3, go119 := false, false
+	for _, c := range cfgs {
+		if c.Module != "GMP" {
+			continue
+		}
+		v, ok := c.Constants["GoVersion"]
+		if !ok {
+			t.Errorf("%s: no GoVersion constant", c.Name)
+		}
+		if n, _ := strconv.Atoi(c.Constants["NP"]); n >= 3 && c.ExpectPass() {
+			np3 = true
+		}
+		if v == "119" {
+			if c.ExpectPass() {
+				t.Errorf("%s: a Go 1.19 cfg expected to pass; that scheduler loses wakeups", c.Name)
+			}
+			go119 = true
+		}
+	}
+	if !np3 {
+		t.Error("no passing GMP cfg with NP >= 3")
+	}
+	if !go119 {
+		t.Error("no GMP cfg with GoVersion = 119")
+	}
 }
 
 func loadCfgs(t *testing.T) (string, []tlacheck.Cfg) {

@@ -35,3 +35,34 @@ func TestOneVocabulary(t *testing.T) {
 		}
 	}
 }
+
+// TestSchedStepIsTheSpecLoop checks that GMP.tla's SchedStep(m), the
+// actions FairM is about, lists exactly the spec's schedule-loop steps
+// (ActGlobal61 .. ActExitSyscallGlobrunq), each once: the two fairness
+// families must be indexed by the same actions.
+func TestSchedStepIsTheSpecLoop(t *testing.T) {
+	src, err := os.ReadFile("GMP.tla")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(src)
+	start := strings.Index(text, "\nSchedStep(m) ==\n")
+	if start < 0 {
+		t.Fatal("GMP.tla has no SchedStep(m) definition")
+	}
+	body := text[start+len("\nSchedStep(m) ==\n"):]
+	body = body[:strings.Index(body, "\n\n")]
+	got := map[string]int{}
+	for _, m := range regexp.MustCompile(`\b([A-Z][A-Za-z0-9]*)\(m[,)]`).FindAllStringSubmatch(body, -1) {
+		got[m[1]]++
+	}
+	for k := spec.ActGlobal61; k <= spec.ActExitSyscallGlobrunq; k++ {
+		if got[k.String()] != 1 {
+			t.Errorf("SchedStep(m) has %s %d times, want once", k, got[k.String()])
+		}
+		delete(got, k.String())
+	}
+	for name := range got {
+		t.Errorf("SchedStep(m) has %s, which is not a schedule-loop step of the spec", name)
+	}
+}
