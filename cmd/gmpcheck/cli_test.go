@@ -80,6 +80,7 @@ func TestFlagRanges(t *testing.T) {
 		{[]string{"tla", "-j", "0"}, exitUsage, "-j 0: want 1..64"},
 		{[]string{"tla", "-tlc", "/nonexistent.jar"}, exitUsage, "-tlc /nonexistent.jar: not a tla2tools.jar file"},
 		{[]string{"tla", "-run", "nosuchcfg"}, exitUsage, `-run "nosuchcfg" matches no cfg`},
+		{[]string{"tla", "-timeout", "-1s"}, exitUsage, "-timeout -1s"},
 		{[]string{"verify", "-run", "("}, exitUsage, "-run"},
 		{[]string{"verify", "-only", "queues", "-run", "tla"}, exitUsage, "-only is the old name of -run"},
 		{[]string{"interleave", "-list", "-bug", "get-no-cas"}, exitUsage, "-list and -bug do not go together"},

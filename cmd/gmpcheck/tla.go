@@ -59,7 +59,7 @@ Exit 3 also when the checker is missing and cannot be installed.`)
 	dirFlag := fs.String("dir", "", "the tla directory (default: tla/ in the current directory or a parent, else the copy built into the binary)")
 	match := fs.String("run", "", "only cfgs whose name matches this regular expression")
 	jar := fs.String("tlc", os.Getenv("TLA2TOOLS_JAR"), "tla2tools.jar: also run TLC (default $TLA2TOOLS_JAR)")
-	fs.addTimeout(5*time.Minute, "time limit per checker run")
+	fs.addTimeout(20*time.Minute, "time limit of the whole command; runs not finished by then are inconclusive")
 	workers := fs.Int("j", 2, "cfgs checked in parallel, 1..64")
 	traces := fs.Bool("v", false, "print the counterexample of every failing run, expected or not")
 	if code, ok := fs.parse(args, stdout, stderr); !ok {
@@ -90,6 +90,8 @@ Exit 3 also when the checker is missing and cannot be installed.`)
 	}
 	out := newOutput(fs, stdout, stderr)
 	stdout = out.human
+	ctx, cancel := withTimeout(ctx, fs.timeout)
+	defer cancel()
 	if err := tlacheck.EnsureInstalled(ctx, dir, stderr); err != nil {
 		fmt.Fprintf(stderr, "tla: %v\n", err)
 		return out.result(inconclusive, err.Error(), nil)
@@ -98,7 +100,7 @@ Exit 3 also when the checker is missing and cannot be installed.`)
 	fmt.Fprintln(stdout, syntax)
 	fmt.Fprintln(stdout)
 	log, stop := heartbeat(stderr, "tla", heartbeatEvery)
-	rows := checkTLACfgs(ctx, dir, cfgs, *jar, fs.timeout, *workers, log)
+	rows := checkTLACfgs(ctx, dir, cfgs, *jar, 0, *workers, log)
 	stop()
 	v := worst(sv, printTLAReport(ctx, dir, stdout, rows, *traces))
 	for _, r := range rows {
@@ -153,7 +155,8 @@ func loadTLACfgs(dirFlag string, re *regexp.Regexp) (string, []tlacheck.Cfg, err
 }
 
 // checkTLACfgs runs every cfg with tla-checker (tlacheck.CheckCfg) and, if
-// jar is set, with TLC, workers at a time. Rows come back in cfg order.
+// jar is set, with TLC, workers at a time; timeout (0: none) bounds each
+// run, ctx all of them. Rows come back in cfg order.
 func checkTLACfgs(ctx context.Context, dir string, cfgs []tlacheck.Cfg, jar string, timeout time.Duration, workers int, log io.Writer) []tlaRow {
 	var jobs []tlaJob
 	for i := range cfgs {
