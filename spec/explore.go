@@ -1,7 +1,6 @@
 package spec
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -30,6 +29,28 @@ type Options struct {
 	// transitions are behaviours of the runtime left unexplored, and a
 	// liveness verdict over a cut graph is inconclusive.
 	ThreadLimit bool
+	// Workers is the number of goroutines expanding states (0: GOMAXPROCS).
+	// The search is level-synchronous and merges in the sequential order,
+	// so every count and counterexample is the same for any number.
+	Workers int
+	// Fingerprint keeps a 64-bit fingerprint per state instead of its full
+	// key (about a third of the memory); Result.FPCollision bounds the
+	// probability that two states were taken for one. Liveness needs the
+	// full keys: with Liveness set the search stays exact and says so in
+	// Result.Notes.
+	Fingerprint bool
+	// Symmetry explores the quotient by permutations of M identities
+	// (docs/spec.md, "Symmetry"): Distinct counts orbits.
+	Symmetry bool
+	// MaxMemory bounds the explorer's own structures (visited set, queue,
+	// parents, liveness arrays) in bytes (0: no bound); past it the run
+	// stops, inconclusive, with the counts so far.
+	MaxMemory uint64
+	// All continues past violations: Result.Violations groups them by
+	// property, each with its first (shortest) counterexample, and
+	// Result.Violation is the first found, as without All. A state that
+	// breaks an invariant is counted but not expanded.
+	All bool
 }
 
 // ViolationKind says which check failed.
@@ -135,6 +156,33 @@ type Result struct {
 	Elapsed     time.Duration
 	BFSElapsed  time.Duration
 	HeapBytes   uint64 // live heap after the search, with its visited set
+
+	Workers     int     // goroutines that expanded states
+	Fingerprint bool    // the visited set held fingerprints (Options.Fingerprint, no liveness)
+	FPCollision float64 // fingerprint mode: bound on the probability that two states shared a fingerprint
+	Symmetry    bool    // states are M-orbits (Options.Symmetry)
+	MemoryBytes uint64  // peak size of the explorer's own structures
+	MemoryCut   bool    // stopped by Options.MaxMemory: inconclusive
+	Violations  []ViolationGroup
+	Notes       []string // what the options changed (e.g. liveness forced exact mode)
+}
+
+// ViolationGroup is one property's violations under Options.All: how many
+// states (or transitions, or SCCs) broke it and the first counterexample.
+type ViolationGroup struct {
+	Kind  ViolationKind
+	Inv   int    // invariant number, for KindInvariant
+	Key   string // "invariant 3", "deadlock", "step error: ...", "global-queue starvation g2"
+	Count int
+	First *Violation
+}
+
+// BytesPerState is MemoryBytes per distinct state.
+func (r Result) BytesPerState() float64 {
+	if r.Distinct == 0 {
+		return 0
+	}
+	return float64(r.MemoryBytes) / float64(r.Distinct)
 }
 
 // StatesPerSec is the BFS rate in distinct states per second.
@@ -173,24 +221,59 @@ func (r Result) String() string {
 	case r.LivenessCut():
 		cut += ": liveness inconclusive (the runtime would create an M; raise -ms or take it as the thread limit)"
 	}
-	return fmt.Sprintf("%s: %d distinct states, %d transitions (%s), depth %d, %d done, %d program deadlocks, liveness=%v, %.2fs (%.0f states/s), heap %.1f MiB",
+	s := fmt.Sprintf("%s: %d distinct states, %d transitions (%s), depth %d, %d done, %d program deadlocks, liveness=%v, %.2fs (%.0f states/s), heap %.1f MiB",
 		r.Verdict(), r.Distinct, r.Transitions, cut, r.Depth, r.Done, r.Deadlocks, r.Liveness,
 		r.Elapsed.Seconds(), r.StatesPerSec(), float64(r.HeapBytes)/(1<<20))
+	s += fmt.Sprintf("; %d workers, %.0f bytes/state", r.Workers, r.BytesPerState())
+	if r.Symmetry {
+		s += ", M symmetry (states are orbits)"
+	}
+	if r.Fingerprint {
+		s += fmt.Sprintf(", fingerprints (collision probability <= %.2g)", r.FPCollision)
+	}
+	if r.MemoryCut {
+		s += ", stopped at the memory bound"
+	}
+	for _, n := range r.Notes {
+		s += "; " + n
+	}
+	return s
 }
 
-// graph is the explored state graph: every state's canonical key, its BFS
-// parent, and the index from key to state number. Edges are not stored; they
-// are recomputed from the keys when needed (traces, liveness).
+// graph is the explored state graph: every state's canonical key (or, in
+// fingerprint mode, its fingerprint), its BFS parent, and the index from
+// key to state number. Edges are not stored; they are recomputed from the
+// keys when needed (traces, liveness).
 type graph struct {
 	md     Model
 	proto  State
 	seen   *visited
 	parent []uint32
+	sym    bool
 }
 
+// state is state i as stored: its canonical representative. Exact mode only.
 func (g *graph) state(i uint32) State { return decodeKey(&g.proto, g.seen.key(i)) }
 
 func (g *graph) len() int { return g.seen.len() }
+
+// canonKey appends s's key, canonical under the symmetry in use.
+func (g *graph) canonKey(dst []byte, s *State) []byte {
+	n := len(dst)
+	dst = s.AppendKey(dst)
+	if g.sym {
+		canonM(dst[n:], s)
+	}
+	return dst
+}
+
+// is reports whether key k (canonical) is state id.
+func (g *graph) is(k []byte, id uint32) bool {
+	if g.seen.fp {
+		return hash64(k) == g.seen.fps[id]
+	}
+	return bytesEqual(k, g.seen.key(id))
+}
 
 // Explore runs a breadth-first search over every state reachable from
 // Model.Init under the bounds, checking the invariants in each state and
@@ -207,15 +290,33 @@ func Explore(ctx context.Context, b Bounds, opt Options) (Result, error) {
 
 func exploreModel(ctx context.Context, md Model, opt Options) Result {
 	start := time.Now()
+	var notes []string
+	if opt.Fingerprint && opt.Liveness {
+		opt.Fingerprint = false
+		notes = append(notes, "exact mode: liveness needs every state's full key, fingerprints were not used")
+	}
 	g, res := bfs(ctx, md, opt)
+	res.Notes = append(notes, res.Notes...)
 	res.BFSElapsed = time.Since(start)
 	if opt.Liveness && res.Complete && res.Violation == nil {
-		if v := checkLiveness(ctx, g); v != nil {
-			res.Violation = v
-		}
-		res.Liveness = ctx.Err() == nil
-		if ctx.Err() != nil {
+		need := res.MemoryBytes + 12*uint64(g.len())
+		if opt.MaxMemory > 0 && need > opt.MaxMemory {
 			res.Complete = false
+			res.MemoryCut = true
+			res.Notes = append(res.Notes, fmt.Sprintf("liveness not run: it needs about %d MiB, past -max-memory", need>>20))
+		} else {
+			res.MemoryBytes = max(res.MemoryBytes, need)
+			vs := checkLiveness(ctx, g, opt.All)
+			if len(vs) > 0 {
+				res.Violation = vs[0].First
+				if opt.All {
+					res.Violations = append(res.Violations, vs...)
+				}
+			}
+			res.Liveness = ctx.Err() == nil
+			if ctx.Err() != nil {
+				res.Complete = false
+			}
 		}
 	}
 	res.Elapsed = time.Since(start)
@@ -224,103 +325,6 @@ func exploreModel(ctx context.Context, md Model, opt Options) Result {
 	res.HeapBytes = ms.HeapAlloc
 	runtime.KeepAlive(g)
 	return res
-}
-
-func bfs(ctx context.Context, md Model, opt Options) (*graph, Result) {
-	res := Result{Bounds: md.b, ThreadLimit: opt.ThreadLimit}
-	init := md.Init()
-	g := &graph{md: md, proto: init, seen: newVisited()}
-	g.seen.lookupOrInsert(init.AppendKey(nil))
-	g.parent = append(g.parent, 0)
-	if err := md.check(&init); err != nil {
-		res.Distinct = 1
-		res.Violation = &Violation{Kind: KindInvariant, Err: err, Detail: err.Error(), Trace: g.trace(0, nil)}
-		return g, res
-	}
-	var (
-		acts      []Action
-		buf       []byte
-		levelEnd  = 1
-		lastPrint = time.Now()
-	)
-	for i := 0; i < g.len(); i++ {
-		if i == levelEnd {
-			res.Depth++
-			levelEnd = g.len()
-		}
-		if i&4095 == 0 {
-			if ctx.Err() != nil {
-				res.Distinct = g.len()
-				return g, res
-			}
-			if opt.Progress != nil && time.Since(lastPrint) > time.Second {
-				lastPrint = time.Now()
-				fmt.Fprintf(opt.Progress, "explore: %d states, %d queued, depth %d\n", g.len(), g.len()-i, res.Depth)
-			}
-		}
-		s := g.state(uint32(i))
-		acts = md.appendEnabled(acts[:0], &s)
-		if len(acts) == 0 {
-			switch terminalKind(&md, &s) {
-			case termDone:
-				res.Done++
-			case termProgramDeadlock:
-				res.Deadlocks++
-			default:
-				res.Distinct = g.len()
-				res.Violation = &Violation{Kind: KindDeadlock,
-					Detail: "no action is enabled but runnable or running Gs remain (stuck scheduler)",
-					Trace:  g.trace(uint32(i), nil)}
-				res.Violation.Trace.Stutter = true
-				return g, res
-			}
-			continue
-		}
-		taken := 0
-		for _, a := range acts {
-			ns := s
-			_, err := md.step(&ns, a)
-			if err == ErrNoIdleM {
-				res.Pruned++
-				continue
-			}
-			taken++
-			res.Transitions++
-			if err != nil {
-				res.Distinct = g.len()
-				t := g.trace(uint32(i), nil)
-				t.Steps = append(t.Steps, TraceStep{a, ns})
-				res.Violation = &Violation{Kind: KindStepError, Err: err, Detail: err.Error(), Trace: t}
-				return g, res
-			}
-			buf = ns.AppendKey(buf[:0])
-			if g.seen.full(len(buf)) {
-				res.Distinct = g.len()
-				return g, res
-			}
-			id, isNew := g.seen.lookupOrInsert(buf)
-			if !isNew {
-				continue
-			}
-			g.parent = append(g.parent, uint32(i))
-			if err := md.check(&ns); err != nil {
-				res.Distinct = g.len()
-				res.Depth = g.depth(id)
-				res.Violation = &Violation{Kind: KindInvariant, Err: err, Detail: err.Error(), Trace: g.trace(id, nil)}
-				return g, res
-			}
-		}
-		if taken == 0 {
-			res.MLimited++
-		}
-		if opt.MaxStates > 0 && g.len() >= opt.MaxStates {
-			res.Distinct = g.len()
-			return g, res
-		}
-	}
-	res.Distinct = g.len()
-	res.Complete = true
-	return g, res
 }
 
 type terminal uint8
@@ -380,7 +384,8 @@ func (g *graph) path(id uint32) []uint32 {
 
 // edge finds the first enabled action (in Enabled order) leading from state
 // `from` to state `to`; with want set, an action of that kind, M and P is
-// preferred (a liveness cycle names the edge that makes it fair).
+// preferred (a liveness cycle names the edge that makes it fair). Exact
+// mode without symmetry (the liveness cycles).
 func (g *graph) edge(from, to uint32, want *Action) (Action, State) {
 	s := g.state(from)
 	target := g.seen.key(to)
@@ -392,7 +397,7 @@ func (g *graph) edge(from, to uint32, want *Action) (Action, State) {
 			continue
 		}
 		buf = ns.AppendKey(buf[:0])
-		if !bytes.Equal(buf, target) {
+		if !bytesEqual(buf, target) {
 			continue
 		}
 		if want == nil || (a.Kind == want.Kind && a.M == want.M && a.P == want.P) {
@@ -415,14 +420,40 @@ type cycleStep struct {
 	want *Action
 }
 
+// realPath replays the shortest path to id from Model.Init: at each step
+// the first enabled action whose successor is (canonically) the next state
+// on the path. The states are the model's own, not canonical
+// representatives, so a trace found under symmetry replays with Step.
+func (g *graph) realPath(id uint32) (Trace, State) {
+	p := g.path(id)
+	s := g.md.Init()
+	t := Trace{Init: s, Loop: -1}
+	var buf []byte
+	for i := 1; i < len(p); i++ {
+		found := false
+		for _, a := range g.md.appendEnabled(nil, &s) {
+			ns := s
+			if _, err := g.md.step(&ns, a); err != nil {
+				continue
+			}
+			buf = g.canonKey(buf[:0], &ns)
+			if g.is(buf, p[i]) {
+				t.Steps = append(t.Steps, TraceStep{a, ns})
+				s = ns
+				found = true
+				break
+			}
+		}
+		if !found {
+			panic("spec: no edge between two states of a path")
+		}
+	}
+	return t, s
+}
+
 // trace is the shortest path to id followed by the steps of cycle.
 func (g *graph) trace(id uint32, cycle []cycleStep) Trace {
-	p := g.path(id)
-	t := Trace{Init: g.state(0), Loop: -1}
-	for i := 1; i < len(p); i++ {
-		a, s := g.edge(p[i-1], p[i], nil)
-		t.Steps = append(t.Steps, TraceStep{a, s})
-	}
+	t, _ := g.realPath(id)
 	if len(cycle) > 0 {
 		t.Loop = len(t.Steps)
 		prev := id

@@ -48,6 +48,8 @@ type livenessChecker struct {
 	stack      []uint32
 	counter    int32
 	best       *sccViolation
+	count      int  // violating SCCs of the current property
+	countAll   bool // evaluate every SCC, to count them (Options.All)
 }
 
 type sccViolation struct {
@@ -87,9 +89,11 @@ func workStarved(s *State) bool {
 	return true
 }
 
-func checkLiveness(ctx context.Context, g *graph) *Violation {
+// checkLiveness checks every property; it returns the first violation or,
+// with all, one group per violated property.
+func checkLiveness(ctx context.Context, g *graph, all bool) []ViolationGroup {
 	n := g.len()
-	lc := &livenessChecker{g: g, bad: make([]uint16, n)}
+	lc := &livenessChecker{g: g, bad: make([]uint16, n), countAll: all}
 	for i := 0; i < n; i++ {
 		s := g.state(uint32(i))
 		var b uint16
@@ -109,10 +113,12 @@ func checkLiveness(ctx context.Context, g *graph) *Violation {
 	for x := 1; x <= int(g.proto.nG); x++ {
 		props = append(props, livenessProp{kind: KindGlobalStarvation, g: GID(x), slice: true})
 	}
+	var out []ViolationGroup
 	for _, pr := range props {
 		if ctx.Err() != nil {
-			return nil
+			return out
 		}
+		lc.count = 0
 		lc.prop = pr
 		lc.bit = 1
 		if pr.kind == KindGlobalStarvation {
@@ -121,10 +127,18 @@ func checkLiveness(ctx context.Context, g *graph) *Violation {
 		lc.best = nil
 		lc.run(ctx)
 		if lc.best != nil {
-			return lc.violation()
+			v := lc.violation()
+			key := v.Kind.String()
+			if pr.kind == KindGlobalStarvation {
+				key += " " + gName(pr.g)
+			}
+			out = append(out, ViolationGroup{Kind: v.Kind, Key: key, Count: lc.count, First: v})
+			if !all {
+				return out
+			}
 		}
 	}
-	return nil
+	return out
 }
 
 // succ lists the edges from state v into bad states of the current property.
@@ -140,7 +154,7 @@ func (lc *livenessChecker) succ(v uint32, dst []liveEdge) []liveEdge {
 		if err != nil {
 			continue
 		}
-		buf = ns.AppendKey(buf[:0])
+		buf = g.canonKey(buf[:0], &ns)
 		w, ok := g.seen.lookup(buf)
 		if !ok || lc.bad[w]&lc.bit == 0 {
 			continue
@@ -291,7 +305,7 @@ func (lc *livenessChecker) evaluate(members []uint32) {
 		in[v] = true
 		entry = min(entry, v)
 	}
-	if lc.best != nil && lc.best.entry <= entry {
+	if lc.best != nil && lc.best.entry <= entry && !lc.countAll {
 		return
 	}
 	var ex, tk famSet
@@ -308,6 +322,10 @@ func (lc *livenessChecker) evaluate(members []uint32) {
 	}
 	ms, rs, ss := lc.unmet(&ex, &tk)
 	if len(ms)+len(rs)+len(ss) > 0 {
+		return
+	}
+	lc.count++
+	if lc.best != nil && lc.best.entry <= entry {
 		return
 	}
 	lc.best = &sccViolation{entry: entry, members: members, stutter: !inner}

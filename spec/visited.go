@@ -1,100 +1,256 @@
 package spec
 
 import (
-	"bytes"
-	"hash/maphash"
+	"encoding/binary"
 	"math"
 )
 
 // visited is the explorer's set of canonical state keys, numbered in
-// insertion (BFS) order. It is built for tens of millions of small keys:
-// the keys live back to back in one arena (no allocation per state, nothing
-// for the GC to scan), and the index is an open-addressing table of uint64
-// slots, each holding a key's hash (high 32 bits) and its number plus one
-// (low 32 bits), so most probes never touch the arena. About 60 bytes per
-// state, against about 120 for a map[string]uint32.
+// insertion (BFS) order. It has two modes.
+//
+// Exact (the default): every key is kept, back to back in one arena (no
+// allocation per state, nothing for the GC to scan); a state is found
+// again by its number, which liveness and counterexamples need. Key i is
+// arena[off[i]:off[i+1]].
+//
+// Fingerprint (Options.Fingerprint): only a 64-bit fingerprint of each key
+// is kept (fps[i]), as TLC does; two states with one fingerprint are taken
+// for one (Result.FPCollision bounds the probability). The keys of the
+// states still to expand are kept in a queue (qarena, for numbers qbase
+// and up) and dropped once expanded.
+//
+// The index is split into nShards open-addressing tables of uint64 slots,
+// picked by the hash's top bits, so that the parallel search can insert
+// into different shards from different workers without locks. An exact
+// slot holds the hash's high 32 bits as a tag and a reference: the state's
+// number plus one, or, while the chunk that found it is being merged,
+// pendingRef plus the candidate's index (its number is given later, in
+// candidate order, which keeps the numbering that of a sequential search).
+// A fingerprint slot holds the fingerprint itself.
 type visited struct {
+	fp     bool
+	shards [nShards]shard
+
 	arena []byte
-	off   []uint32 // key i is arena[off[i]:off[i+1]]
-	table []uint64
-	mask  uint64
-	seed  maphash.Seed
+	off   []uint32
+
+	fps    []uint64
+	qarena []byte
+	qoff   []uint32 // key qbase+i is qarena[qoff[i]:qoff[i+1]]
+	qbase  uint32
+	n      int
 }
 
-func newVisited() *visited {
-	v := &visited{off: []uint32{0}, seed: maphash.MakeSeed()}
-	v.table = make([]uint64, 1<<16)
-	v.mask = uint64(len(v.table) - 1)
+const (
+	shardBits  = 4
+	nShards    = 1 << shardBits
+	pendingRef = 1 << 31
+)
+
+type shard struct {
+	slots []uint64
+	mask  uint64
+	n     int
+	pend  []uint32 // candidate indexes inserted pending in this chunk
+}
+
+func newVisited(fp bool) *visited {
+	v := &visited{fp: fp, off: []uint32{0}, qoff: []uint32{0}}
+	for i := range v.shards {
+		v.shards[i].slots = make([]uint64, 1<<12)
+		v.shards[i].mask = 1<<12 - 1
+	}
 	return v
 }
 
-func (v *visited) len() int { return len(v.off) - 1 }
+func shardOf(h uint64) int { return int(h >> (64 - shardBits)) }
 
-func (v *visited) key(i uint32) []byte { return v.arena[v.off[i]:v.off[i+1]] }
+func (v *visited) len() int { return v.n }
 
-// full reports whether another key of length n would overflow the 32-bit
-// offsets or ids.
-func (v *visited) full(n int) bool {
-	return uint64(len(v.arena))+uint64(n) > math.MaxUint32 || v.len() >= math.MaxUint32-1
+// key is state i's key: any state in exact mode, only a queued (not yet
+// expanded) one in fingerprint mode.
+func (v *visited) key(i uint32) []byte {
+	if !v.fp {
+		return v.arena[v.off[i]:v.off[i+1]]
+	}
+	j := i - v.qbase
+	return v.qarena[v.qoff[j]:v.qoff[j+1]]
 }
 
-// lookupOrInsert returns k's number, inserting it (copied) if it is new.
-func (v *visited) lookupOrInsert(k []byte) (id uint32, inserted bool) {
-	h := maphash.Bytes(v.seed, k)
-	tag := h >> 32
-	for i := h & v.mask; ; i = (i + 1) & v.mask {
-		slot := v.table[i]
-		if slot == 0 {
-			id = uint32(v.len())
-			v.arena = append(v.arena, k...)
-			v.off = append(v.off, uint32(len(v.arena)))
-			v.table[i] = tag<<32 | uint64(id+1)
-			if uint64(v.len())*2 > uint64(len(v.table)) {
-				v.grow()
-			}
-			return id, true
+// full reports whether another key of length n would overflow the 32-bit
+// offsets or numbers.
+func (v *visited) full(n int) bool {
+	return uint64(len(v.arena))+uint64(len(v.qarena))+uint64(n) > math.MaxUint32 || v.n >= pendingRef-1
+}
+
+// commit gives the next number to a key that insert found new.
+func (v *visited) commit(k []byte, h uint64) uint32 {
+	id := uint32(v.n)
+	v.n++
+	if v.fp {
+		v.fps = append(v.fps, h)
+		v.qarena = append(v.qarena, k...)
+		v.qoff = append(v.qoff, uint32(len(v.qarena)))
+	} else {
+		v.arena = append(v.arena, k...)
+		v.off = append(v.off, uint32(len(v.arena)))
+	}
+	return id
+}
+
+// dropQueue forgets the queued keys of states below id (fingerprint mode),
+// compacting the queue once most of it is dead.
+func (v *visited) dropQueue(id uint32) {
+	if !v.fp || id <= v.qbase {
+		return
+	}
+	j := id - v.qbase
+	if int(v.qoff[j]) < len(v.qarena)/2 && len(v.qarena) > 1<<20 {
+		return
+	}
+	base := v.qoff[j]
+	n := copy(v.qarena, v.qarena[base:])
+	v.qarena = v.qarena[:n]
+	m := copy(v.qoff, v.qoff[j:])
+	v.qoff = v.qoff[:m]
+	for i := range v.qoff {
+		v.qoff[i] -= base
+	}
+	v.qbase = id
+}
+
+// insert looks k (hash h) up in its shard and inserts it if it is absent:
+// exact mode as pending candidate ref (keyOf resolves references), the
+// fingerprint in fingerprint mode. Only one goroutine may use a shard at a
+// time.
+func (v *visited) insert(h uint64, k []byte, ref uint32, keyOf func(uint32) []byte) bool {
+	sh := &v.shards[shardOf(h)]
+	if v.fp {
+		if h == 0 {
+			h = 1
 		}
-		if slot>>32 == tag {
-			if cand := uint32(slot) - 1; bytes.Equal(v.key(cand), k) {
-				return cand, false
+		for i := h & sh.mask; ; i = (i + 1) & sh.mask {
+			slot := sh.slots[i]
+			if slot == 0 {
+				sh.slots[i] = h
+				sh.n++
+				if sh.n*4 > len(sh.slots)*3 {
+					v.grow(sh, nil)
+				}
+				return true
 			}
+			if slot == h {
+				return false
+			}
+		}
+	}
+	tag := h >> 32
+	for i := h & sh.mask; ; i = (i + 1) & sh.mask {
+		slot := sh.slots[i]
+		if slot == 0 {
+			sh.slots[i] = tag<<32 | uint64(pendingRef|ref)
+			sh.pend = append(sh.pend, ref)
+			sh.n++
+			if sh.n*2 > len(sh.slots) {
+				v.grow(sh, keyOf)
+			}
+			return true
+		}
+		if slot>>32 == tag && bytesEqual(keyOf(uint32(slot)), k) {
+			return false
 		}
 	}
 }
 
-// lookup returns k's number if it is in the set.
+// resolve replaces shard sh's pending references by the numbers commit
+// gave them (id[ref], or -1 for a candidate never committed).
+func (v *visited) resolve(sh *shard, h func(ref uint32) uint64, id func(ref uint32) int64) {
+	for _, ref := range sh.pend {
+		hh := h(ref)
+		want := uint64(pendingRef | ref)
+		for i := hh & sh.mask; ; i = (i + 1) & sh.mask {
+			if uint32(sh.slots[i]) == uint32(want) && sh.slots[i]>>32 == hh>>32 {
+				if n := id(ref); n >= 0 {
+					sh.slots[i] = hh>>32<<32 | uint64(n+1)
+				}
+				break
+			}
+		}
+	}
+	sh.pend = sh.pend[:0]
+}
+
+// lookup returns k's number if it is in the set (exact mode).
 func (v *visited) lookup(k []byte) (uint32, bool) {
-	h := maphash.Bytes(v.seed, k)
+	h := hash64(k)
+	sh := &v.shards[shardOf(h)]
 	tag := h >> 32
-	for i := h & v.mask; ; i = (i + 1) & v.mask {
-		slot := v.table[i]
+	for i := h & sh.mask; ; i = (i + 1) & sh.mask {
+		slot := sh.slots[i]
 		if slot == 0 {
 			return 0, false
 		}
-		if slot>>32 == tag {
-			if cand := uint32(slot) - 1; bytes.Equal(v.key(cand), k) {
+		if slot>>32 == tag && uint32(slot)&pendingRef == 0 {
+			if cand := uint32(slot) - 1; bytesEqual(v.key(cand), k) {
 				return cand, true
 			}
 		}
 	}
 }
 
-// grow doubles the table; slots keep their hash tags, but the low bits that
-// pick the bucket are gone, so each key is rehashed.
-func (v *visited) grow() {
-	old := v.table
-	v.table = make([]uint64, 2*len(old))
-	v.mask = uint64(len(v.table) - 1)
+// grow doubles a shard; in exact mode each key is rehashed (the slot keeps
+// only the hash's high half).
+func (v *visited) grow(sh *shard, keyOf func(uint32) []byte) {
+	old := sh.slots
+	sh.slots = make([]uint64, 2*len(old))
+	sh.mask = uint64(len(sh.slots) - 1)
 	for _, slot := range old {
 		if slot == 0 {
 			continue
 		}
-		h := maphash.Bytes(v.seed, v.key(uint32(slot)-1))
-		for i := h & v.mask; ; i = (i + 1) & v.mask {
-			if v.table[i] == 0 {
-				v.table[i] = slot
+		h := slot
+		if !v.fp {
+			h = hash64(keyOf(uint32(slot)))
+		}
+		for i := h & sh.mask; ; i = (i + 1) & sh.mask {
+			if sh.slots[i] == 0 {
+				sh.slots[i] = slot
 				break
 			}
 		}
 	}
+}
+
+// bytes is the memory the set holds (capacities, not lengths).
+func (v *visited) bytes() uint64 {
+	n := uint64(cap(v.arena)) + 4*uint64(cap(v.off)) + 8*uint64(cap(v.fps)) + uint64(cap(v.qarena)) + 4*uint64(cap(v.qoff))
+	for i := range v.shards {
+		n += 8*uint64(len(v.shards[i].slots)) + 4*uint64(cap(v.shards[i].pend))
+	}
+	return n
+}
+
+func bytesEqual(a, b []byte) bool { return string(a) == string(b) }
+
+// hash64 is the key's 64-bit fingerprint: a fixed function (the same on
+// every run, so results and shard loads are reproducible), mixing 8 bytes
+// at a time through splitmix64's finalizer, which is a bijection.
+func hash64(b []byte) uint64 {
+	h := uint64(len(b))*0x9e3779b97f4a7c15 ^ 0x243f6a8885a308d3
+	for len(b) >= 8 {
+		h = mix64(h ^ binary.LittleEndian.Uint64(b))
+		b = b[8:]
+	}
+	var w uint64
+	for i, c := range b {
+		w |= uint64(c) << (8 * i)
+	}
+	return mix64(h ^ w ^ uint64(len(b))<<56)
+}
+
+func mix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
 }

@@ -1,0 +1,443 @@
+package spec
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+)
+
+// The breadth-first search, parallel and deterministic. States are
+// expanded in chunks of consecutive numbers within one BFS level; a chunk
+// goes through four phases:
+//
+//  1. expand (parallel, each worker a contiguous range of parents): every
+//     enabled action is stepped, and each successor becomes a candidate
+//     with its canonical key and hash, in (parent, action) order;
+//  2. dedupe (parallel, each worker the shards of the visited index it
+//     owns): a worker walks all candidates in order and inserts those of
+//     its shards, so the first candidate of each new key in the sequential
+//     order is the one marked new;
+//  3. check (parallel): the invariants of the new candidates;
+//  4. merge (sequential): in candidate order, new states get their numbers
+//     and parents, and counts and violations are taken exactly where the
+//     sequential search would take them, which stops at the same point.
+//
+// So Distinct, Transitions, Depth and every counterexample are the same for
+// any number of workers (TestParallelMatchesSequential).
+
+const chunkParents = 1 << 13
+
+type candKind uint8
+
+const (
+	candState  candKind = iota // a successor state
+	candPruned                 // ErrNoIdleM: cut by the M bound
+	candErr                    // another step error
+)
+
+type cand struct {
+	h     uint64
+	off   uint32
+	klen  uint8
+	kind  candKind
+	isNew bool
+}
+
+type parentRec struct {
+	id   uint32
+	end  int32 // its candidates are cands[previous end:end]
+	term int8  // -1: has actions; else terminal kind; -2: not expanded
+}
+
+type stepFailure struct {
+	act Action
+	err error
+}
+
+type workerOut struct {
+	cands   []cand
+	arena   []byte
+	parents []parentRec
+	errs    map[int]stepFailure
+	inv     map[int]error
+	base    int // global index of cands[0]
+}
+
+func (w *workerOut) key(i int) []byte {
+	c := &w.cands[i]
+	return w.arena[c.off : c.off+uint32(c.klen)]
+}
+
+type searcher struct {
+	ctx     context.Context
+	md      Model
+	opt     Options
+	g       *graph
+	res     Result
+	workers int
+	outs    []*workerOut
+	skip    map[uint32]bool // All: states that broke an invariant
+	groups  map[string]*ViolationGroup
+	order   []string
+	nextID  []int64 // candidate global index -> state number (exact mode, this chunk)
+	stop    bool
+	start   time.Time
+	last    time.Time
+}
+
+func bfs(ctx context.Context, md Model, opt Options) (*graph, Result) {
+	w := opt.Workers
+	if w <= 0 {
+		w = runtime.GOMAXPROCS(0)
+	}
+	init := md.Init()
+	g := &graph{md: md, proto: init, seen: newVisited(opt.Fingerprint), sym: opt.Symmetry}
+	sr := &searcher{ctx: ctx, md: md, opt: opt, g: g, workers: w, start: time.Now()}
+	sr.last = sr.start
+	sr.res = Result{Bounds: md.b, ThreadLimit: opt.ThreadLimit, Workers: w, Fingerprint: opt.Fingerprint, Symmetry: opt.Symmetry}
+	for i := 0; i < w; i++ {
+		sr.outs = append(sr.outs, &workerOut{})
+	}
+	k := g.canonKey(nil, &init)
+	h := hash64(k)
+	g.seen.insert(h, k, 0, func(uint32) []byte { return k })
+	g.seen.commit(k, h)
+	g.parent = append(g.parent, 0)
+	sr.resolveAll(func(uint32) int64 { return 0 }, func(uint32) uint64 { return h })
+	if err := md.check(&init); err != nil {
+		sr.res.Distinct = 1
+		sr.violation(&Violation{Kind: KindInvariant, Err: err, Detail: err.Error(), Trace: g.trace(0, nil)}, 0)
+		if !opt.All {
+			return g, sr.finish(false)
+		}
+		sr.skip = map[uint32]bool{0: true}
+	}
+	levelEnd := 1
+	for i := 0; i < g.len(); {
+		if i == levelEnd {
+			sr.res.Depth++
+			levelEnd = g.len()
+		}
+		if ctx.Err() != nil {
+			return g, sr.finish(false)
+		}
+		sr.progress(i)
+		if opt.MaxMemory > 0 && sr.memory() > opt.MaxMemory {
+			sr.res.MemoryCut = true
+			return g, sr.finish(false)
+		}
+		hi := min(i+chunkParents, levelEnd)
+		sr.chunk(uint32(i), uint32(hi))
+		if sr.stop {
+			return g, sr.finish(false)
+		}
+		i = hi
+		g.seen.dropQueue(uint32(i))
+	}
+	return g, sr.finish(true)
+}
+
+func (sr *searcher) memory() uint64 {
+	n := sr.g.seen.bytes() + 4*uint64(cap(sr.g.parent)) + 8*uint64(cap(sr.nextID))
+	for _, w := range sr.outs {
+		n += uint64(cap(w.arena)) + 24*uint64(cap(w.cands)) + 12*uint64(cap(w.parents))
+	}
+	sr.res.MemoryBytes = max(sr.res.MemoryBytes, n)
+	return n
+}
+
+func (sr *searcher) progress(i int) {
+	if sr.opt.Progress == nil || time.Since(sr.last) < time.Second {
+		return
+	}
+	sr.last = time.Now()
+	n := sr.g.len()
+	fmt.Fprintf(sr.opt.Progress, "explore: %d states (%.0f states/s), %d queued, depth %d, %d MiB\n",
+		n, float64(n)/time.Since(sr.start).Seconds(), n-i, sr.res.Depth, sr.memory()>>20)
+}
+
+func (sr *searcher) finish(complete bool) Result {
+	sr.res.Distinct = sr.g.len()
+	sr.res.Complete = complete && sr.res.Violation == nil
+	sr.memory()
+	if sr.opt.Fingerprint {
+		n := float64(sr.res.Distinct)
+		m := float64(sr.res.Transitions)
+		sr.res.FPCollision = max(n*(n-1)/2, n*max(m-n, 0)) / math.Exp2(64)
+	}
+	for _, k := range sr.order {
+		sr.res.Violations = append(sr.res.Violations, *sr.groups[k])
+	}
+	return sr.res
+}
+
+// violation records v (found at state or parent id); without All the
+// search stops.
+func (sr *searcher) violation(v *Violation, id uint32) {
+	if sr.res.Violation == nil {
+		sr.res.Violation = v
+	}
+	if !sr.opt.All {
+		sr.stop = true
+		return
+	}
+	if sr.groups == nil {
+		sr.groups = map[string]*ViolationGroup{}
+	}
+	key := v.Kind.String()
+	inv := 0
+	if ie, ok := v.Err.(*InvariantError); ok {
+		inv = ie.Inv
+		key = fmt.Sprintf("invariant %d", inv)
+	} else if v.Kind == KindStepError {
+		key += ": " + v.Detail
+	}
+	gr := sr.groups[key]
+	if gr == nil {
+		gr = &ViolationGroup{Kind: v.Kind, Inv: inv, Key: key, First: v}
+		sr.groups[key] = gr
+		sr.order = append(sr.order, key)
+	}
+	gr.Count++
+}
+
+func (sr *searcher) resolveAll(id func(uint32) int64, h func(uint32) uint64) {
+	v := sr.g.seen
+	if v.fp {
+		return
+	}
+	for i := range v.shards {
+		v.resolve(&v.shards[i], h, id)
+	}
+}
+
+func (sr *searcher) parallel(f func(w int)) {
+	if sr.workers == 1 {
+		f(0)
+		return
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < sr.workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(w)
+		}()
+	}
+	wg.Wait()
+}
+
+// cand returns the worker output and local index of global candidate gi.
+func (sr *searcher) cand(gi uint32) (*workerOut, int) {
+	w := sort.Search(len(sr.outs), func(i int) bool { return sr.outs[i].base > int(gi) }) - 1
+	return sr.outs[w], int(gi) - sr.outs[w].base
+}
+
+func (sr *searcher) chunk(lo, hi uint32) {
+	g := sr.g
+	// Phase 1: expand.
+	n := hi - lo
+	per := (n + uint32(sr.workers) - 1) / uint32(sr.workers)
+	sr.parallel(func(w int) {
+		out := sr.outs[w]
+		out.cands, out.arena, out.parents = out.cands[:0], out.arena[:0], out.parents[:0]
+		out.errs, out.inv = nil, nil
+		a := lo + uint32(w)*per
+		b := min(a+per, hi)
+		var acts []Action
+		for id := a; id < b; id++ {
+			rec := parentRec{id: id, term: -1}
+			if sr.skip[id] {
+				rec.term = -2
+				rec.end = int32(len(out.cands))
+				out.parents = append(out.parents, rec)
+				continue
+			}
+			s := decodeKey(&g.proto, g.seen.key(id))
+			acts = sr.md.appendEnabled(acts[:0], &s)
+			if len(acts) == 0 {
+				rec.term = int8(terminalKind(&sr.md, &s))
+			}
+			for _, act := range acts {
+				ns := s
+				_, err := sr.md.step(&ns, act)
+				switch {
+				case err == ErrNoIdleM:
+					out.cands = append(out.cands, cand{kind: candPruned})
+					continue
+				case err != nil:
+					if out.errs == nil {
+						out.errs = map[int]stepFailure{}
+					}
+					out.errs[len(out.cands)] = stepFailure{act, err}
+					out.cands = append(out.cands, cand{kind: candErr})
+					continue
+				}
+				off := len(out.arena)
+				out.arena = g.canonKey(out.arena, &ns)
+				k := out.arena[off:]
+				out.cands = append(out.cands, cand{h: hash64(k), off: uint32(off), klen: uint8(len(k))})
+			}
+			rec.end = int32(len(out.cands))
+			out.parents = append(out.parents, rec)
+		}
+	})
+	total := 0
+	for _, out := range sr.outs {
+		out.base = total
+		total += len(out.cands)
+	}
+	if total >= pendingRef || g.seen.full(total*40) {
+		sr.res.Notes = append(sr.res.Notes, "stopped: the visited set's 32-bit numbering is full")
+		sr.stop = true
+		return
+	}
+	// Phase 2: dedupe, by shard owner.
+	keyOf := func(ref uint32) []byte {
+		if ref&pendingRef != 0 {
+			out, i := sr.cand(ref &^ pendingRef)
+			return out.key(i)
+		}
+		return g.seen.key(ref - 1)
+	}
+	sr.parallel(func(w int) {
+		for _, out := range sr.outs {
+			for i := range out.cands {
+				c := &out.cands[i]
+				if c.kind != candState || shardOf(c.h)%sr.workers != w {
+					continue
+				}
+				c.isNew = g.seen.insert(c.h, out.key(i), uint32(out.base+i), keyOf)
+			}
+		}
+	})
+	// Phase 3: invariants of the new states.
+	sr.parallel(func(w int) {
+		out := sr.outs[w]
+		for i := range out.cands {
+			if !out.cands[i].isNew {
+				continue
+			}
+			s := decodeKey(&g.proto, out.key(i))
+			if err := sr.md.check(&s); err != nil {
+				if out.inv == nil {
+					out.inv = map[int]error{}
+				}
+				out.inv[i] = err
+			}
+		}
+	})
+	// Phase 4: merge in the sequential order.
+	if !g.seen.fp {
+		sr.nextID = sr.nextID[:0]
+		for i := 0; i < total; i++ {
+			sr.nextID = append(sr.nextID, -1)
+		}
+	}
+	sr.merge()
+	sr.resolveAll(func(ref uint32) int64 { return sr.nextID[ref] },
+		func(ref uint32) uint64 { out, i := sr.cand(ref); return out.cands[i].h })
+}
+
+func (sr *searcher) merge() {
+	g := sr.g
+	res := &sr.res
+	for _, out := range sr.outs {
+		start := 0
+		for _, rec := range out.parents {
+			cs := out.cands[start:rec.end]
+			first := start
+			start = int(rec.end)
+			switch rec.term {
+			case -2:
+				continue
+			case int8(termDone):
+				res.Done++
+				continue
+			case int8(termProgramDeadlock):
+				res.Deadlocks++
+				continue
+			case int8(termStuck):
+				res.Distinct = g.len()
+				v := &Violation{Kind: KindDeadlock,
+					Detail: "no action is enabled but runnable or running Gs remain (stuck scheduler)",
+					Trace:  g.trace(rec.id, nil)}
+				v.Trace.Stutter = true
+				sr.violation(v, rec.id)
+				if sr.stop {
+					return
+				}
+				continue
+			}
+			taken := 0
+			for j := range cs {
+				c := &cs[j]
+				switch c.kind {
+				case candPruned:
+					res.Pruned++
+					continue
+				case candErr:
+					taken++
+					res.Transitions++
+					f := out.errs[first+j]
+					res.Distinct = g.len()
+					sr.violation(sr.stepErrorViolation(rec.id, f), rec.id)
+					if sr.stop {
+						return
+					}
+					continue
+				}
+				taken++
+				res.Transitions++
+				if !c.isNew {
+					continue
+				}
+				id := g.seen.commit(out.key(first+j), c.h)
+				g.parent = append(g.parent, rec.id)
+				if !g.seen.fp {
+					sr.nextID[out.base+first+j] = int64(id)
+				}
+				if err := out.inv[first+j]; err != nil {
+					res.Distinct = g.len()
+					if !sr.opt.All {
+						res.Depth = g.depth(id)
+					}
+					sr.violation(&Violation{Kind: KindInvariant, Err: err, Detail: err.Error(), Trace: g.trace(id, nil)}, id)
+					if sr.stop {
+						return
+					}
+					if sr.skip == nil {
+						sr.skip = map[uint32]bool{}
+					}
+					sr.skip[id] = true
+				}
+			}
+			if taken == 0 {
+				res.MLimited++
+			}
+			if sr.opt.MaxStates > 0 && g.len() >= sr.opt.MaxStates {
+				sr.stop = true
+				return
+			}
+		}
+	}
+}
+
+// stepErrorViolation is the trace to parent id, then the failing action
+// (found again from the real state the trace ends in, under symmetry).
+func (sr *searcher) stepErrorViolation(id uint32, f stepFailure) *Violation {
+	t, s := sr.g.realPath(id)
+	for _, a := range sr.md.appendEnabled(nil, &s) {
+		ns := s
+		_, err := sr.md.step(&ns, a)
+		if err != nil && err != ErrNoIdleM && err.Error() == f.err.Error() {
+			t.Steps = append(t.Steps, TraceStep{a, ns})
+			return &Violation{Kind: KindStepError, Err: err, Detail: err.Error(), Trace: t}
+		}
+	}
+	panic("spec: step error not found again")
+}

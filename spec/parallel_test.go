@@ -1,0 +1,162 @@
+package spec
+
+import (
+	"context"
+	"fmt"
+	"testing"
+)
+
+// refResult is what the reference search computes: a plain sequential BFS
+// over a map of full keys, independent of visited.go and parallel.go.
+type refResult struct {
+	distinct, depth, done, deadlocks, mlimited int
+	transitions, pruned                        int64
+	kind                                       ViolationKind
+	traceLen                                   int
+}
+
+func referenceBFS(md Model) refResult {
+	var r refResult
+	init := md.Init()
+	ids := map[string]int{init.Key(): 0}
+	states := []State{init}
+	depth := []int{0}
+	if md.check(&init) != nil {
+		return refResult{distinct: 1, kind: KindInvariant}
+	}
+	for i := 0; i < len(states); i++ {
+		s := states[i]
+		r.depth = depth[i]
+		acts := md.appendEnabled(nil, &s)
+		if len(acts) == 0 {
+			switch terminalKind(&md, &s) {
+			case termDone:
+				r.done++
+			case termProgramDeadlock:
+				r.deadlocks++
+			default:
+				r.distinct, r.kind, r.traceLen = len(states), KindDeadlock, depth[i]
+				return r
+			}
+			continue
+		}
+		taken := 0
+		for _, a := range acts {
+			ns := s
+			_, err := md.step(&ns, a)
+			if err == ErrNoIdleM {
+				r.pruned++
+				continue
+			}
+			taken++
+			r.transitions++
+			if err != nil {
+				r.distinct, r.kind, r.traceLen = len(states), KindStepError, depth[i]+1
+				return r
+			}
+			k := ns.Key()
+			if _, ok := ids[k]; ok {
+				continue
+			}
+			ids[k] = len(states)
+			states = append(states, ns)
+			depth = append(depth, depth[i]+1)
+			if md.check(&ns) != nil {
+				r.distinct, r.kind, r.traceLen, r.depth = len(states), KindInvariant, depth[i]+1, depth[i]+1
+				return r
+			}
+		}
+		if taken == 0 {
+			r.mlimited++
+		}
+	}
+	r.distinct = len(states)
+	return r
+}
+
+func (r Result) ref() refResult {
+	out := refResult{distinct: r.Distinct, depth: r.Depth, done: r.Done, deadlocks: r.Deadlocks, mlimited: r.MLimited,
+		transitions: r.Transitions, pruned: r.Pruned}
+	if r.Violation != nil {
+		out.kind, out.traceLen = r.Violation.Kind, r.Violation.Trace.Len()
+	}
+	return out
+}
+
+// The parallel search gives the reference search's counts and shortest
+// counterexample for any number of workers, in exact and (where no
+// collision is expected) fingerprint mode; every trace replays.
+func TestParallelMatchesSequential(t *testing.T) {
+	cases := []Bounds{
+		{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true},
+		{Ps: 1, Ms: 2, Gs: 3, Cap: 2, Spawn: 2, SchedTick: 2, Syscalls: true, Netpoll: true},
+	}
+	for _, c := range SeededBugCases() {
+		if c.Bounds.Bug != BugReadyNoWakep { // a liveness bug: its BFS is a full 0.2M states
+			cases = append(cases, c.Bounds)
+		}
+	}
+	for _, b := range cases {
+		md, err := NewModel(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := referenceBFS(md)
+		for _, opt := range []Options{{Workers: 1}, {Workers: 2}, {Workers: 3}, {Workers: 2, Fingerprint: true}} {
+			r := exploreModel(context.Background(), md, opt)
+			if got := r.ref(); got != want {
+				t.Errorf("%v %+v:\n got %+v\nwant %+v", b, opt, got, want)
+			}
+			if r.Violation != nil {
+				checkModelTraceReplays(t, md, r.Violation.Trace)
+			}
+		}
+	}
+}
+
+// Chunks cut levels at chunkParents parents: a model with levels wider
+// than a chunk must still number states as the sequential search does.
+func TestParallelWideLevels(t *testing.T) {
+	md, _ := NewModel(Bounds{Ps: 3, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1})
+	r1 := exploreModel(context.Background(), md, Options{Workers: 1})
+	r2 := exploreModel(context.Background(), md, Options{Workers: 2})
+	r3 := exploreModel(context.Background(), md, Options{Workers: 3, Fingerprint: true})
+	if r1.ref() != r2.ref() || r1.ref() != r3.ref() || r1.Distinct != 142422 {
+		t.Fatalf("1 worker: %v\n2 workers: %v\n3 with fingerprints: %v", r1, r2, r3)
+	}
+}
+
+// The memory bound stops the search, inconclusive, with the counts so far.
+func TestMaxMemoryIsInconclusive(t *testing.T) {
+	b := Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true}
+	full, _ := Explore(context.Background(), b, Options{})
+	r, _ := Explore(context.Background(), b, Options{MaxMemory: full.MemoryBytes / 2, Liveness: true, ThreadLimit: true})
+	if r.Verdict() != "incomplete" || !r.MemoryCut || r.Distinct == 0 || r.Distinct >= full.Distinct || r.Liveness {
+		t.Fatalf("bound %d of %d: %v", full.MemoryBytes/2, full.MemoryBytes, r)
+	}
+}
+
+// Options.All goes on past the first violation: the first is the one the
+// default search reports, and the group counts every state that breaks the
+// invariant.
+func TestAllGroupsViolations(t *testing.T) {
+	c := SeededBugCases()[2] // nmspinning-no-dec: invariant 5
+	one, _ := Explore(context.Background(), c.Bounds, Options{})
+	all, _ := Explore(context.Background(), c.Bounds, Options{All: true})
+	if all.Violation == nil || all.Violation.Trace.Len() != one.Violation.Trace.Len() || len(all.Violations) == 0 {
+		t.Fatalf("all: %v\none: %v", all, one)
+	}
+	g := all.Violations[0]
+	if g.Key != fmt.Sprintf("invariant %d", InvCounts) || g.Count < 2 || g.First != all.Violation || all.Distinct <= one.Distinct {
+		t.Fatalf("groups %+v, %v", all.Violations, all)
+	}
+	if all.Verdict() != "fail" {
+		t.Fatalf("verdict %v", all.Verdict())
+	}
+	// Liveness under All: every starving G is its own group.
+	c = SeededBugCases()[1] // no-61
+	all, _ = Explore(context.Background(), c.Bounds, Options{All: true, Liveness: true, ThreadLimit: true})
+	if err := c.Match(all.Violation); err != nil || len(all.Violations) < 2 {
+		t.Fatalf("%v: %v %+v", err, all, all.Violations)
+	}
+}
