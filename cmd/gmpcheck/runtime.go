@@ -25,6 +25,7 @@ func init() {
 		summary: "extract a Go release's own run-queue code from its proc.go and run the queue checks on it",
 		run:     runRuntime,
 	})
+	registerStage(stage{name: "runtime", order: 70, run: checkRuntimeLocal})
 }
 
 type multiFlag []string
@@ -324,9 +325,7 @@ var runtimeStageArgs = []string{"-seqs", "100", "-rapidchecks", "50", "-ops", "1
 
 // checkRuntimeLocal checks the local toolchain's run-queue code at a small
 // budget (about ten seconds on two cores, most of it building the generated
-// package). It is what a 'runtime' stage of 'gmpcheck verify' would run:
-//
-//	registerStage(stage{name: "runtime", order: 70, run: checkRuntimeLocal})
+// package): the 'runtime' stage of 'gmpcheck verify'.
 func checkRuntimeLocal(ctx context.Context, log io.Writer) stageResult {
 	root, err := localGOROOT()
 	if err != nil {
@@ -338,9 +337,19 @@ func checkRuntimeLocal(ctx context.Context, log io.Writer) stageResult {
 	if rep.Err != nil {
 		return stageResult{verdict: v, summary: rep.Err.Error()}
 	}
-	var parts []string
+	// The log has every check's row; the summary counts them.
+	passed := 0
+	var other []string
 	for _, r := range rep.Results {
-		parts = append(parts, fmt.Sprintf("%s/%d %s (%s)", r.Check, r.Cap, r.Verdict, r.Count))
+		if r.Verdict == harness.Pass {
+			passed++
+		} else {
+			other = append(other, fmt.Sprintf("%s/%d %s", r.Check, r.Cap, r.Verdict))
+		}
 	}
-	return stageResult{verdict: v, summary: fmt.Sprintf("%s's run queue: %s", rep.Release, strings.Join(parts, "; "))}
+	sum := fmt.Sprintf("%s's own run-queue code: %d of %d checks pass", rep.Release, passed, len(rep.Results))
+	if len(other) > 0 {
+		sum += " (" + strings.Join(other, ", ") + ")"
+	}
+	return stageResult{verdict: v, summary: sum}
 }

@@ -60,9 +60,12 @@ func TestRuntimeStage(t *testing.T) {
 	if res.verdict != pass {
 		t.Fatalf("the local toolchain's run queue: %v: %s", res.verdict, res.summary)
 	}
-	for _, c := range []string{"diff/4 pass", "rapid/4 pass", "stress/4 pass", "porcupine/4 pass"} {
-		if !strings.Contains(res.summary, c) {
-			t.Errorf("summary %q lacks %q", res.summary, c)
+	if !strings.Contains(res.summary, "4 of 4 checks pass") {
+		t.Errorf("summary %q does not count the 4 checks as passed", res.summary)
+	}
+	for _, c := range []string{"diff", "rapid", "stress", "porcupine"} {
+		if !strings.Contains(log.String(), c) {
+			t.Errorf("log lacks the %s row", c)
 		}
 	}
 }
