@@ -91,6 +91,11 @@ func workStarved(s *State) bool {
 
 // checkLiveness checks every property; it returns the first violation or,
 // with all, one group per violated property.
+// symCheckHook, set by a test, sees every component of representatives
+// whose M families were decided on its lift: the verdict (fair for the M
+// families) and the naive one taken in the representatives' own frames.
+var symCheckHook func(lc *livenessChecker, members []uint32, in map[uint32]bool, fair, naiveFair bool)
+
 func checkLiveness(ctx context.Context, g *graph, all bool) []ViolationGroup {
 	n := g.len()
 	lc := &livenessChecker{g: g, bad: make([]uint16, n), countAll: all}
@@ -321,6 +326,15 @@ func (lc *livenessChecker) evaluate(members []uint32) {
 		}
 	}
 	ms, rs, ss := lc.unmet(&ex, &tk)
+	if lc.g.sym && inner && len(rs)+len(ss) == 0 {
+		// The M families in the representatives' frames say nothing about
+		// the concrete cycle: decide them on the lifted SCC (symmetry.go).
+		naive := len(ms)
+		ms = lc.symUnmetMs(members, in)
+		if symCheckHook != nil {
+			symCheckHook(lc, members, in, len(ms) == 0, naive == 0)
+		}
+	}
 	if len(ms)+len(rs)+len(ss) > 0 {
 		return
 	}
@@ -346,6 +360,10 @@ func (lc *livenessChecker) violation() *Violation {
 	if b.stutter {
 		v.Trace = lc.g.trace(b.entry, nil)
 		v.Trace.Stutter = true
+		return v
+	}
+	if lc.g.sym {
+		v.Trace = lc.symLasso(b)
 		return v
 	}
 	in := make(map[uint32]bool, len(b.members))
