@@ -266,17 +266,6 @@ func (s *State) holder(p int) int {
 	return -1
 }
 
-// anyLocalWork reports whether a running P has a non-empty local queue
-// (checkRunqsNoP skips idle Ps).
-func (s *State) anyLocalWork() bool {
-	for p := 0; p < int(s.nP); p++ {
-		if s.P[p].Status == PRunning && !s.P[p].empty() {
-			return true
-		}
-	}
-	return false
-}
-
 // gfget is the G slot NewProc uses: the lowest Dead G (free list), else the
 // lowest never-used slot, else NoG.
 func (s *State) gfget() GID {

@@ -71,9 +71,6 @@ func (pc MPC) String() string {
 	return "MPC(" + strconv.Itoa(int(pc)) + ")"
 }
 
-// holdsP reports whether an M at pc owns a P (m.p != nil).
-func (pc MPC) holdsP() bool { return pc == MSched || pc == MSteal || pc == MDrop }
-
 // rechecking reports whether an M at pc is in findRunnable's no-P recheck:
 // it has dropped (or is about to drop) nmspinning and will look at every
 // source of work again before it stops.
