@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -43,6 +44,12 @@ bug must be caught: exit 0 when it is, 1 when the search passes.`)
 	bugName := fs.String("bug", "none", "seeded bug variant, which must be caught: none, "+specBugNames())
 	liveness := fs.Bool("liveness", true, "check work conservation and global-queue starvation on the graph")
 	maxStates := fs.Int("max-states", 0, "stop after this many distinct states (0: no limit; a cut-short run is inconclusive)")
+	workers := fs.Int("workers", 0, "goroutines expanding states (0: GOMAXPROCS); counts and traces are the same for any number")
+	symmetry := fs.Bool("symmetry", false, "explore the quotient by permutations of M identities (states are orbits; liveness stays exact, docs/spec.md)")
+	fingerprint := fs.Bool("fingerprint", false, "keep a 64-bit fingerprint per state instead of its key (the collision probability is reported; liveness needs -exact)")
+	exact := fs.Bool("exact", false, "keep every state's full key (the default; the opposite of -fingerprint)")
+	maxMemory := fs.String("max-memory", "0", "bound on the explorer's own memory, e.g. 2GiB, 512MiB (0: none); past it the run is inconclusive")
+	all := fs.Bool("all", false, "continue past the first violation; violations are grouped by property")
 	fs.addTimeout(10*time.Minute, "time limit")
 	quiet := fs.Bool("q", false, "no progress lines")
 	if code, ok := fs.parse(args, stdout, stderr); !ok {
@@ -68,6 +75,16 @@ bug must be caught: exit 0 when it is, 1 when the search passes.`)
 			return usageError(stderr, "explore", "%v", e)
 		}
 	}
+	if *fingerprint && *exact {
+		return usageError(stderr, "explore", "-fingerprint and -exact exclude each other")
+	}
+	if *workers < 0 {
+		return usageError(stderr, "explore", "-workers %d: want 0 (GOMAXPROCS) or more", *workers)
+	}
+	memBound, err := parseBytes(*maxMemory)
+	if err != nil {
+		return usageError(stderr, "explore", "-max-memory: %v", err)
+	}
 	if b.Cap&(b.Cap-1) != 0 {
 		return usageError(stderr, "explore", "-cap %d: want a power of two in 2..%d", b.Cap, spec.MaxCap)
 	}
@@ -83,7 +100,8 @@ bug must be caught: exit 0 when it is, 1 when the search passes.`)
 	stdout = out.human
 	ctx, cancel := withTimeout(ctx, fs.timeout)
 	defer cancel()
-	opt := spec.Options{Liveness: *liveness, MaxStates: *maxStates, ThreadLimit: *threadLimit}
+	opt := spec.Options{Liveness: *liveness, MaxStates: *maxStates, ThreadLimit: *threadLimit,
+		Workers: *workers, Symmetry: *symmetry, Fingerprint: *fingerprint, MaxMemory: memBound, All: *all}
 	if !*quiet {
 		opt.Progress = stdout
 	}
@@ -97,6 +115,18 @@ bug must be caught: exit 0 when it is, 1 when the search passes.`)
 	if r.Violation != nil {
 		fields["violation"] = r.Violation.Kind.String()
 		fields["trace_steps"] = r.Violation.Trace.Len()
+	}
+	fields["workers"], fields["symmetry"], fields["fingerprint"] = r.Workers, r.Symmetry, r.Fingerprint
+	fields["states_per_sec"], fields["bytes_per_state"], fields["memory_cut"] = r.StatesPerSec(), r.BytesPerState(), r.MemoryCut
+	if r.Fingerprint {
+		fields["fp_collision"] = r.FPCollision
+	}
+	if len(r.Violations) > 0 {
+		groups := map[string]int{}
+		for _, g := range r.Violations {
+			groups[g.Key] = g.Count
+		}
+		fields["violations"] = groups
 	}
 	out.row("explore", fields)
 	if bug != spec.BugNone {
@@ -127,14 +157,41 @@ func specBugNames() string {
 	return strings.Join(names, ", ")
 }
 
+// parseBytes reads a size: a number of bytes with an optional KiB, MiB,
+// GiB (or KB, MB, GB, also powers of 1024) suffix.
+func parseBytes(v string) (uint64, error) {
+	units := []struct {
+		suffix string
+		mult   uint64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1 << 10}, {"MB", 1 << 20}, {"GB", 1 << 30}, {"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"B", 1}}
+	mult := uint64(1)
+	for _, u := range units {
+		if strings.HasSuffix(v, u.suffix) {
+			v, mult = strings.TrimSuffix(v, u.suffix), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64)
+	if err != nil || n > math.MaxUint64/mult {
+		return 0, fmt.Errorf("%q: want a size such as 2GiB, 512MiB or 1000000", v)
+	}
+	return n * mult, nil
+}
+
 func reportExplore(w io.Writer, ctx context.Context, r spec.Result) verdict {
 	fmt.Fprintf(w, "explore: %v\n", r)
+	for _, g := range r.Violations {
+		fmt.Fprintf(w, "violations of %s: %d (first: %d steps)\n", g.Key, g.Count, g.First.Trace.Len())
+	}
 	switch {
 	case r.Violation != nil:
 		fmt.Fprintf(w, "VIOLATION (%d steps) %v\n", r.Violation.Trace.Len(), r.Violation)
 		return fail
 	case r.LivenessCut():
 		fmt.Fprintf(w, "INCONCLUSIVE: no violation in %d states, but the M bound cut %d transitions where the runtime would create an M (newm); a lost wakeup needing one more M could hide there: raise -ms, or pass -thread-limit to check the runtime with that thread limit\n", r.Distinct, r.Pruned)
+		return inconclusive
+	case r.MemoryCut:
+		fmt.Fprintf(w, "INCONCLUSIVE: the explorer reached -max-memory after %d states\n", r.Distinct)
 		return inconclusive
 	case !r.Complete:
 		why := "time or state limit"
