@@ -3,12 +3,18 @@ package spec
 import (
 	"context"
 	"testing"
+	"time"
 )
 
 // Explorer throughput on the verify bound (0.3M distinct states) and two
 // larger models of about 3M and 4M (liveness off: it is the BFS rate that
-// the target is about). Reported
-// metrics: distinct states, states/s of the BFS, heap MiB after the search.
+// the target is about), side by side in one run: 1 and 2 workers, exact
+// and fingerprint visited sets, with and without M symmetry. Reported
+// metrics: distinct states (orbits under symmetry), states/s of the BFS
+// (wall), states per CPU-second (user+sys of the process during the run:
+// on a shared machine the wall rate measures the load, the CPU rate the
+// explorer), bytes per state of the explorer's own structures, heap MiB
+// after the search.
 //
 //	go test ./spec -run '^$' -bench Explore -benchtime 1x
 var benchBounds = []struct {
@@ -20,23 +26,44 @@ var benchBounds = []struct {
 	{"P2M4G2S1-netpoll", Bounds{Ps: 2, Ms: 4, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true, Netpoll: true}},
 }
 
+var benchOptions = []struct {
+	name string
+	opt  Options
+}{
+	{"workers=1", Options{Workers: 1}},
+	{"workers=2", Options{Workers: 2}},
+	{"workers=2/fingerprint", Options{Workers: 2, Fingerprint: true}},
+	{"workers=1/symmetry", Options{Workers: 1, Symmetry: true}},
+	{"workers=2/symmetry", Options{Workers: 2, Symmetry: true}},
+	{"workers=2/symmetry/fingerprint", Options{Workers: 2, Symmetry: true, Fingerprint: true}},
+}
+
 func BenchmarkExplore(b *testing.B) {
 	for _, c := range benchBounds {
-		b.Run(c.name, func(b *testing.B) {
-			var r Result
-			for i := 0; i < b.N; i++ {
-				var err error
-				r, err = Explore(context.Background(), c.b, Options{})
-				if err != nil {
-					b.Fatal(err)
+		for _, o := range benchOptions {
+			b.Run(c.name+"/"+o.name, func(b *testing.B) {
+				var r Result
+				var cpu time.Duration
+				for i := 0; i < b.N; i++ {
+					var err error
+					c0 := cpuTime()
+					r, err = Explore(context.Background(), c.b, o.opt)
+					cpu = cpuTime() - c0
+					if err != nil {
+						b.Fatal(err)
+					}
+					if r.Verdict() != "pass" {
+						b.Fatalf("%v", r)
+					}
 				}
-				if r.Verdict() != "pass" {
-					b.Fatalf("%v", r)
+				b.ReportMetric(float64(r.Distinct), "states")
+				b.ReportMetric(r.StatesPerSec(), "states/s")
+				if cpu > 0 {
+					b.ReportMetric(float64(r.Distinct)/cpu.Seconds(), "states/cpu-s")
 				}
-			}
-			b.ReportMetric(float64(r.Distinct), "states")
-			b.ReportMetric(r.StatesPerSec(), "states/s")
-			b.ReportMetric(float64(r.HeapBytes)/(1<<20), "heapMiB")
-		})
+				b.ReportMetric(r.BytesPerState(), "B/state")
+				b.ReportMetric(float64(r.HeapBytes)/(1<<20), "heapMiB")
+			})
+		}
 	}
 }
