@@ -46,6 +46,13 @@ func TestSymmetrySameVerdicts(t *testing.T) {
 			if err := c.Match(v); err != nil {
 				t.Fatal(err)
 			}
+			// Fingerprints and symmetry together: the same trace, re-derived
+			// from fingerprints.
+			rf, _ := Explore(context.Background(), c.Bounds, Options{Symmetry: true, Fingerprint: true})
+			if err := c.Match(rf.Violation); err != nil || !rf.Fingerprint {
+				t.Fatalf("%v with symmetry and fingerprints: %v, %v", c.Bounds.Bug, err, rf)
+			}
+			checkTraceReplays(t, c.Bounds, rf.Violation.Trace)
 		}
 		checkTraceReplays(t, c.Bounds, v.Trace)
 	}
