@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gmpcheck/gmpcheck/internal/viz"
 	"github.com/gmpcheck/gmpcheck/spec"
 )
 
@@ -50,6 +51,7 @@ bug must be caught: exit 0 when it is, 1 when the search passes.`)
 	exact := fs.Bool("exact", false, "keep every state's full key (the default; the opposite of -fingerprint)")
 	maxMemory := fs.String("max-memory", "0", "bound on the explorer's own memory, e.g. 2GiB, 512MiB (0: none); past it the run is inconclusive")
 	all := fs.Bool("all", false, "continue past the first violation; violations are grouped by property")
+	htmlFile := fs.String("html", "", "on a violation, write the counterexample as a self-contained HTML page to this file (docs/pictures.md)")
 	fs.addTimeout(10*time.Minute, "time limit")
 	quiet := fs.Bool("q", false, "no progress lines")
 	if code, ok := fs.parse(args, stdout, stderr); !ok {
@@ -111,6 +113,12 @@ bug must be caught: exit 0 when it is, 1 when the search passes.`)
 		return usageError(stderr, "explore", "%v", err)
 	}
 	v := reportExplore(stdout, ctx, r)
+	if *htmlFile != "" && r.Violation != nil {
+		if err := viz.WriteFile(*htmlFile, viz.Page{Title: "gmpcheck explore: " + r.Violation.Kind.String(), Bounds: b, Violation: r.Violation}); err != nil {
+			return usageError(stderr, "explore", "-html: %v", err)
+		}
+		fmt.Fprintf(stdout, "counterexample picture: %s\n", *htmlFile)
+	}
 	fields := map[string]any{"bounds": b.String(), "states": r.Distinct, "transitions": r.Transitions, "depth": r.Depth, "complete": r.Complete}
 	if r.Violation != nil {
 		fields["violation"] = r.Violation.Kind.String()

@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -42,6 +43,15 @@ func Write(w io.Writer, p Page) error {
 	}
 	_, err := w.Write(buf.Bytes())
 	return err
+}
+
+// WriteFile writes the page for p to the file path.
+func WriteFile(path string, p Page) error {
+	var buf bytes.Buffer
+	if err := Write(&buf, p); err != nil {
+		return err
+	}
+	return os.WriteFile(path, buf.Bytes(), 0o644)
 }
 
 // gbox is one G in a queue slot or a curg; Name "" is an empty slot.
