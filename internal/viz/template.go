@@ -119,7 +119,7 @@ table{border-collapse:separate;border-spacing:0}
 th,td{padding:4px 6px;border-right:1px solid #e6e9ee;border-bottom:1px solid #e6e9ee;vertical-align:top;min-width:100px;text-align:left}
 th.lane{position:sticky;left:0;z-index:2;background:#eef0f4;min-width:92px;font-size:13px}
 th.lane small{display:block;font-weight:400;color:#6b7385;font-size:10px;line-height:1.25}
-tr.lm th.lane,tr.lm td{background-color:#fafbfd}
+tr.lm th.lane{background-color:#e8ebf1}
 th.act{font-weight:400;cursor:pointer;scroll-margin-left:96px;scroll-margin-right:60px;border-top:4px solid transparent}
 .act .n{color:#6b7385;font-size:10.5px}
 .act .who{font-weight:600;color:#1565c0}
