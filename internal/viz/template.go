@@ -17,7 +17,7 @@ const pageHTML = `<!DOCTYPE html>
 {{- if .Bounds}}<div class="bounds">{{.Bounds}}</div>{{end}}
 <div class="verdict"><span class="kind">{{.Kind}}</span><span class="detail">{{.Detail}}</span></div>
 {{- if .Err}}<div class="err">{{.Err}}</div>{{end}}
-<div class="sum">{{.Steps}} steps. {{.Summary}}
+<div class="sum">{{.Steps}} steps. {{.Summary}}{{if .Witness}} <b class="witness">{{.Witness}}</b>{{end}}
 <span class="legend"><span class="k-chg">changed by the step</span><span class="k-act">the acting M</span><span class="k-tgt">the P it names</span>
 {{- if .Cycle}}<span class="k-cyc">↻ cycle</span>{{end}}<span class="k-key">← → Home End: move the focus (or click a column)</span></span></div>
 </header>
@@ -31,10 +31,10 @@ const pageHTML = `<!DOCTYPE html>
 {{- if .Mark}}<div class="mark">{{.Mark}}</div>{{end}}</th>{{end}}
 {{- if .End}}<td class="end{{if .Safety}} endbad{{end}}" rowspan="{{.Rows}}" title="{{.EndTitle}}">{{.End}}</td>{{end}}</tr>
 {{- range $p := .PIdx}}
-<tr class="lp"><th class="lane">p{{$p}}<small>status, tick<br/>runnext ‖ runq</small></th>
+<tr class="lp"><th class="lane">p{{$p}}{{if index $.PWit $p}} <span class="wit">idle ↻</span>{{end}}<small>status, tick<br/>runnext ‖ runq</small></th>
 {{- range $c := $.Cols}}{{$x := index $c.Ps $p}}<td data-c="{{$c.I}}" class="{{$c.Class}}{{if $x.Chg}} chg{{end}}{{if $x.Target}} tgt{{end}}">{{template "pcell" $x}}</td>{{end}}</tr>
 {{- end}}
-<tr class="lq"><th class="lane">sched.runq<small>global queue</small></th>
+<tr class="lq"><th class="lane">sched.runq{{if .QWit}} <span class="wit">{{.QWit}}</span>{{end}}<small>global queue</small></th>
 {{- range .Cols}}<td data-c="{{.I}}" class="{{.Class}}{{if .Runq.Chg}} chg{{end}}">{{range .Runq.Gs}}{{template "g" .}}{{else}}<span class="none">empty</span>{{end}}</td>{{end}}</tr>
 {{- range $m := .MIdx}}
 <tr class="lm"><th class="lane">m{{$m}}<small>pc<br/>P curg scan</small></th>
@@ -113,6 +113,8 @@ h1{font-size:17px;margin:0}
 .legend{margin-left:10px;white-space:nowrap}
 .legend span{display:inline-block;padding:0 6px;margin-right:6px;border-radius:3px;font-size:11px}
 .k-chg{background:#fff1b8}.k-act{box-shadow:inset 3px 0 0 #1565c0;background:#eef3fb}.k-tgt{box-shadow:inset 3px 0 0 #ef6c00;background:#fff3e6}
+.witness{color:#c62828;font-weight:600}
+.wit{background:#c62828;color:#fff;border-radius:3px;padding:0 4px;font-size:10px;font-weight:600;white-space:nowrap}
 .k-cyc{background:#7b1fa2;color:#fff}.k-key{color:#6b7385}
 .strip{overflow-x:auto;background:#fff;border-bottom:1px solid #dde1e7}
 table{border-collapse:separate;border-spacing:0}

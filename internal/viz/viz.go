@@ -144,6 +144,9 @@ type page struct {
 	EndTitle           string
 	Summary            string
 	LoopHead, LastHead string
+	Witness            string // what holds throughout the cycle or stutter
+	PWit               []bool // P lanes idle throughout it (work conservation)
+	QWit               string // Gs in sched.runq throughout it (starvation)
 }
 
 func gname(g spec.GID) string {
@@ -376,7 +379,82 @@ func build(pg Page) page {
 		d.Focus = d.Last
 	}
 	d.LoopHead, d.LastHead = headOf(d.Loop), headOf(d.Last)
+	d.PWit = make([]bool, np)
+	switch {
+	case d.Safety:
+	case d.Cycle:
+		witness(&d, v.Kind, states[d.Loop:], "Throughout the cycle")
+	case t.Stutter:
+		witness(&d, v.Kind, states[d.Last:], "In the last state, forever")
+	}
 	return d
+}
+
+// witness says what holds in every state of the lasso's loop: for work
+// conservation the idle Ps, the runnable Gs and whether any M spins; for
+// starvation the Gs that stay in the global queue.
+func witness(d *page, kind spec.ViolationKind, loop []spec.State, where string) {
+	s0 := &loop[0]
+	var parts []string
+	switch kind {
+	case spec.KindWorkConservation:
+		var ps, gs []string
+		for p := 0; p < s0.NumPs(); p++ {
+			all := true
+			for i := range loop {
+				all = all && loop[i].P[p].Status == spec.PIdle
+			}
+			if all {
+				d.PWit[p] = true
+				ps = append(ps, "p"+strconv.Itoa(p))
+			}
+		}
+		for g := 1; g <= s0.NumGs(); g++ {
+			all := true
+			for i := range loop {
+				all = all && loop[i].G[g] == spec.GRunnable
+			}
+			if all {
+				gs = append(gs, "g"+strconv.Itoa(g))
+			}
+		}
+		spin := false
+		for i := range loop {
+			spin = spin || loop[i].NMSpinning != 0
+		}
+		if len(ps) > 0 {
+			parts = append(parts, strings.Join(ps, ", ")+" idle")
+		}
+		if len(gs) > 0 {
+			parts = append(parts, strings.Join(gs, ", ")+" runnable")
+		}
+		if !spin {
+			parts = append(parts, "no M spinning")
+		}
+	case spec.KindGlobalStarvation:
+		var gs []string
+		for j := 0; j < int(s0.Runq.N); j++ {
+			g := s0.Runq.Gs[j]
+			all := true
+			for i := range loop {
+				in := false
+				for k := 0; k < int(loop[i].Runq.N); k++ {
+					in = in || loop[i].Runq.Gs[k] == g
+				}
+				all = all && in
+			}
+			if all {
+				gs = append(gs, gname(g))
+			}
+		}
+		if len(gs) > 0 {
+			d.QWit = strings.Join(gs, ", ") + " stuck"
+			parts = append(parts, strings.Join(gs, ", ")+" in sched.runq")
+		}
+	}
+	if len(parts) > 0 {
+		d.Witness = where + ": " + strings.Join(parts, ", ") + "."
+	}
 }
 
 func headOf(i int) string {
