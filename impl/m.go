@@ -168,7 +168,7 @@ func (s *Sched) wakep() {
 // finds the work. sched.lock held.
 func (s *Sched) pidlegetSpinning() *P {
 	pp := s.pidleget()
-	if pp == nil && s.cfg.Go == spec.Go126 {
+	if pp == nil && s.cfg.Go != spec.Go119 {
 		s.needspinning.Store(1)
 	}
 	return pp

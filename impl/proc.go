@@ -197,7 +197,9 @@ func (s *Sched) goschedImpl(m *M, preempted bool) {
 		s.glob.Put(g)
 		s.emit(Event{Kind: EvGlobPut, P: pp.id, G: g.goid})
 	}
-	s.wakep()
+	if s.cfg.Go != spec.Go121 { // 1.22 added this wakep (golang/go#55160)
+		s.wakep()
+	}
 }
 
 // parkm parks the running G: waiting until some Ready. unlock, if set, is

@@ -51,8 +51,9 @@ type Config struct {
 	// Seed seeds the per-M random steal order. Zero picks a fixed seed.
 	Seed uint64
 	// Go selects the runtime release whose scheduler to follow: spec.Go126
-	// (the zero value) or spec.Go119, which has no needspinning
-	// (docs/versions.md).
+	// (the zero value), spec.Go121 (no wakep in goschedImpl, no global
+	// recheck without a P) or spec.Go119 (no needspinning); see
+	// docs/versions.md.
 	Go spec.GoVersion
 	// Bug selects a seeded bug (the spec's names: ready-no-wakep, no-61,
 	// nmspinning-no-dec, gosched-local, retake-ignores-local) so that the
@@ -182,7 +183,7 @@ func New(cfg Config) (*Sched, error) {
 	if cfg.ForcePreempt == 0 {
 		cfg.ForcePreempt = forcePreemptNS
 	}
-	if cfg.Go != spec.Go126 && cfg.Go != spec.Go119 {
+	if cfg.Go != spec.Go126 && cfg.Go != spec.Go119 && cfg.Go != spec.Go121 {
 		return nil, fmt.Errorf("impl: unknown Go version %v", cfg.Go)
 	}
 	if cfg.SchedTrace > 0 && cfg.SchedTraceOut == nil {

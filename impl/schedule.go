@@ -196,6 +196,10 @@ func (s *Sched) dropSpinningStep(m *M) stepResult {
 // the M goes on to the run queues; with no work it looks at the first P's
 // run queue in the same step.
 func (s *Sched) recheckStep(m *M) stepResult {
+	if s.cfg.Go == spec.Go121 { // no global recheck before 1.22
+		m.pc, m.rpos = spec.MRecheckRunqs, 0
+		return s.recheckRunqsStep(m)
+	}
 	s.glob.Lock()
 	if s.glob.runq.Len() != 0 {
 		if pp := s.pidlegetSpinning(); pp != nil {

@@ -271,7 +271,7 @@ func drawBounds(c Chooser) spec.Bounds {
 		Spawn:     c.Intn(spec.MaxSpawn+1, "spawn"),
 		SchedTick: ticks[c.Intn(len(ticks), "tick")],
 		Syscalls:  c.Intn(2, "syscalls") == 1,
-		Go:        spec.GoVersion(c.Intn(2, "go")),
+		Go:        spec.GoVersion(c.Intn(3, "go")),
 	}
 }
 
@@ -283,14 +283,14 @@ func CheckAgainstSpec(c Chooser, implBug spec.Bug, steps int) error {
 	return checkAgainstSpec(c, implBug, false, steps, nil)
 }
 
-// checkAgainstSpec is CheckAgainstSpec; otherGo runs the impl as the other
+// checkAgainstSpec is CheckAgainstSpec; otherGo runs the impl as another
 // Go release than the spec's (a self-test), and seen, if set, is told every
 // action compared.
 func checkAgainstSpec(c Chooser, implBug spec.Bug, otherGo bool, steps int, seen func(spec.Action)) error {
 	b := drawBounds(c)
 	implGo := b.Go
 	if otherGo {
-		implGo = spec.Go119 - b.Go
+		implGo = (b.Go + 1) % 3
 	}
 	r, err := newSpecRun(b, implGo, implBug, uint64(c.Intn(1<<30, "seed")))
 	if err != nil {

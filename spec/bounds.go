@@ -108,10 +108,17 @@ const (
 	// unconditionally: golang/go#45867's lost wakeup, brought in by the
 	// 1.17 change that left the no-P recheck to spinning Ms only.
 	Go119
+	// Go121 is Go 1.21 (and 1.20): needspinning, but goschedImpl does not
+	// call wakep, and a spinning M that dropped its P rechecks only the
+	// local run queues, not the global one. A G that Gosched or preemption
+	// put on the global queue can then wait while a P idles: the lost work
+	// conservation of golang/go#55160, which sysmon's preemption masked
+	// (golang/go#60693), fixed in 1.22.
+	Go121
 	numGoVersions
 )
 
-var goVersionNames = [numGoVersions]string{Go126: "go1.26", Go119: "go1.19"}
+var goVersionNames = [numGoVersions]string{Go126: "go1.26", Go119: "go1.19", Go121: "go1.21"}
 
 func (v GoVersion) String() string {
 	if v < numGoVersions {
@@ -120,7 +127,8 @@ func (v GoVersion) String() string {
 	return fmt.Sprintf("GoVersion(%d)", uint8(v))
 }
 
-// ParseGoVersion maps "go1.26"/"1.26" or "go1.19"/"1.19" to the GoVersion.
+// ParseGoVersion maps a name from GoVersion.String ("go1.26", "go1.21",
+// "go1.19"), with or without its "go", to the GoVersion.
 func ParseGoVersion(name string) (GoVersion, error) {
 	for v := Go126; v < numGoVersions; v++ {
 		if goVersionNames[v] == name || goVersionNames[v] == "go"+name {
@@ -131,7 +139,16 @@ func ParseGoVersion(name string) (GoVersion, error) {
 }
 
 // needSpinning reports whether the release has sched.needspinning.
-func (b Bounds) needSpinning() bool { return b.Go == Go126 }
+func (b Bounds) needSpinning() bool { return b.Go != Go119 }
+
+// goschedWakep reports whether goschedImpl calls wakep after putting the G
+// on the global queue (Go 1.22 on; the go1.19 variant keeps it too: see
+// docs/versions.md).
+func (b Bounds) goschedWakep() bool { return b.Go != Go121 }
+
+// recheckGlobal reports whether a spinning M that dropped its P rechecks the
+// global queue before the local ones (Go 1.22 on; kept in go1.19 as above).
+func (b Bounds) recheckGlobal() bool { return b.Go != Go121 }
 
 // withDefaults fills the zero-means-default fields.
 func (b Bounds) withDefaults() Bounds {

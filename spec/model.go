@@ -101,7 +101,7 @@ func (md *Model) appendEnabled(dst []Action, s *State) []Action {
 			dst = append(dst, Action{Kind: ActDropSpinning, M: mi, P: NoP})
 		case MRecheck:
 			switch {
-			case s.Runq.N == 0:
+			case s.Runq.N == 0 || !md.b.recheckGlobal():
 				dst = md.appendRecheckRunqs(dst, s, mi)
 			case s.NPIdle > 0:
 				dst = append(dst, Action{Kind: ActRecheckGlobal, M: mi, P: NoP})
@@ -484,6 +484,9 @@ func (md *Model) goschedImpl(s *State, p int, g GID) error {
 		s.runqput(p, g, true, md.b.Cap)
 	} else {
 		s.globrunqput(g)
+	}
+	if !md.b.goschedWakep() {
+		return nil
 	}
 	return md.wakep(s)
 }

@@ -149,6 +149,38 @@ func TestGo119LosesWakeup(t *testing.T) {
 	}
 }
 
+// Go 1.21's goschedImpl does not wake an M, and its spinning M that dropped
+// its P rechecks only the local run queues: a G that Gosched put on the
+// global queue waits while a P idles (golang/go#55160, masked in practice
+// by sysmon's preemption, golang/go#60693). Go 1.22 added both, and 1.26
+// passes the same bounds.
+func TestGo121LosesWakeup(t *testing.T) {
+	b := Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Go: Go121}
+	r, err := Explore(context.Background(), b, Options{Liveness: true, ThreadLimit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := r.Violation
+	if v == nil || v.Kind != KindWorkConservation || v.Trace.Len() != 17 || v.Trace.Loop != 13 {
+		t.Fatalf("go1.21: want a 17-step lost wakeup with a cycle from step 14, got %v\n%v", r, v)
+	}
+	acts := fmt.Sprint(v.Trace.Actions()[:13])
+	for _, step := range []string{"m1: Gosched", "m0: RecheckMiss(p1)", "m0: StopM"} {
+		if !strings.Contains(acts, step) {
+			t.Errorf("go1.21 trace lacks %q: %s", step, acts)
+		}
+	}
+	checkTraceReplays(t, b, v.Trace)
+	b.Go = Go126
+	r, err = Explore(context.Background(), b, Options{Liveness: true, ThreadLimit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict() != "pass" {
+		t.Fatalf("go1.26: %v\n%v", r, r.Violation)
+	}
+}
+
 // A liveness check over a graph that the M bound cut is inconclusive unless
 // the bound is taken as the runtime's thread limit: with Ps >= 2, Ms
 // accumulate in the no-P recheck (each woken spinning onto the P the one
