@@ -397,7 +397,7 @@ func (sr *searcher) merge() {
 					continue
 				}
 				id := g.seen.commit(out.key(first+j), c.h)
-				g.parent = append(g.parent, rec.id)
+				g.parent = append(grow2(g.parent), rec.id)
 				if !g.seen.fp {
 					sr.nextID[out.base+first+j] = int64(id)
 				}

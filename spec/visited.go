@@ -10,8 +10,10 @@ import (
 //
 // Exact (the default): every key is kept, back to back in one arena (no
 // allocation per state, nothing for the GC to scan); a state is found
-// again by its number, which liveness and counterexamples need. Key i is
-// arena[off[i]:off[i+1]].
+// again by its number, which liveness and counterexamples need. The arena
+// is a list of fixed blocks, so that growing it never copies it (append's
+// growth by 1.25 copied a large arena about five times over, all of it in
+// the sequential merge); a key never straddles two blocks.
 //
 // Fingerprint (Options.Fingerprint): only a 64-bit fingerprint of each key
 // is kept (fps[i]), as TLC does; two states with one fingerprint are taken
@@ -31,8 +33,8 @@ type visited struct {
 	fp     bool
 	shards [nShards]shard
 
-	arena []byte
-	off   []uint32
+	blocks [][]byte // exact mode's arena, in blocks of blockSize bytes
+	off    []uint32 // key i starts at off[i]: block<<blockBits | position
 
 	fps    []uint64
 	qarena []byte
@@ -42,6 +44,8 @@ type visited struct {
 }
 
 const (
+	blockBits  = 22
+	blockSize  = 1 << blockBits
 	shardBits  = 4
 	nShards    = 1 << shardBits
 	pendingRef = 1 << 31
@@ -55,7 +59,7 @@ type shard struct {
 }
 
 func newVisited(fp bool) *visited {
-	v := &visited{fp: fp, off: []uint32{0}, qoff: []uint32{0}}
+	v := &visited{fp: fp, qoff: []uint32{0}}
 	for i := range v.shards {
 		v.shards[i].slots = make([]uint64, 1<<12)
 		v.shards[i].mask = 1<<12 - 1
@@ -71,7 +75,14 @@ func (v *visited) len() int { return v.n }
 // expanded) one in fingerprint mode.
 func (v *visited) key(i uint32) []byte {
 	if !v.fp {
-		return v.arena[v.off[i]:v.off[i+1]]
+		o := v.off[i]
+		b := v.blocks[o>>blockBits]
+		start := o & (blockSize - 1)
+		end := uint32(len(b))
+		if int(i)+1 < len(v.off) && v.off[i+1]>>blockBits == o>>blockBits {
+			end = v.off[i+1] & (blockSize - 1)
+		}
+		return b[start:end]
 	}
 	j := i - v.qbase
 	return v.qarena[v.qoff[j]:v.qoff[j+1]]
@@ -80,7 +91,7 @@ func (v *visited) key(i uint32) []byte {
 // full reports whether another key of length n would overflow the 32-bit
 // offsets or numbers.
 func (v *visited) full(n int) bool {
-	return uint64(len(v.arena))+uint64(len(v.qarena))+uint64(n) > math.MaxUint32 || v.n >= pendingRef-1
+	return uint64(len(v.blocks)+2)<<blockBits+uint64(len(v.qarena))+uint64(n) > math.MaxUint32 || v.n >= pendingRef-1
 }
 
 // commit gives the next number to a key that insert found new.
@@ -88,13 +99,21 @@ func (v *visited) commit(k []byte, h uint64) uint32 {
 	id := uint32(v.n)
 	v.n++
 	if v.fp {
+		v.fps = grow2(v.fps)
 		v.fps = append(v.fps, h)
 		v.qarena = append(v.qarena, k...)
 		v.qoff = append(v.qoff, uint32(len(v.qarena)))
-	} else {
-		v.arena = append(v.arena, k...)
-		v.off = append(v.off, uint32(len(v.arena)))
+		return id
 	}
+	nb := len(v.blocks)
+	if nb == 0 || len(v.blocks[nb-1])+len(k) > blockSize {
+		v.blocks = append(v.blocks, make([]byte, 0, blockSize))
+		nb++
+	}
+	b := &v.blocks[nb-1]
+	v.off = grow2(v.off)
+	v.off = append(v.off, uint32(nb-1)<<blockBits|uint32(len(*b)))
+	*b = append(*b, k...)
 	return id
 }
 
@@ -223,10 +242,22 @@ func (v *visited) grow(sh *shard, keyOf func(uint32) []byte) {
 
 // bytes is the memory the set holds (capacities, not lengths).
 func (v *visited) bytes() uint64 {
-	n := uint64(cap(v.arena)) + 4*uint64(cap(v.off)) + 8*uint64(cap(v.fps)) + uint64(cap(v.qarena)) + 4*uint64(cap(v.qoff))
+	n := uint64(len(v.blocks))*blockSize + 4*uint64(cap(v.off)) + 8*uint64(cap(v.fps)) + uint64(cap(v.qarena)) + 4*uint64(cap(v.qoff))
 	for i := range v.shards {
 		n += 8*uint64(len(v.shards[i].slots)) + 4*uint64(cap(v.shards[i].pend))
 	}
+	return n
+}
+
+// grow2 makes room for one more element, doubling the capacity when full:
+// the total copying stays below the final size (append grows large slices
+// by 1.25 and copies about four times as much).
+func grow2[T any](s []T) []T {
+	if len(s) < cap(s) {
+		return s
+	}
+	n := make([]T, len(s), 2*cap(s)+1024)
+	copy(n, s)
 	return n
 }
 
