@@ -12,7 +12,7 @@ import (
 
 // The breadth-first search, parallel and deterministic. States are
 // expanded in chunks of consecutive numbers within one BFS level; a chunk
-// goes through four phases:
+// goes through three phases (two barriers):
 //
 //  1. expand (parallel, each worker a contiguous range of parents): every
 //     enabled action is stepped, and each successor becomes a candidate
@@ -20,16 +20,18 @@ import (
 //  2. dedupe (parallel, each worker the shards of the visited index it
 //     owns): a worker walks all candidates in order and inserts those of
 //     its shards, so the first candidate of each new key in the sequential
-//     order is the one marked new;
-//  3. check (parallel): the invariants of the new candidates;
-//  4. merge (sequential): in candidate order, new states get their numbers
+//     order is the one marked new, and it checks the invariants of the
+//     new ones;
+//  3. merge (sequential): in candidate order, new states get their numbers
 //     and parents, and counts and violations are taken exactly where the
 //     sequential search would take them, which stops at the same point.
 //
 // So Distinct, Transitions, Depth and every counterexample are the same for
 // any number of workers (TestParallelMatchesSequential).
 
-const chunkParents = 1 << 13
+// chunkParents is the most parents one chunk expands (a variable so that a
+// test can make chunks small and cut every level).
+var chunkParents = 1 << 15
 
 type candKind uint8
 
@@ -63,7 +65,6 @@ type workerOut struct {
 	arena   []byte
 	parents []parentRec
 	errs    map[int]stepFailure
-	inv     map[int]error
 	base    int // global index of cands[0]
 }
 
@@ -83,7 +84,8 @@ type searcher struct {
 	skip    map[uint32]bool // All: states that broke an invariant
 	groups  map[string]*ViolationGroup
 	order   []string
-	nextID  []int64 // candidate global index -> state number (exact mode, this chunk)
+	nextID  []int64         // candidate global index -> state number (exact mode, this chunk)
+	inv     []map[int]error // per dedupe worker: candidate global index -> broken invariant
 	stop    bool
 	start   time.Time
 	last    time.Time
@@ -245,7 +247,7 @@ func (sr *searcher) chunk(lo, hi uint32) {
 	sr.parallel(func(w int) {
 		out := sr.outs[w]
 		out.cands, out.arena, out.parents = out.cands[:0], out.arena[:0], out.parents[:0]
-		out.errs, out.inv = nil, nil
+		out.errs = nil
 		a := lo + uint32(w)*per
 		b := min(a+per, hi)
 		var acts []Action
@@ -297,6 +299,12 @@ func (sr *searcher) chunk(lo, hi uint32) {
 		return
 	}
 	// Phase 2: dedupe, by shard owner.
+	if sr.inv == nil {
+		sr.inv = make([]map[int]error, sr.workers)
+	}
+	for w := range sr.inv {
+		sr.inv[w] = nil
+	}
 	keyOf := func(ref uint32) []byte {
 		if ref&pendingRef != 0 {
 			out, i := sr.cand(ref &^ pendingRef)
@@ -312,26 +320,21 @@ func (sr *searcher) chunk(lo, hi uint32) {
 					continue
 				}
 				c.isNew = g.seen.insert(c.h, out.key(i), uint32(out.base+i), keyOf)
-			}
-		}
-	})
-	// Phase 3: invariants of the new states.
-	sr.parallel(func(w int) {
-		out := sr.outs[w]
-		for i := range out.cands {
-			if !out.cands[i].isNew {
-				continue
-			}
-			s := decodeKey(&g.proto, out.key(i))
-			if err := sr.md.check(&s); err != nil {
-				if out.inv == nil {
-					out.inv = map[int]error{}
+				if !c.isNew {
+					continue
 				}
-				out.inv[i] = err
+				// The new state's invariants, checked by the owner.
+				s := decodeKey(&g.proto, out.key(i))
+				if err := sr.md.check(&s); err != nil {
+					if sr.inv[w] == nil {
+						sr.inv[w] = map[int]error{}
+					}
+					sr.inv[w][out.base+i] = err
+				}
 			}
 		}
 	})
-	// Phase 4: merge in the sequential order.
+	// Phase 3: merge in the sequential order.
 	if !g.seen.fp {
 		sr.nextID = sr.nextID[:0]
 		for i := 0; i < total; i++ {
@@ -401,7 +404,7 @@ func (sr *searcher) merge() {
 				if !g.seen.fp {
 					sr.nextID[out.base+first+j] = int64(id)
 				}
-				if err := out.inv[first+j]; err != nil {
+				if err := sr.invAt(out.base + first + j); err != nil {
 					res.Distinct = g.len()
 					if !sr.opt.All {
 						res.Depth = g.depth(id)
@@ -425,6 +428,15 @@ func (sr *searcher) merge() {
 			}
 		}
 	}
+}
+
+func (sr *searcher) invAt(gi int) error {
+	for _, m := range sr.inv {
+		if err := m[gi]; err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // stepErrorViolation is the trace to parent id, then the failing action

@@ -102,8 +102,13 @@ func TestParallelMatchesSequential(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := referenceBFS(md)
-		for _, opt := range []Options{{Workers: 1}, {Workers: 2}, {Workers: 3}, {Workers: 2, Fingerprint: true}} {
+		for i, opt := range []Options{{Workers: 1}, {Workers: 2}, {Workers: 3}, {Workers: 2, Fingerprint: true}, {Workers: 2}} {
+			saved := chunkParents
+			if i == 4 { // chunks of 7 parents: violations met across chunk boundaries
+				chunkParents = 7
+			}
 			r := exploreModel(context.Background(), md, opt)
+			chunkParents = saved
 			if got := r.ref(); got != want {
 				t.Errorf("%v %+v:\n got %+v\nwant %+v", b, opt, got, want)
 			}
@@ -114,11 +119,14 @@ func TestParallelMatchesSequential(t *testing.T) {
 	}
 }
 
-// Chunks cut levels at chunkParents parents: a model with levels wider
-// than a chunk must still number states as the sequential search does.
+// Chunks cut levels at chunkParents parents: with chunks of 100 parents,
+// every wide level is cut many times, and the states must still be
+// numbered as the sequential search numbers them.
 func TestParallelWideLevels(t *testing.T) {
 	md, _ := NewModel(Bounds{Ps: 3, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1})
 	r1 := exploreModel(context.Background(), md, Options{Workers: 1})
+	defer func(n int) { chunkParents = n }(chunkParents)
+	chunkParents = 100
 	r2 := exploreModel(context.Background(), md, Options{Workers: 2})
 	r3 := exploreModel(context.Background(), md, Options{Workers: 3, Fingerprint: true})
 	if r1.ref() != r2.ref() || r1.ref() != r3.ref() || r1.Distinct != 142422 {
