@@ -42,6 +42,10 @@ type Options struct {
 	// Symmetry explores the quotient by permutations of M identities
 	// (docs/spec.md, "Symmetry"): Distinct counts orbits.
 	Symmetry bool
+	// GSymmetry permutes G identities as well as M identities: safety
+	// only, since the starvation property is about one G; with Liveness
+	// the search uses M symmetry only and Result.Notes says so.
+	GSymmetry bool
 	// MaxMemory bounds the explorer's own structures (visited set, queue,
 	// parents, liveness arrays) in bytes (0: no bound); past it the run
 	// stops, inconclusive, with the counts so far.
@@ -161,6 +165,7 @@ type Result struct {
 	Fingerprint bool    // the visited set held fingerprints (Options.Fingerprint, no liveness)
 	FPCollision float64 // fingerprint mode: bound on the probability that two states shared a fingerprint
 	Symmetry    bool    // states are M-orbits (Options.Symmetry)
+	GSymmetry   bool    // states are orbits under M and G permutations
 	MemoryBytes uint64  // peak size of the explorer's own structures
 	MemoryCut   bool    // stopped by Options.MaxMemory: inconclusive
 	Violations  []ViolationGroup
@@ -225,7 +230,10 @@ func (r Result) String() string {
 		r.Verdict(), r.Distinct, r.Transitions, cut, r.Depth, r.Done, r.Deadlocks, r.Liveness,
 		r.Elapsed.Seconds(), r.StatesPerSec(), float64(r.HeapBytes)/(1<<20))
 	s += fmt.Sprintf("; %d workers, %.0f bytes/state", r.Workers, r.BytesPerState())
-	if r.Symmetry {
+	switch {
+	case r.GSymmetry:
+		s += ", M and G symmetry (states are orbits)"
+	case r.Symmetry:
 		s += ", M symmetry (states are orbits)"
 	}
 	if r.Fingerprint {
@@ -250,6 +258,7 @@ type graph struct {
 	seen   *visited
 	parent []uint32
 	sym    bool
+	gsym   bool // also G identities (canonMG)
 }
 
 // state is state i as stored: its canonical representative. Exact mode only.
@@ -259,6 +268,10 @@ func (g *graph) len() int { return g.seen.len() }
 
 // canonKey appends s's key, canonical under the symmetry in use.
 func (g *graph) canonKey(dst []byte, s *State) []byte {
+	if g.gsym {
+		c := canonMG(s)
+		return c.AppendKey(dst)
+	}
 	n := len(dst)
 	dst = s.AppendKey(dst)
 	if g.sym {
@@ -294,6 +307,10 @@ func exploreModel(ctx context.Context, md Model, opt Options) Result {
 	if opt.Fingerprint && opt.Liveness {
 		opt.Fingerprint = false
 		notes = append(notes, "exact mode: liveness needs every state's full key, fingerprints were not used")
+	}
+	if opt.GSymmetry && opt.Liveness {
+		opt.GSymmetry, opt.Symmetry = false, true
+		notes = append(notes, "M symmetry only: the starvation property is about one G, so liveness does not use G symmetry")
 	}
 	g, res := bfs(ctx, md, opt)
 	res.Notes = append(notes, res.Notes...)

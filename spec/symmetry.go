@@ -337,3 +337,97 @@ func (lc *livenessChecker) symLasso(b *sccViolation) Trace {
 	}
 	return t
 }
+
+// Symmetry over G identities as well (Options.GSymmetry, safety only). A G
+// is referred to by its number in the queues, as an M's curg, and as its
+// own status slot; the model's one choice among Gs, gfget's "lowest dead
+// G, else lowest unused one", picks among Gs that are equal (status only,
+// referred to by nothing else). So permutations of G numbers, together
+// with those of M slots, map behaviours to behaviours, and every invariant
+// and the terminal classification are invariant under them. The
+// starvation property is not (it is about one G), so liveness does not
+// use this reduction.
+//
+// canonMG is the canonical representative under both: Gs are renumbered in
+// the order of a traversal that does not depend on numbers: the queued
+// Gs by position (each P's runnext and ring, in P order, then sched.runq;
+// a queued G is in one place), then the curgs of the Ms, with the Ms
+// sorted by everything but their curg's number (its status instead):
+// Ms that tie are interchangeable together with their curgs, which occur
+// nowhere else; then the Gs that are nowhere, by status. The result is the
+// same for every state of an orbit (TestGSymmetryCanonical).
+func canonMG(s *State) State {
+	nG, nP, nM := int(s.nG), int(s.nP), int(s.nM)
+	var label [MaxGs + 1]GID
+	next := GID(1)
+	see := func(g GID) {
+		if g != NoG && int(g) <= nG && label[g] == 0 {
+			label[g] = next
+			next++
+		}
+	}
+	for p := 0; p < nP; p++ {
+		see(s.P[p].RunNext)
+		for i := 0; i < int(s.P[p].N); i++ {
+			see(s.P[p].Ring[i])
+		}
+	}
+	for i := 0; i < int(s.Runq.N); i++ {
+		see(s.Runq.Gs[i])
+	}
+	mkey := func(m int) uint32 {
+		ms := &s.M[m]
+		k := uint32(ms.PC)<<24 | uint32(uint8(ms.P+1))<<16 | uint32(ms.Scan)<<8
+		if ms.Spinning {
+			k |= 1 << 7
+		}
+		if ms.CurG != NoG && int(ms.CurG) <= nG {
+			k |= 1<<6 | uint32(s.G[ms.CurG])
+		}
+		return k
+	}
+	var order [MaxMs]int
+	for m := 0; m < nM; m++ {
+		order[m] = m
+		for j := m; j > 0 && mkey(order[j-1]) > mkey(order[j]); j-- {
+			order[j-1], order[j] = order[j], order[j-1]
+		}
+	}
+	for i := 0; i < nM; i++ {
+		see(s.M[order[i]].CurG)
+	}
+	for st := GIdle; st <= GDead; st++ {
+		for g := 1; g <= nG; g++ {
+			if s.G[g] == st {
+				see(GID(g))
+			}
+		}
+	}
+	for g := 1; g <= nG; g++ { // a bad status (a broken state): keep it somewhere
+		see(GID(g))
+	}
+	rl := func(g GID) GID {
+		if g == NoG || int(g) > nG {
+			return g
+		}
+		return label[g]
+	}
+	c := *s
+	for g := 1; g <= nG; g++ {
+		c.G[label[g]] = s.G[g]
+	}
+	for p := 0; p < nP; p++ {
+		c.P[p].RunNext = rl(s.P[p].RunNext)
+		for i := 0; i < int(s.P[p].N); i++ {
+			c.P[p].Ring[i] = rl(s.P[p].Ring[i])
+		}
+	}
+	for i := 0; i < int(s.Runq.N); i++ {
+		c.Runq.Gs[i] = rl(s.Runq.Gs[i])
+	}
+	for i := 0; i < nM; i++ {
+		c.M[i] = s.M[order[i]]
+		c.M[i].CurG = rl(s.M[order[i]].CurG)
+	}
+	return c
+}

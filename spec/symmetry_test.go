@@ -152,3 +152,106 @@ func TestSymmetryLiftedFamilies(t *testing.T) {
 	}
 	t.Logf("%d components decided on their lifts; the representatives' own frames would have been wrong on %d", checked, naiveWrong)
 }
+
+// permute applies an M permutation pm (slot i goes to pm[i]) and a G
+// renumbering pg (g becomes pg[g]) to s.
+func permute(s State, pm mPerm, pg [MaxGs + 1]GID) State {
+	c := s
+	for g := 1; g <= int(s.nG); g++ {
+		c.G[pg[g]] = s.G[g]
+	}
+	rl := func(g GID) GID {
+		if g == NoG {
+			return g
+		}
+		return pg[g]
+	}
+	for p := 0; p < int(s.nP); p++ {
+		c.P[p].RunNext = rl(s.P[p].RunNext)
+		for i := 0; i < int(s.P[p].N); i++ {
+			c.P[p].Ring[i] = rl(s.P[p].Ring[i])
+		}
+	}
+	for i := 0; i < int(s.Runq.N); i++ {
+		c.Runq.Gs[i] = rl(s.Runq.Gs[i])
+	}
+	for m := 0; m < int(s.nM); m++ {
+		c.M[pm[m]] = s.M[m]
+		c.M[pm[m]].CurG = rl(s.M[m].CurG)
+	}
+	return c
+}
+
+// canonMG is a canonical form: every M and G permutation of a reachable
+// state has the same representative, which is a fixed point; and the
+// reduced search counts exactly the orbits of the reachable states.
+func TestGSymmetryCanonical(t *testing.T) {
+	b := Bounds{Ps: 1, Ms: 3, Gs: 3, Cap: 2, Spawn: 2, SchedTick: 2, Syscalls: true, Netpoll: true}
+	md, _ := NewModel(b)
+	g, full := bfs(context.Background(), md, Options{})
+	rng := uint64(1)
+	rnd := func(n int) int { rng = mix64(rng); return int(rng % uint64(n)) }
+	orbits := map[string]bool{}
+	for i := 0; i < g.len(); i++ {
+		s := g.state(uint32(i))
+		c := canonMG(&s)
+		orbits[c.Key()] = true
+		if cc := canonMG(&c); cc != c {
+			t.Fatalf("not a fixed point:\n%v\n%v", c, cc)
+		}
+		if i%7 != 0 {
+			continue
+		}
+		pm := identityPerm()
+		var pg [MaxGs + 1]GID
+		for x := 1; x <= b.Gs; x++ {
+			pg[x] = GID(x)
+		}
+		for k := b.Ms - 1; k > 0; k-- {
+			j := rnd(k + 1)
+			pm[k], pm[j] = pm[j], pm[k]
+		}
+		for k := b.Gs; k > 1; k-- {
+			j := 1 + rnd(k)
+			pg[k], pg[j] = pg[j], pg[k]
+		}
+		ps := permute(s, pm, pg)
+		if err := md.Check(ps); err != nil {
+			t.Fatalf("a permuted reachable state breaks %v", err)
+		}
+		if pc := canonMG(&ps); pc != c {
+			t.Fatalf("permutation %v %v changes the representative:\n%v\n%v\n%v", pm, pg, s, c, pc)
+		}
+	}
+	red, _ := Explore(context.Background(), b, Options{GSymmetry: true})
+	if !full.Complete || red.Distinct != len(orbits) || !red.GSymmetry {
+		t.Fatalf("%d orbits, the reduced search %v", len(orbits), red)
+	}
+	t.Logf("%v: %d states, %d orbits under M and G permutations", b, full.Distinct, len(orbits))
+}
+
+// With G symmetry the seeded safety bugs are found with their exact
+// traces, which replay; the correct model passes; liveness does not use it.
+func TestGSymmetrySafety(t *testing.T) {
+	for _, c := range SeededBugCases() {
+		if c.Kind != KindInvariant {
+			continue
+		}
+		r, _ := Explore(context.Background(), c.Bounds, Options{GSymmetry: true, Fingerprint: true})
+		if err := c.Match(r.Violation); err != nil {
+			t.Fatalf("%v: %v", err, r)
+		}
+		checkTraceReplays(t, c.Bounds, r.Violation.Trace)
+	}
+	b := Bounds{Ps: 2, Ms: 3, Gs: 3, Cap: 2, Spawn: 2, SchedTick: 2, Syscalls: true}
+	r0, _ := Explore(context.Background(), b, Options{Symmetry: true})
+	r1, _ := Explore(context.Background(), b, Options{GSymmetry: true})
+	if r1.Verdict() != "pass" || r1.Distinct >= r0.Distinct || r1.Done == 0 {
+		t.Fatalf("M symmetry %v\nM and G %v", r0, r1)
+	}
+	t.Logf("%v: %d M-orbits, %d M,G-orbits", b, r0.Distinct, r1.Distinct)
+	r2, _ := Explore(context.Background(), SeededBugCases()[1].Bounds, Options{GSymmetry: true, Liveness: true, ThreadLimit: true})
+	if r2.GSymmetry || !r2.Symmetry || len(r2.Notes) == 0 || r2.Violation == nil || r2.Violation.Kind != KindGlobalStarvation {
+		t.Fatalf("liveness with G symmetry asked: %v", r2)
+	}
+}

@@ -47,6 +47,7 @@ bug must be caught: exit 0 when it is, 1 when the search passes.`)
 	maxStates := fs.Int("max-states", 0, "stop after this many distinct states (0: no limit; a cut-short run is inconclusive)")
 	workers := fs.Int("workers", 0, "goroutines expanding states (0: GOMAXPROCS); counts and traces are the same for any number")
 	symmetry := fs.Bool("symmetry", false, "explore the quotient by permutations of M identities (states are orbits; liveness stays exact, docs/spec.md)")
+	gsymmetry := fs.Bool("gsymmetry", false, "permute G identities as well as Ms (safety only: with -liveness the search uses M symmetry only, and says so)")
 	fingerprint := fs.Bool("fingerprint", false, "keep a 64-bit fingerprint per state instead of its key (the collision probability is reported; liveness needs -exact)")
 	exact := fs.Bool("exact", false, "keep every state's full key (the default; the opposite of -fingerprint)")
 	maxMemory := fs.String("max-memory", "0", "bound on the explorer's own memory, e.g. 2GiB, 512MiB (0: none); past it the run is inconclusive")
@@ -103,7 +104,7 @@ bug must be caught: exit 0 when it is, 1 when the search passes.`)
 	ctx, cancel := withTimeout(ctx, fs.timeout)
 	defer cancel()
 	opt := spec.Options{Liveness: *liveness, MaxStates: *maxStates, ThreadLimit: *threadLimit,
-		Workers: *workers, Symmetry: *symmetry, Fingerprint: *fingerprint, MaxMemory: memBound, All: *all}
+		Workers: *workers, Symmetry: *symmetry, GSymmetry: *gsymmetry, Fingerprint: *fingerprint, MaxMemory: memBound, All: *all}
 	if !*quiet {
 		opt.Progress = stdout
 	}
@@ -124,7 +125,7 @@ bug must be caught: exit 0 when it is, 1 when the search passes.`)
 		fields["violation"] = r.Violation.Kind.String()
 		fields["trace_steps"] = r.Violation.Trace.Len()
 	}
-	fields["workers"], fields["symmetry"], fields["fingerprint"] = r.Workers, r.Symmetry, r.Fingerprint
+	fields["workers"], fields["symmetry"], fields["gsymmetry"], fields["fingerprint"] = r.Workers, r.Symmetry, r.GSymmetry, r.Fingerprint
 	fields["states_per_sec"], fields["bytes_per_state"], fields["memory_cut"] = r.StatesPerSec(), r.BytesPerState(), r.MemoryCut
 	if r.Fingerprint {
 		fields["fp_collision"] = r.FPCollision
