@@ -42,9 +42,9 @@ type Options struct {
 	// Symmetry explores the quotient by permutations of M identities
 	// (docs/spec.md, "Symmetry"): Distinct counts orbits.
 	Symmetry bool
-	// GSymmetry permutes G identities as well as M identities: safety
-	// only, since the starvation property is about one G; with Liveness
-	// the search uses M symmetry only and Result.Notes says so.
+	// GSymmetry permutes G identities as well as M identities. Liveness
+	// then checks starvation of some G on the graph of (state, tracked G)
+	// pairs, and reports one group for all Gs under All.
 	GSymmetry bool
 	// MaxMemory bounds the explorer's own structures (visited set, queue,
 	// parents, liveness arrays) in bytes (0: no bound); past it the run
@@ -308,15 +308,14 @@ func exploreModel(ctx context.Context, md Model, opt Options) Result {
 		opt.Fingerprint = false
 		notes = append(notes, "exact mode: liveness needs every state's full key, fingerprints were not used")
 	}
-	if opt.GSymmetry && opt.Liveness {
-		opt.GSymmetry, opt.Symmetry = false, true
-		notes = append(notes, "M symmetry only: the starvation property is about one G, so liveness does not use G symmetry")
-	}
 	g, res := bfs(ctx, md, opt)
 	res.Notes = append(notes, res.Notes...)
 	res.BFSElapsed = time.Since(start)
 	if opt.Liveness && res.Complete && res.Violation == nil {
 		need := res.MemoryBytes + 12*uint64(g.len())
+		if g.gsym {
+			need += 9 * uint64(g.len()) * uint64(g.proto.nG) // the pair graph's Tarjan arrays
+		}
 		if opt.MaxMemory > 0 && need > opt.MaxMemory {
 			res.Complete = false
 			res.MemoryCut = true

@@ -28,6 +28,7 @@ type livenessProp struct {
 	kind  ViolationKind
 	g     GID // the starving G, for KindGlobalStarvation
 	slice bool
+	pair  bool // any G, on the pair graph (G symmetry)
 }
 
 type liveEdge struct {
@@ -48,6 +49,8 @@ type livenessChecker struct {
 	stack      []uint32
 	counter    int32
 	best       *sccViolation
+	pair       bool // nodes are (state, tracked G) pairs: starvation under G symmetry
+	nG         uint32
 	count      int  // violating SCCs of the current property
 	countAll   bool // evaluate every SCC, to count them (Options.All)
 }
@@ -94,7 +97,7 @@ func workStarved(s *State) bool {
 // symCheckHook, set by a test, sees every component of representatives
 // whose M families were decided on its lift: the verdict (fair for the M
 // families) and the naive one taken in the representatives' own frames.
-var symCheckHook func(lc *livenessChecker, members []uint32, in map[uint32]bool, fair, naiveFair bool)
+var symCheckHook func(lc *livenessChecker, members []uint32, member func(*State) bool, fair, naiveFair bool)
 
 func checkLiveness(ctx context.Context, g *graph, all bool) []ViolationGroup {
 	n := g.len()
@@ -110,13 +113,24 @@ func checkLiveness(ctx context.Context, g *graph, all bool) []ViolationGroup {
 		}
 		lc.bad[i] = b
 	}
-	lc.index = make([]int32, n)
-	lc.low = make([]int32, n)
-	lc.onStack = make([]bool, n)
+	lc.nG = uint32(g.proto.nG)
+	nodes := n
+	if g.gsym {
+		nodes = n * int(lc.nG)
+	}
+	lc.index = make([]int32, nodes)
+	lc.low = make([]int32, nodes)
+	lc.onStack = make([]bool, nodes)
 
 	props := []livenessProp{{kind: KindWorkConservation}}
-	for x := 1; x <= int(g.proto.nG); x++ {
-		props = append(props, livenessProp{kind: KindGlobalStarvation, g: GID(x), slice: true})
+	if g.gsym {
+		// Under G symmetry one property: some G stays in sched.runq, on
+		// the graph of (representative, tracked G) pairs (symmetry.go).
+		props = append(props, livenessProp{kind: KindGlobalStarvation, slice: true, pair: true})
+	} else {
+		for x := 1; x <= int(g.proto.nG); x++ {
+			props = append(props, livenessProp{kind: KindGlobalStarvation, g: GID(x), slice: true})
+		}
 	}
 	var out []ViolationGroup
 	for _, pr := range props {
@@ -125,6 +139,7 @@ func checkLiveness(ctx context.Context, g *graph, all bool) []ViolationGroup {
 		}
 		lc.count = 0
 		lc.prop = pr
+		lc.pair = pr.pair
 		lc.bit = 1
 		if pr.kind == KindGlobalStarvation {
 			lc.bit = 1 << pr.g
@@ -134,7 +149,10 @@ func checkLiveness(ctx context.Context, g *graph, all bool) []ViolationGroup {
 		if lc.best != nil {
 			v := lc.violation()
 			key := v.Kind.String()
-			if pr.kind == KindGlobalStarvation {
+			switch {
+			case pr.pair:
+				key += " (some G)"
+			case pr.kind == KindGlobalStarvation:
 				key += " " + gName(pr.g)
 			}
 			out = append(out, ViolationGroup{Kind: v.Kind, Key: key, Count: lc.count, First: v})
@@ -146,10 +164,36 @@ func checkLiveness(ctx context.Context, g *graph, all bool) []ViolationGroup {
 	return out
 }
 
-// succ lists the edges from state v into bad states of the current property.
+// sv is the state of node v; tracked its tracked G in pair mode.
+func (lc *livenessChecker) sv(v uint32) uint32 {
+	if lc.pair {
+		return v / lc.nG
+	}
+	return v
+}
+
+func (lc *livenessChecker) tracked(v uint32) GID { return GID(v%lc.nG + 1) }
+
+// isBad reports whether node v is bad for the current property.
+func (lc *livenessChecker) isBad(v uint32) bool {
+	if lc.pair {
+		return lc.bad[v/lc.nG]&(1<<lc.tracked(v)) != 0
+	}
+	return lc.bad[v]&lc.bit != 0
+}
+
+// succ lists the edges from node v into bad nodes of the current property.
 func (lc *livenessChecker) succ(v uint32, dst []liveEdge) []liveEdge {
+	dst, _ = lc.succP(v, dst, nil)
+	return dst
+}
+
+// succP is succ, with (if rhos is not nil) each edge's sorting
+// permutation of M slots: the successor is rho applied to its
+// representative.
+func (lc *livenessChecker) succP(v uint32, dst []liveEdge, rhos []mPerm) ([]liveEdge, []mPerm) {
 	g := lc.g
-	s := g.state(v)
+	s := g.state(lc.sv(v))
 	var acts []Action
 	acts = g.md.appendEnabled(acts, &s)
 	var buf []byte
@@ -159,14 +203,37 @@ func (lc *livenessChecker) succ(v uint32, dst []liveEdge) []liveEdge {
 		if err != nil {
 			continue
 		}
-		buf = g.canonKey(buf[:0], &ns)
-		w, ok := g.seen.lookup(buf)
-		if !ok || lc.bad[w]&lc.bit == 0 {
+		var w uint32
+		var rho mPerm
+		if g.gsym || rhos != nil {
+			rep, r, label := canonFull(&ns, g.gsym)
+			rho = r
+			buf = rep.AppendKey(buf[:0])
+			id, ok := g.seen.lookup(buf)
+			if !ok {
+				continue
+			}
+			w = id
+			if lc.pair {
+				w = id*lc.nG + uint32(label[lc.tracked(v)]) - 1
+			}
+		} else {
+			buf = g.canonKey(buf[:0], &ns)
+			id, ok := g.seen.lookup(buf)
+			if !ok {
+				continue
+			}
+			w = id
+		}
+		if !lc.isBad(w) {
 			continue
 		}
 		dst = append(dst, liveEdge{to: w, kind: a.Kind, m: a.M, p: a.P, freshP: info.freshP})
+		if rhos != nil {
+			rhos = append(rhos, rho)
+		}
 	}
-	return dst
+	return dst, rhos
 }
 
 type tarjanFrame struct {
@@ -191,8 +258,12 @@ func (lc *livenessChecker) run(ctx context.Context) {
 		lc.onStack[v] = true
 		frames = append(frames, tarjanFrame{v: v, succs: lc.succ(v, nil)})
 	}
-	for r := range lc.index {
-		if lc.bad[r]&lc.bit == 0 || lc.index[r] >= 0 {
+	nodes := len(lc.bad)
+	if lc.pair {
+		nodes *= int(lc.nG)
+	}
+	for r := 0; r < nodes; r++ {
+		if !lc.isBad(uint32(r)) || lc.index[r] >= 0 {
 			continue
 		}
 		if r&1023 == 0 && ctx.Err() != nil {
@@ -316,7 +387,7 @@ func (lc *livenessChecker) evaluate(members []uint32) {
 	var ex, tk famSet
 	inner := false
 	for _, v := range members {
-		s := lc.g.state(v)
+		s := lc.g.state(lc.sv(v))
 		lc.excused(&s, &ex)
 		for _, e := range lc.succ(v, nil) {
 			if in[e.to] {
@@ -326,13 +397,13 @@ func (lc *livenessChecker) evaluate(members []uint32) {
 		}
 	}
 	ms, rs, ss := lc.unmet(&ex, &tk)
-	if lc.g.sym && inner && len(rs)+len(ss) == 0 {
+	if (lc.g.sym || lc.g.gsym) && inner && len(rs)+len(ss) == 0 {
 		// The M families in the representatives' frames say nothing about
 		// the concrete cycle: decide them on the lifted SCC (symmetry.go).
 		naive := len(ms)
 		ms = lc.symUnmetMs(members, in)
 		if symCheckHook != nil {
-			symCheckHook(lc, members, in, len(ms) == 0, naive == 0)
+			symCheckHook(lc, members, lc.member(in, lc.tracked(members[0])), len(ms) == 0, naive == 0)
 		}
 	}
 	if len(ms)+len(rs)+len(ss) > 0 {
@@ -357,12 +428,16 @@ func (lc *livenessChecker) violation() *Violation {
 	default:
 		v.Detail = fmt.Sprintf("%s stays in the global run queue forever", gName(lc.prop.g))
 	}
+	if lc.pair {
+		_, x := lc.g.realPath(lc.sv(b.entry))
+		v.Detail = fmt.Sprintf("%s stays in the global run queue forever", gName(realG(&x, lc.tracked(b.entry))))
+	}
 	if b.stutter {
-		v.Trace = lc.g.trace(b.entry, nil)
+		v.Trace = lc.g.trace(lc.sv(b.entry), nil)
 		v.Trace.Stutter = true
 		return v
 	}
-	if lc.g.sym {
+	if lc.g.sym || lc.g.gsym {
 		v.Trace = lc.symLasso(b)
 		return v
 	}

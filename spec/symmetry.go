@@ -141,15 +141,17 @@ func (lc *livenessChecker) symUnmetMs(members []uint32, in map[uint32]bool) []in
 		}
 	}
 	var inX [MaxMs]bool
-	var buf []byte
 	for len(queue) > 0 {
 		c := queue[0]
 		queue = queue[1:]
 		tc := tau[c]
-		s := g.state(c)
-		// Stabiliser of c: transpositions of equal adjacent (sorted) slots.
+		s := g.state(lc.sv(c))
+		// Stabiliser of c: transpositions of adjacent (sorted) slots that
+		// are equal (under G symmetry: equal up to their curgs' numbers,
+		// swapped together with the curgs; a queued G, so the tracked
+		// one, stays where it is).
 		for i := 0; i+1 < nM; i++ {
-			if s.M[i] == s.M[i+1] {
+			if s.M[i] == s.M[i+1] || g.gsym && mSortKey(&s, i) == mSortKey(&s, i+1) {
 				sw := identityPerm()
 				sw[i], sw[i+1] = sw[i+1], sw[i]
 				union(tc.then(sw).then(tc.inverse()))
@@ -160,19 +162,14 @@ func (lc *livenessChecker) symUnmetMs(members []uint32, in map[uint32]bool) []in
 				inX[tc[m]] = true
 			}
 		}
-		for _, a := range g.md.appendEnabled(nil, &s) {
-			ns := s
-			if _, err := g.md.step(&ns, a); err != nil {
+		edges, rhos := lc.succP(c, nil, []mPerm{})
+		for ei, e := range edges {
+			d, rho := e.to, rhos[ei]
+			if !in[d] {
 				continue
 			}
-			rep, rho := canonPerm(&ns)
-			buf = rep.AppendKey(buf[:0])
-			d, ok := g.seen.lookup(buf)
-			if !ok || !in[d] {
-				continue
-			}
-			if a.Kind.schedStep() {
-				inX[tc[a.M]] = true
+			if e.kind.schedStep() {
+				inX[tc[e.m]] = true
 			}
 			lift := tc.then(rho)
 			td, seen := tau[d]
@@ -207,13 +204,30 @@ type liftNode struct {
 	acts  []Action
 }
 
-// unfold explores the concrete states reachable from x through states whose
-// representatives are in the component `in`: the concrete component of x.
-func (lc *livenessChecker) unfold(x State, in map[uint32]bool) []liftNode {
+// member tells whether a concrete state (with real G tracked, in pair
+// mode) stands for a node of the component in.
+func (lc *livenessChecker) member(in map[uint32]bool, tracked GID) func(*State) bool {
+	g := lc.g
+	var buf []byte
+	return func(ns *State) bool {
+		if !lc.pair {
+			buf = g.canonKey(buf[:0], ns)
+			d, ok := g.seen.lookup(buf)
+			return ok && in[d]
+		}
+		rep, _, label := canonFull(ns, true)
+		buf = rep.AppendKey(buf[:0])
+		d, ok := g.seen.lookup(buf)
+		return ok && in[d*lc.nG+uint32(label[tracked])-1]
+	}
+}
+
+// unfold explores the concrete states reachable from x through states that
+// stand for nodes of the component (member): the concrete component of x.
+func (lc *livenessChecker) unfold(x State, member func(*State) bool) []liftNode {
 	g := lc.g
 	ids := map[string]uint32{x.Key(): 0}
 	nodes := []liftNode{{s: x}}
-	var buf []byte
 	for i := 0; i < len(nodes); i++ {
 		s := nodes[i].s
 		for _, a := range g.md.appendEnabled(nil, &s) {
@@ -222,8 +236,7 @@ func (lc *livenessChecker) unfold(x State, in map[uint32]bool) []liftNode {
 			if err != nil {
 				continue
 			}
-			buf = g.canonKey(buf[:0], &ns)
-			if d, ok := g.seen.lookup(buf); !ok || !in[d] {
+			if !member(&ns) {
 				continue
 			}
 			k := ns.Key()
@@ -253,8 +266,12 @@ func (lc *livenessChecker) symLasso(b *sccViolation) Trace {
 	for _, m := range b.members {
 		in[m] = true
 	}
-	t, x := g.realPath(b.entry)
-	nodes := lc.unfold(x, in)
+	t, x := g.realPath(lc.sv(b.entry))
+	var tracked GID
+	if lc.pair {
+		tracked = realG(&x, lc.tracked(b.entry))
+	}
+	nodes := lc.unfold(x, lc.member(in, tracked))
 	var ex famSet
 	for i := range nodes {
 		lc.excused(&nodes[i].s, &ex)
@@ -357,6 +374,13 @@ func (lc *livenessChecker) symLasso(b *sccViolation) Trace {
 // nowhere else; then the Gs that are nowhere, by status. The result is the
 // same for every state of an orbit (TestGSymmetryCanonical).
 func canonMG(s *State) State {
+	c, _, _ := canonMGPerm(s)
+	return c
+}
+
+// canonMGPerm is canonMG with the M sorting (rep.M[i] is s.M[rho[i]]) and
+// the renumbering of Gs (G g of s is G label[g] of the representative).
+func canonMGPerm(s *State) (State, mPerm, [MaxGs + 1]GID) {
 	nG, nP, nM := int(s.nG), int(s.nP), int(s.nM)
 	var label [MaxGs + 1]GID
 	next := GID(1)
@@ -375,17 +399,7 @@ func canonMG(s *State) State {
 	for i := 0; i < int(s.Runq.N); i++ {
 		see(s.Runq.Gs[i])
 	}
-	mkey := func(m int) uint32 {
-		ms := &s.M[m]
-		k := uint32(ms.PC)<<24 | uint32(uint8(ms.P+1))<<16 | uint32(ms.Scan)<<8
-		if ms.Spinning {
-			k |= 1 << 7
-		}
-		if ms.CurG != NoG && int(ms.CurG) <= nG {
-			k |= 1<<6 | uint32(s.G[ms.CurG])
-		}
-		return k
-	}
+	mkey := func(m int) uint32 { return mSortKey(s, m) }
 	var order [MaxMs]int
 	for m := 0; m < nM; m++ {
 		order[m] = m
@@ -425,9 +439,54 @@ func canonMG(s *State) State {
 	for i := 0; i < int(s.Runq.N); i++ {
 		c.Runq.Gs[i] = rl(s.Runq.Gs[i])
 	}
+	rho := identityPerm()
 	for i := 0; i < nM; i++ {
 		c.M[i] = s.M[order[i]]
 		c.M[i].CurG = rl(s.M[order[i]].CurG)
+		rho[i] = int8(order[i])
 	}
-	return c
+	label[0] = NoG
+	return c, rho, label
+}
+
+// canonFull is the representative of s with the sorting permutation of M
+// slots (rep.M[i] is s.M[rho[i]]) and, under G symmetry (gsym), the G
+// renumbering (G g of s is G label[g] of rep; identity otherwise).
+func canonFull(s *State, gsym bool) (State, mPerm, [MaxGs + 1]GID) {
+	var label [MaxGs + 1]GID
+	for g := range label {
+		label[g] = GID(g)
+	}
+	if !gsym {
+		rep, rho := canonPerm(s)
+		return rep, rho, label
+	}
+	rep, order, lab := canonMGPerm(s)
+	return rep, order, lab
+}
+
+// realG is the G of the concrete state x that is G x of x's representative
+// (under G symmetry).
+func realG(x *State, g GID) GID {
+	_, _, label := canonFull(x, true)
+	for r := 1; r <= int(x.nG); r++ {
+		if label[r] == g {
+			return GID(r)
+		}
+	}
+	panic("spec: G not found in its representative")
+}
+
+// mSortKey is M slot m's key in canonMG's sort: everything but its curg's
+// number (the curg's status instead).
+func mSortKey(s *State, m int) uint32 {
+	ms := &s.M[m]
+	k := uint32(ms.PC)<<24 | uint32(uint8(ms.P+1))<<16 | uint32(ms.Scan)<<8
+	if ms.Spinning {
+		k |= 1 << 7
+	}
+	if ms.CurG != NoG && int(ms.CurG) <= int(s.nG) {
+		k |= 1<<6 | uint32(s.G[ms.CurG])
+	}
+	return k
 }
