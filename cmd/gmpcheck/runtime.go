@@ -331,11 +331,39 @@ func checkRuntimeLocal(ctx context.Context, log io.Writer) stageResult {
 	if err != nil {
 		return stageResult{verdict: fail, summary: err.Error()}
 	}
-	rep := rtq.Check(ctx, root, rtq.Options{Args: runtimeStageArgs})
+	// The self-test: a copy of the same proc.go with runqgrab taking half
+	// rounded down, built in the same program, must fail the differential.
+	tmp, err := os.MkdirTemp("", "gmpcheck-mutant-*")
+	if err != nil {
+		return stageResult{verdict: fail, summary: err.Error()}
+	}
+	defer os.RemoveAll(tmp)
+	m := rtq.GrabHalfDown
+	mroot, err := rtq.Mutant(root, tmp, m.Name, m.Fn, m.Re, m.Repl)
+	if err != nil {
+		return stageResult{verdict: fail, summary: "the seeded mutant: " + err.Error()}
+	}
+	reps := rtq.CheckAll(ctx, []string{root, mroot}, rtq.Options{
+		Args:  runtimeStageArgs,
+		Extra: [][]string{nil, {"-checks", "diff"}},
+		Caps:  [][]int{nil, {4}},
+	})
+	rep, mrep := reps[0], reps[1]
 	printReport(log, rep)
 	v := verdictOfReport(rep)
 	if rep.Err != nil {
 		return stageResult{verdict: v, summary: rep.Err.Error()}
+	}
+	caught := 0
+	switch mv := verdictOfReport(mrep); {
+	case mv == fail && mrep.Err == nil:
+		caught = 1
+		fmt.Fprintf(log, "seeded mutant %s rejected, as it must be\n", mrep.Release)
+	case mv == inconclusive:
+		v = worst(v, inconclusive)
+	default:
+		printReport(log, mrep)
+		return stageResult{verdict: fail, seeded: 1, summary: "the seeded mutant " + m.Name + " was not rejected"}
 	}
 	// The log has every check's row; the summary counts them.
 	passed := 0
@@ -351,5 +379,5 @@ func checkRuntimeLocal(ctx context.Context, log io.Writer) stageResult {
 	if len(other) > 0 {
 		sum += " (" + strings.Join(other, ", ") + ")"
 	}
-	return stageResult{verdict: v, summary: sum}
+	return stageResult{verdict: v, summary: sum, seeded: 1, caught: caught}
 }

@@ -60,6 +60,9 @@ func TestRuntimeStage(t *testing.T) {
 	if res.verdict != pass {
 		t.Fatalf("the local toolchain's run queue: %v: %s", res.verdict, res.summary)
 	}
+	if res.seeded != 1 || res.caught != 1 || !strings.Contains(log.String(), "seeded mutant") {
+		t.Errorf("the seeded mutant was not run and rejected: %d/%d caught", res.caught, res.seeded)
+	}
 	if !strings.Contains(res.summary, "4 of 4 checks pass") {
 		t.Errorf("summary %q does not count the 4 checks as passed", res.summary)
 	}

@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -59,36 +58,11 @@ func TestExtractLocal(t *testing.T) {
 	}
 }
 
-// mutant writes a GOROOT in a temporary directory whose proc.go is the local
-// one with re replaced by repl inside function fn. It fails the test if re
-// does not match there, so a mutation can never silently be a no-op.
+// mutant is Mutant in a test's temporary directory.
 func mutant(t *testing.T, name, fn, re, repl string) string {
 	t.Helper()
-	src, err := os.ReadFile(filepath.Join(localGOROOT(t), "src", "runtime", "proc.go"))
+	root, err := Mutant(localGOROOT(t), t.TempDir(), name, fn, re, repl)
 	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(src)
-	start := strings.Index(s, "\nfunc "+fn+"(")
-	if start < 0 {
-		t.Fatalf("%s: no func %s in proc.go", name, fn)
-	}
-	end := start + strings.Index(s[start:], "\n}\n")
-	body := s[start:end]
-	rx := regexp.MustCompile(re)
-	if !rx.MatchString(body) {
-		t.Fatalf("%s: %q not found in %s", name, re, fn)
-	}
-	s = s[:start] + rx.ReplaceAllLiteralString(body, repl) + s[end:]
-	root := t.TempDir()
-	dir := filepath.Join(root, "src", "runtime")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "proc.go"), []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(root, "VERSION"), []byte(ReleaseOf(localGOROOT(t))+"-"+name+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return root
