@@ -11,8 +11,8 @@ import (
 // the reduced search finds, on models where the reduction bites.
 func TestSymmetryCountsOrbits(t *testing.T) {
 	for _, b := range []Bounds{
-		{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true},
-		{Ps: 1, Ms: 3, Gs: 3, Cap: 2, Spawn: 2, SchedTick: 2, Syscalls: true, Netpoll: true},
+		{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2},
+		{Ps: 1, Ms: 3, Gs: 3, Cap: 2, Spawn: 2, SchedTick: 2, Syscalls: true},
 	} {
 		md, _ := NewModel(b)
 		g, full := bfs(context.Background(), md, Options{})
@@ -290,7 +290,7 @@ func TestGSymmetryLiveness(t *testing.T) {
 		SeededBugCases()[1].Bounds,
 		SeededBugCases()[3].Bounds,
 		{Ps: 1, Ms: 3, Gs: 3, Cap: 2, Spawn: 2, SchedTick: 2, Syscalls: true, Netpoll: true, Bug: BugGoschedLocal},
-		{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true, Netpoll: true, Bug: BugReadyNoWakep},
+		SeededBugCases()[0].Bounds, // ready-no-wakep: work conservation
 	} {
 		r0, _ := Explore(context.Background(), b, Options{Liveness: true, ThreadLimit: true, All: true})
 		r1, _ := Explore(context.Background(), b, Options{Liveness: true, ThreadLimit: true, All: true, GSymmetry: true})
