@@ -152,8 +152,11 @@ func (sr *searcher) memory() uint64 {
 	return n
 }
 
+// progressEvery is the interval between progress lines (a test shortens it).
+var progressEvery = time.Second
+
 func (sr *searcher) progress(i int) {
-	if sr.opt.Progress == nil || time.Since(sr.last) < time.Second {
+	if sr.opt.Progress == nil || time.Since(sr.last) < progressEvery {
 		return
 	}
 	sr.last = time.Now()

@@ -3,7 +3,9 @@ package spec
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
+	"time"
 )
 
 // refResult is what the reference search computes: a plain sequential BFS
@@ -166,5 +168,24 @@ func TestAllGroupsViolations(t *testing.T) {
 	all, _ = Explore(context.Background(), c.Bounds, Options{All: true, Liveness: true, ThreadLimit: true})
 	if err := c.Match(all.Violation); err != nil || len(all.Violations) < 2 {
 		t.Fatalf("%v: %v %+v", err, all, all.Violations)
+	}
+}
+
+// Progress lines carry the state count, the rate and the queue.
+func TestProgressLines(t *testing.T) {
+	defer func(d time.Duration) { progressEvery = d }(progressEvery)
+	progressEvery = 0
+	defer func(n int) { chunkParents = n }(chunkParents)
+	chunkParents = 50
+	var b strings.Builder
+	r, _ := Explore(context.Background(), Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true}, Options{Progress: &b})
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if r.Verdict() != "pass" || len(lines) < 10 {
+		t.Fatalf("%v: %d lines", r, len(lines))
+	}
+	for _, want := range []string{"states (", "states/s)", "queued", "depth", "MiB"} {
+		if !strings.Contains(lines[len(lines)/2], want) {
+			t.Fatalf("progress line %q lacks %q", lines[len(lines)/2], want)
+		}
 	}
 }
