@@ -11,9 +11,10 @@ import (
 // Exact (the default): every key is kept, back to back in one arena (no
 // allocation per state, nothing for the GC to scan); a state is found
 // again by its number, which liveness and counterexamples need. The arena
-// is a list of fixed blocks, so that growing it never copies it (append's
-// growth by 1.25 copied a large arena about five times over, all of it in
-// the sequential merge); a key never straddles two blocks.
+// is a list of blocks (doubling up to 4 MiB), so that growing it never
+// copies it (append's growth by 1.25 copied a large arena about five times
+// over, all of it in the sequential merge); a key never straddles two
+// blocks.
 //
 // Fingerprint (Options.Fingerprint): only a 64-bit fingerprint of each key
 // is kept (fps[i]), as TLC does; two states with one fingerprint are taken
@@ -106,8 +107,12 @@ func (v *visited) commit(k []byte, h uint64) uint32 {
 		return id
 	}
 	nb := len(v.blocks)
-	if nb == 0 || len(v.blocks[nb-1])+len(k) > blockSize {
-		v.blocks = append(v.blocks, make([]byte, 0, blockSize))
+	if nb == 0 || len(v.blocks[nb-1])+len(k) > cap(v.blocks[nb-1]) {
+		size := 1 << 16 // small models stay small; blocks double up to blockSize
+		if nb > 0 {
+			size = min(2*cap(v.blocks[nb-1]), blockSize)
+		}
+		v.blocks = append(v.blocks, make([]byte, 0, size))
 		nb++
 	}
 	b := &v.blocks[nb-1]
@@ -242,7 +247,10 @@ func (v *visited) grow(sh *shard, keyOf func(uint32) []byte) {
 
 // bytes is the memory the set holds (capacities, not lengths).
 func (v *visited) bytes() uint64 {
-	n := uint64(len(v.blocks))*blockSize + 4*uint64(cap(v.off)) + 8*uint64(cap(v.fps)) + uint64(cap(v.qarena)) + 4*uint64(cap(v.qoff))
+	n := 4*uint64(cap(v.off)) + 8*uint64(cap(v.fps)) + uint64(cap(v.qarena)) + 4*uint64(cap(v.qoff))
+	for _, b := range v.blocks {
+		n += uint64(cap(b))
+	}
 	for i := range v.shards {
 		n += 8*uint64(len(v.shards[i].slots)) + 4*uint64(cap(v.shards[i].pend))
 	}
