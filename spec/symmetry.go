@@ -124,8 +124,7 @@ func (lc *livenessChecker) symUnmetMs(members []uint32, in map[uint32]bool) []in
 	for i := range parent {
 		parent[i] = int8(i)
 	}
-	var find func(i int8) int8
-	find = func(i int8) int8 {
+	find := func(i int8) int8 {
 		for parent[i] != i {
 			parent[i] = parent[parent[i]]
 			i = parent[i]

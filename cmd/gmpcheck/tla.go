@@ -479,11 +479,6 @@ func checkTLASyntax(ctx context.Context, dir string, cfgs []tlacheck.Cfg) (verdi
 	return v, line
 }
 
-func firstLineOf(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
-}
-
 // tlaDir is the tla directory: -dir, else tla/ in the working directory or
 // a parent (a checkout), else the copy built into the binary, unpacked
 // into the user cache directory.
