@@ -340,6 +340,27 @@ func (lc *livenessChecker) excused(s *State, ex *famSet) {
 	}
 }
 
+// adds reports whether e discharges a family that is neither excused (ex)
+// nor discharged already (got): a cycle must take such an edge.
+func (e liveEdge) adds(ex, got *famSet, slice bool) bool {
+	var one famSet
+	e.discharge(&one)
+	for i := range one.m {
+		if one.m[i] && !ex.m[i] && !got.m[i] {
+			return true
+		}
+	}
+	for i := range one.retake {
+		if one.retake[i] && !ex.retake[i] && !got.retake[i] {
+			return true
+		}
+		if slice && one.slice[i] && !ex.slice[i] && !got.slice[i] {
+			return true
+		}
+	}
+	return false
+}
+
 func (e liveEdge) discharge(tk *famSet) {
 	if e.kind.schedStep() {
 		tk.m[e.m] = true
@@ -460,23 +481,7 @@ func (lc *livenessChecker) violation() *Violation {
 			if !in[e.to] {
 				continue
 			}
-			var one famSet
-			e.discharge(&one)
-			useful := false
-			for i := range one.m {
-				if one.m[i] && !ex.m[i] && !got.m[i] {
-					useful = true
-				}
-			}
-			for i := range one.retake {
-				if one.retake[i] && !ex.retake[i] && !got.retake[i] {
-					useful = true
-				}
-				if lc.prop.slice && one.slice[i] && !ex.slice[i] && !got.slice[i] {
-					useful = true
-				}
-			}
-			if useful {
+			if e.adds(&ex, &got, lc.prop.slice) {
 				e.discharge(&got)
 				reqs = append(reqs, req{m, e.to, Action{Kind: e.kind, M: e.m, P: e.p}})
 			}

@@ -118,66 +118,57 @@ func TestKeyRoundTripAndValueSemantics(t *testing.T) {
 	}
 }
 
-// Go 1.19 has no sched.needspinning: a non-spinning M that decided not to
-// spin releases its P although a G it could run was just made runnable by
-// an M that found no idle P for it (golang/go#45867). Go 1.26 passes the
-// same bounds.
-func TestGo119LosesWakeup(t *testing.T) {
-	b := Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true, Netpoll: true, Go: Go119}
-	r, err := Explore(context.Background(), b, Options{Liveness: true, ThreadLimit: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	v := r.Violation
-	if v == nil || v.Kind != KindWorkConservation || v.Trace.Len() != 10 {
-		t.Fatalf("go1.19: want a 10-step lost wakeup, got %v\n%v", r, v)
-	}
-	acts := fmt.Sprint(v.Trace.Actions())
-	for _, step := range []string{"m0: SpinLimit", "m0: ReleaseP"} {
-		if !strings.Contains(acts, step) {
-			t.Errorf("go1.19 trace lacks %q: %s", step, acts)
-		}
-	}
-	checkTraceReplays(t, b, v.Trace)
-	b.Go = Go126
-	r, err = Explore(context.Background(), b, Options{Liveness: true, ThreadLimit: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.Verdict() != "pass" {
-		t.Fatalf("go1.26: %v\n%v", r, r.Violation)
-	}
-}
-
-// Go 1.21's goschedImpl does not wake an M, and its spinning M that dropped
-// its P rechecks only the local run queues: a G that Gosched put on the
-// global queue waits while a P idles (golang/go#55160, masked in practice
-// by sysmon's preemption, golang/go#60693). Go 1.22 added both, and 1.26
-// passes the same bounds.
-func TestGo121LosesWakeup(t *testing.T) {
-	b := Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Go: Go121}
-	r, err := Explore(context.Background(), b, Options{Liveness: true, ThreadLimit: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	v := r.Violation
-	if v == nil || v.Kind != KindWorkConservation || v.Trace.Len() != 17 || v.Trace.Loop != 13 {
-		t.Fatalf("go1.21: want a 17-step lost wakeup with a cycle from step 14, got %v\n%v", r, v)
-	}
-	acts := fmt.Sprint(v.Trace.Actions()[:13])
-	for _, step := range []string{"m1: Gosched", "m0: RecheckMiss(p1)", "m0: StopM"} {
-		if !strings.Contains(acts, step) {
-			t.Errorf("go1.21 trace lacks %q: %s", step, acts)
-		}
-	}
-	checkTraceReplays(t, b, v.Trace)
-	b.Go = Go126
-	r, err = Explore(context.Background(), b, Options{Liveness: true, ThreadLimit: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.Verdict() != "pass" {
-		t.Fatalf("go1.26: %v\n%v", r, r.Violation)
+// The releases before two fixes lose a wakeup where Go 1.26 does not, on
+// the same bounds:
+//   - go1.19 has no sched.needspinning: a non-spinning M that decided not to
+//     spin releases its P although a G it could run was just made runnable
+//     by an M that found no idle P for it (golang/go#45867);
+//   - go1.21's goschedImpl does not wake an M, and its spinning M that
+//     dropped its P rechecks only the local run queues: a G that Gosched put
+//     on the global queue waits while a P idles (golang/go#55160, masked in
+//     practice by sysmon's preemption, golang/go#60693).
+func TestOldReleasesLoseWakeup(t *testing.T) {
+	for _, c := range []struct {
+		b         Bounds
+		steps     int
+		loop      int // -1: none checked
+		prefixHas []string
+	}{
+		{Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true, Netpoll: true, Go: Go119},
+			10, -1, []string{"m0: SpinLimit", "m0: ReleaseP"}},
+		{Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Go: Go121},
+			17, 13, []string{"m1: Gosched", "m0: RecheckMiss(p1)", "m0: StopM"}},
+	} {
+		t.Run(c.b.Go.String(), func(t *testing.T) {
+			b := c.b
+			r, err := Explore(context.Background(), b, Options{Liveness: true, ThreadLimit: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := r.Violation
+			if v == nil || v.Kind != KindWorkConservation || v.Trace.Len() != c.steps || (c.loop >= 0 && v.Trace.Loop != c.loop) {
+				t.Fatalf("want a %d-step lost wakeup (loop %d), got %v\n%v", c.steps, c.loop, r, v)
+			}
+			prefix := v.Trace.Actions()
+			if v.Trace.Loop >= 0 {
+				prefix = prefix[:v.Trace.Loop]
+			}
+			acts := fmt.Sprint(prefix)
+			for _, step := range c.prefixHas {
+				if !strings.Contains(acts, step) {
+					t.Errorf("trace lacks %q: %s", step, acts)
+				}
+			}
+			checkTraceReplays(t, b, v.Trace)
+			b.Go = Go126
+			r, err = Explore(context.Background(), b, Options{Liveness: true, ThreadLimit: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Verdict() != "pass" {
+				t.Fatalf("go1.26: %v\n%v", r, r.Violation)
+			}
+		})
 	}
 }
 

@@ -311,23 +311,7 @@ func (lc *livenessChecker) symLasso(b *sccViolation) Trace {
 	cur := uint32(0)
 	for v := range nodes {
 		for ei, e := range nodes[v].edges {
-			var one famSet
-			e.discharge(&one)
-			useful := false
-			for i := range one.m {
-				if one.m[i] && !ex.m[i] && !got.m[i] {
-					useful = true
-				}
-			}
-			for i := range one.retake {
-				if one.retake[i] && !ex.retake[i] && !got.retake[i] {
-					useful = true
-				}
-				if lc.prop.slice && one.slice[i] && !ex.slice[i] && !got.slice[i] {
-					useful = true
-				}
-			}
-			if useful {
+			if e.adds(&ex, &got, lc.prop.slice) {
 				e.discharge(&got)
 				hops = append(hops, path(cur, uint32(v))...)
 				hops = append(hops, hop{uint32(v), uint32(ei)})
