@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gmpcheck/gmpcheck/spec"
 	"go.uber.org/goleak"
 )
 
@@ -104,7 +105,7 @@ func TestDeadlockAllParked(t *testing.T) {
 func TestConfigErrors(t *testing.T) {
 	for _, cfg := range []Config{
 		{Procs: -1}, {QueueCapacity: 3}, {QueueCapacity: 512}, {Procs: 4, MaxMs: 2},
-		{SchedTickPeriod: -1}, {SchedTrace: 1},
+		{SchedTickPeriod: -1}, {SchedTrace: 1}, {Go: spec.GoVersion(99)},
 	} {
 		if _, err := New(cfg); err == nil {
 			t.Errorf("New(%+v) succeeded", cfg)
