@@ -68,15 +68,8 @@ func Explore(ctx context.Context, q Queues, only map[string]bool, windows bool) 
 		res, err := interleave.Explore(ctx, &sc, opt)
 		execs += res.Executions
 		count := fmt.Sprintf("%d scenarios, %d interleavings", ran, execs)
-		if err != nil {
-			return count, fmt.Errorf("%s: %w", sc.Name, err)
-		}
-		if res.Violation != nil {
-			v := res.Violation
-			return count, fmt.Errorf("%s: %s\nschedule %s\n%s", sc.Name, v.Error(), v.Exec.Schedule(), trace(v.Exec))
-		}
-		if !res.Complete {
-			return count, fmt.Errorf("%s: %w: %s", sc.Name, ErrInconclusive, res.StopReason)
+		if err := outcome(sc.Name, res, err); err != nil {
+			return count, err
 		}
 		ran++
 		if !windows || interleave.WindowOrdersTooBig[sc.Name] || sc.Name == "stale-grab" {
@@ -86,15 +79,8 @@ func Explore(ctx context.Context, q Queues, only map[string]bool, windows bool) 
 		res, err = interleave.Explore(ctx, &sc, opt)
 		wexecs += res.Executions
 		count = fmt.Sprintf("%d scenarios, %d interleavings; with windows %d scenarios, %d", ran, execs, wran, wexecs)
-		if err != nil {
-			return count, fmt.Errorf("%s (windows): %w", sc.Name, err)
-		}
-		if res.Violation != nil {
-			v := res.Violation
-			return count, fmt.Errorf("%s (windows): %s\nschedule %s\n%s", sc.Name, v.Error(), v.Exec.Schedule(), trace(v.Exec))
-		}
-		if !res.Complete {
-			return count, fmt.Errorf("%s (windows): %w: %s", sc.Name, ErrInconclusive, res.StopReason)
+		if err := outcome(sc.Name+" (windows)", res, err); err != nil {
+			return count, err
 		}
 		wran++
 	}
@@ -147,4 +133,19 @@ func trace(ex *interleave.Execution) string {
 	var b strings.Builder
 	interleave.WriteTrace(&b, ex)
 	return b.String()
+}
+
+// outcome turns one scenario's exploration into nil (every interleaving
+// passed), its counterexample, or ErrInconclusive when it was cut short.
+func outcome(name string, res interleave.Result, err error) error {
+	switch {
+	case err != nil:
+		return fmt.Errorf("%s: %w", name, err)
+	case res.Violation != nil:
+		v := res.Violation
+		return fmt.Errorf("%s: %s\nschedule %s\n%s", name, v.Error(), v.Exec.Schedule(), trace(v.Exec))
+	case !res.Complete:
+		return fmt.Errorf("%s: %w: %s", name, ErrInconclusive, res.StopReason)
+	}
+	return nil
 }
