@@ -14,12 +14,12 @@ type implQueues struct {
 	c    int
 	glob *impl.GlobalRunq
 	ps   []*impl.Runq
-	gs   map[uint64]*impl.G // made by one goroutine at a time (the owner)
+	gs   []*impl.G // by id (ids are dense from 1); made by one goroutine at a time (the owner)
 }
 
 func (q *implQueues) Cap() int { return q.c }
 func (q *implQueues) Reset(n int) {
-	q.glob, q.ps, q.gs = impl.NewGlobalRunq(), nil, map[uint64]*impl.G{}
+	q.glob, q.ps, q.gs = impl.NewGlobalRunq(), nil, nil
 	for range n {
 		r, err := impl.NewRunq(q.c, q.glob)
 		if err != nil {
@@ -29,6 +29,9 @@ func (q *implQueues) Reset(n int) {
 	}
 }
 func (q *implQueues) g(id uint64) *impl.G {
+	for uint64(len(q.gs)) <= id {
+		q.gs = append(q.gs, nil)
+	}
 	if q.gs[id] == nil {
 		q.gs[id] = impl.NewG(id)
 	}
