@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gmpcheck/gmpcheck/impl"
+	"github.com/gmpcheck/gmpcheck/internal/perfetto"
 	"github.com/gmpcheck/gmpcheck/spec"
 )
 
@@ -32,8 +33,9 @@ const runMaxProcs = 256
 const runMaxDuration = time.Hour
 
 func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("run", "[-procs n] [-workload w] [-duration d] [-schedtrace d] [-impl gmp|gm] [-queue n] [-lockosthread]",
+	fs := newFlags("run", "[-procs n] [-workload w] [-duration d] [-schedtrace d] [-impl gmp|gm] [-queue n] [-lockosthread] [-trace out.json] [-driver n -seed s]",
 		"Runs a workload on gmpcheck's scheduler and prints its schedtrace and a summary.\n"+
+			"-trace writes the run as a Perfetto/Chrome trace (a track per P and M, a slice per G run).\n"+
 			"An interrupt stops the run: it prints what it counted so far and exits 3.")
 	procs := fs.Int("procs", 2, fmt.Sprintf("GOMAXPROCS of the scheduler (number of Ps), 1..%d", runMaxProcs))
 	workload := fs.String("workload", "mixed", "workload: "+strings.Join(impl.Workloads, ", "))
@@ -42,6 +44,9 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	which := fs.String("impl", "gmp", "scheduler: gmp (G/M/P) or gm (the pre-1.1 baseline)")
 	queue := fs.Int("queue", impl.DefaultQueueCapacity, "local run queue capacity, a power of two in 2..256 (gmp only)")
 	locked := fs.Bool("lockosthread", false, "wire each M to its own OS thread (hand-off shell; gmp only)")
+	tracePath := fs.String("trace", "", "write a Chrome/Perfetto trace-event JSON of the run to this file (gmp only; load it in ui.perfetto.dev or chrome://tracing)")
+	driverSteps := fs.Int("driver", 0, fmt.Sprintf("instead of a workload, a random walk of this many commands of the deterministic driver, 1..%d (with -trace: one command per millisecond of the timeline; -procs 1..8)", runMaxDriverSteps))
+	seed := fs.Uint64("seed", 1, "seed of the -driver walk")
 	if code, ok := fs.parse(args, stdout, stderr); !ok {
 		return code
 	}
@@ -63,7 +68,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	switch *which {
 	case "gmp":
 	case "gm":
-		for _, name := range []string{"schedtrace", "queue", "lockosthread"} {
+		for _, name := range []string{"schedtrace", "queue", "lockosthread", "trace", "driver"} {
 			if fs.set(name) {
 				return usageError(stderr, "run", "-%s needs -impl gmp (the GM baseline has no Ps, run queues or hand-off)", name)
 			}
@@ -71,14 +76,40 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	default:
 		return usageError(stderr, "run", "-impl %q: want gmp or gm", *which)
 	}
+	if fs.set("driver") {
+		if err := intFlag("driver", *driverSteps, 1, runMaxDriverSteps); err != nil {
+			return usageError(stderr, "run", "%v", err)
+		}
+		if *procs > 8 {
+			return usageError(stderr, "run", "-driver needs -procs 1..8")
+		}
+		for _, name := range []string{"workload", "duration", "schedtrace", "lockosthread"} {
+			if fs.set(name) {
+				return usageError(stderr, "run", "-driver and -%s do not go together", name)
+			}
+		}
+	} else if fs.set("seed") {
+		return usageError(stderr, "run", "-seed needs -driver")
+	}
 	out := newOutput(fs, stdout, stderr)
 	stdout = out.human
+	if fs.set("driver") {
+		return runDriverWalk(out, *procs, *queue, *driverSteps, *seed, *tracePath)
+	}
+	var rec *perfetto.Recorder
+	if *tracePath != "" {
+		rec = perfetto.NewRecorder(perfetto.Options{MaxEvents: runTraceMaxEvents})
+	}
 	var s impl.Scheduler
 	var gmp *impl.Sched
 	if *which == "gmp" {
 		var err error
-		gmp, err = impl.New(impl.Config{Procs: *procs, QueueCapacity: *queue, LockOSThread: *locked,
-			SchedTrace: *schedtrace, SchedTraceOut: stdout})
+		cfg := impl.Config{Procs: *procs, QueueCapacity: *queue, LockOSThread: *locked,
+			SchedTrace: *schedtrace, SchedTraceOut: stdout}
+		if rec != nil {
+			cfg.Trace = rec.Event
+		}
+		gmp, err = impl.New(cfg)
 		if err != nil {
 			return usageError(stderr, "run", "%v", err)
 		}
@@ -116,6 +147,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fields["spawned"], fields["steals"] = st.Spawned, st.Steals
 		}
 		out.row("run", fields)
+		writeRunTrace(stdout, rec, *tracePath, fmt.Sprintf("gmpcheck run -workload %s -procs %d (interrupted)", *workload, *procs))
 		fmt.Fprintln(stdout, "run: INCONCLUSIVE (interrupted)")
 		return out.result(inconclusive, "interrupted", nil)
 	}
@@ -135,8 +167,60 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "steals=%d preemptions=%d retakes=%d handoffs=%d Ms=%d\n", st.Steals, st.Preempts, st.Retakes, st.Handoffs, st.Ms)
 		fields["steals"], fields["preemptions"], fields["retakes"], fields["handoffs"], fields["ms"] = st.Steals, st.Preempts, st.Retakes, st.Handoffs, st.Ms
 	}
+	if rec != nil {
+		if err := writeRunTrace(stdout, rec, *tracePath, fmt.Sprintf("gmpcheck run -workload %s -procs %d", *workload, *procs)); err != nil {
+			return out.result(fail, err.Error(), nil)
+		}
+		fields["trace"] = *tracePath
+	}
 	out.row("run", fields)
 	return out.result(pass, fmt.Sprintf("%d ops in %v", r.Ops, el.Round(time.Millisecond)), nil)
+}
+
+// runMaxDriverSteps caps -driver.
+const runMaxDriverSteps = 100000
+
+// runTraceMaxEvents caps a -trace of a workload: past it the trace keeps
+// the runs open so far and says how many events it dropped (a 2 s mixed
+// run at -procs 4 makes about 250,000).
+const runTraceMaxEvents = 2_000_000
+
+// writeRunTrace writes rec's trace to path, if tracing, and says so.
+func writeRunTrace(w io.Writer, rec *perfetto.Recorder, path, title string) error {
+	if rec == nil {
+		return nil
+	}
+	if err := rec.WriteFile(path, title); err != nil {
+		fmt.Fprintf(w, "run: writing the trace: %v\n", err)
+		return err
+	}
+	fmt.Fprintf(w, "trace: %s (load it in ui.perfetto.dev or chrome://tracing)", path)
+	if n := rec.Dropped(); n > 0 {
+		fmt.Fprintf(w, "; %d events past the first %d were dropped", n, runTraceMaxEvents)
+	}
+	fmt.Fprintln(w)
+	return nil
+}
+
+// runDriverWalk is run -driver: a random walk of the deterministic driver,
+// the scheduler's real decision code one command at a time.
+func runDriverWalk(out *output, procs, queue, steps int, seed uint64, tracePath string) int {
+	w := out.human
+	rec, n, err := perfetto.DriverTrace(perfetto.DriverConfig{Procs: procs, Steps: steps, Seed: seed, Cap: min(queue, 8)})
+	if err != nil {
+		fmt.Fprintf(w, "run: %v\n", err)
+		return out.result(fail, err.Error(), nil)
+	}
+	fmt.Fprintf(w, "driver: %d commands of a random walk (seed %d) on %d Ps\n", n, seed, procs)
+	fields := map[string]any{"impl": "gmp", "workload": "driver", "procs": procs, "ops": n}
+	if tracePath != "" {
+		if err := writeRunTrace(w, rec, tracePath, fmt.Sprintf("gmpcheck run -driver %d -seed %d -procs %d", steps, seed, procs)); err != nil {
+			return out.result(fail, err.Error(), nil)
+		}
+		fields["trace"] = tracePath
+	}
+	out.row("run", fields)
+	return out.result(pass, fmt.Sprintf("%d driver commands", n), nil)
 }
 
 // schedulerStage checks the reference scheduler: random traces of the
