@@ -3,6 +3,8 @@ package impl
 import (
 	"fmt"
 	"sync/atomic"
+
+	"github.com/gmpcheck/gmpcheck/spec"
 )
 
 // Op names one atomic access of the run queues. Under -tags gmpcheck_hooks
@@ -113,3 +115,12 @@ func PauseFirst(q Yielder, ops ...Op) (reached <-chan struct{}, release func(), 
 	})
 	return at, func() { close(resume) }, err
 }
+
+// bugOn reports whether the seeded scheduler bug b is switched on. In the
+// default build hooksEnabled is a constant false, so every call folds to
+// false and the bug's code path is compiled out of the scheduler.
+func (s *Sched) bugOn(b spec.Bug) bool { return hooksEnabled && s.bug == b }
+
+// anyBug reports whether any seeded scheduler bug is switched on (a seeded
+// bug may break the scheduler's own assertions, which then stay quiet).
+func (s *Sched) anyBug() bool { return hooksEnabled && s.bug != spec.BugNone }

@@ -2,7 +2,12 @@
 
 package impl
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+
+	"github.com/gmpcheck/gmpcheck/spec"
+)
 
 var errNoHooks = errors.New("impl: test hooks are compiled out; build with -tags gmpcheck_hooks")
 
@@ -36,3 +41,14 @@ func (q *Runq) SetYield(YieldFunc) error { return errNoHooks }
 
 // SetYield installs a yield function; it needs -tags gmpcheck_hooks.
 func (s *GlobalRunq) SetYield(YieldFunc) error { return errNoHooks }
+
+// SetBug seeds the scheduler bug b (one of spec.Bugs) into the schedulers
+// built from c, for the checks' self-tests. Seeded scheduler bugs exist only
+// under -tags gmpcheck_hooks: here only spec.BugNone is accepted.
+func (c *Config) SetBug(b spec.Bug) error {
+	if b == spec.BugNone {
+		c.bug = b
+		return nil
+	}
+	return fmt.Errorf("seeded scheduler bug %v: %w", b, errNoHooks)
+}

@@ -3,8 +3,12 @@
 package impl
 
 import (
+	"fmt"
 	"os"
+	"slices"
 	"sync/atomic"
+
+	"github.com/gmpcheck/gmpcheck/spec"
 )
 
 // The instrumented build, used by the checkers. It adds a yield point before
@@ -57,5 +61,16 @@ func (q *Runq) SetYield(f YieldFunc) error {
 // lock (nil removes it). Install it before s is shared.
 func (s *GlobalRunq) SetYield(f YieldFunc) error {
 	s.hook.f = f
+	return nil
+}
+
+// SetBug seeds the scheduler bug b (one of spec.Bugs, or spec.BugNone for
+// the real scheduler) into the schedulers built from c, so that the checks
+// can prove they reject it.
+func (c *Config) SetBug(b spec.Bug) error {
+	if b != spec.BugNone && !slices.Contains(spec.Bugs(), b) {
+		return fmt.Errorf("impl: %v is not a seeded scheduler bug (known: %v)", b, spec.Bugs())
+	}
+	c.bug = b
 	return nil
 }

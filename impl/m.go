@@ -77,7 +77,7 @@ func (s *Sched) startm(pp *P, spinning, lockHeld bool) {
 		}
 		return
 	}
-	if spinning && s.bug != spec.BugRetakeIgnoresLocal && !pp.runq.Empty() {
+	if spinning && !s.bugOn(spec.BugRetakeIgnoresLocal) && !pp.runq.Empty() {
 		panic("startm: p has runnable gs")
 	}
 	m := s.mget()
@@ -182,7 +182,7 @@ func (s *Sched) resetspinning(m *M) {
 	}
 	m.spinning = false
 	s.emit(Event{Kind: EvSpinning, M: m.id, P: pidOf(m.p.Load()), On: false})
-	if s.bug != spec.BugSpinNoDec {
+	if !s.bugOn(spec.BugSpinNoDec) {
 		if s.nmspinning.Add(-1) < 0 {
 			panic("findRunnable: negative nmspinning")
 		}
@@ -206,7 +206,7 @@ func (s *Sched) becomeSpinning(m *M) {
 // whenever findRunnable would find a G on pp, handoffp starts an M.
 func (s *Sched) handoffp(pp *P) {
 	s.counters.Handoffs.Add(1)
-	local := !pp.runq.Empty() && s.bug != spec.BugRetakeIgnoresLocal
+	local := !pp.runq.Empty() && !s.bugOn(spec.BugRetakeIgnoresLocal)
 	if local || s.globNonEmpty() {
 		s.emit(Event{Kind: EvHandoff, P: pp.id, On: true})
 		s.startm(pp, false, false)
@@ -225,7 +225,7 @@ func (s *Sched) handoffp(pp *P) {
 		s.startm(pp, false, false)
 		return
 	}
-	if s.bug == spec.BugRetakeIgnoresLocal && !pp.runq.Empty() {
+	if s.bugOn(spec.BugRetakeIgnoresLocal) && !pp.runq.Empty() {
 		// The seeded bug's consequence: a P with local work goes idle
 		// (pidleput would refuse it); leave it held by no M instead.
 		pp.m.Store(nil)

@@ -112,3 +112,22 @@ func TestConfigErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigSetBug: a seeded scheduler bug can be switched on only in the
+// instrumented build, and only by a name the spec knows.
+func TestConfigSetBug(t *testing.T) {
+	var c Config
+	if err := c.SetBug(spec.BugNone); err != nil {
+		t.Errorf("SetBug(BugNone) = %v", err)
+	}
+	err := c.SetBug(spec.BugNo61)
+	if HooksEnabled() && err != nil {
+		t.Errorf("instrumented build: SetBug(%v) = %v", spec.BugNo61, err)
+	}
+	if !HooksEnabled() && err == nil {
+		t.Errorf("default build: SetBug(%v) accepted; seeded bugs must need -tags gmpcheck_hooks", spec.BugNo61)
+	}
+	if err := c.SetBug(spec.Bug(200)); err == nil {
+		t.Error("SetBug accepted an unknown bug")
+	}
+}

@@ -191,7 +191,7 @@ func (s *Sched) goschedImpl(m *M, preempted bool) {
 	s.emitStatus(g, Grunning, Grunnable)
 	dropg(m)
 	m.pc = spec.MSched
-	if s.bug == spec.BugGoschedLocal {
+	if s.bugOn(spec.BugGoschedLocal) {
 		pp.runq.Put(g, true)
 	} else {
 		s.glob.Put(g)
@@ -233,7 +233,7 @@ func (s *Sched) ready(m *M, gp *G) error {
 	s.emitStatus(gp, Gwaiting, Grunnable)
 	pp.runq.Put(gp, true)
 	s.emit(Event{Kind: EvRunqPut, P: pp.id, G: gp.goid, On: true})
-	if s.bug != spec.BugReadyNoWakep {
+	if !s.bugOn(spec.BugReadyNoWakep) {
 		s.wakep()
 	}
 	return nil

@@ -55,10 +55,11 @@ type Config struct {
 	// recheck without a P) or spec.Go119 (no needspinning); see
 	// docs/versions.md.
 	Go spec.GoVersion
-	// Bug selects a seeded bug (the spec's names: ready-no-wakep, no-61,
-	// nmspinning-no-dec, gosched-local, retake-ignores-local) so that the
-	// checks can prove they reject it. spec.BugNone is the real scheduler.
-	Bug spec.Bug
+	// bug is a seeded scheduler bug (SetBug), for the checks' self-tests.
+	// It exists only under -tags gmpcheck_hooks: the default build's
+	// scheduler tests it behind the constant hooksEnabled, so the real
+	// scheduler carries no trace of it.
+	bug spec.Bug
 
 	deterministic bool // set by NewDriver: no goroutines, no sleeping
 }
@@ -195,7 +196,7 @@ func New(cfg Config) (*Sched, error) {
 		gomaxprocs:  int32(cfg.Procs),
 		period:      uint32(cfg.SchedTickPeriod),
 		half:        int32(cfg.QueueCapacity / 2),
-		bug:         cfg.Bug,
+		bug:         cfg.bug,
 		det:         cfg.deterministic,
 		trace:       cfg.Trace,
 		idlep:       newPMask(cfg.Procs),

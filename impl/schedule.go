@@ -56,12 +56,12 @@ func (s *Sched) schedStep(m *M) stepResult {
 // and a non-spinning one takes the spinning-limit decision.
 func (s *Sched) findRunnableStep(m *M) stepResult {
 	pp := m.p.Load()
-	if m.spinning && !pp.runq.Empty() && s.bug == spec.BugNone {
+	if m.spinning && !pp.runq.Empty() && !s.anyBug() {
 		panic("schedule: spinning with local work")
 	}
 	// Fairness: two Gs that keep readying each other through runnext
 	// could otherwise keep the global queue waiting forever.
-	if s.bug != spec.BugNo61 && pp.schedtick.Load()%s.period == 0 {
+	if !s.bugOn(spec.BugNo61) && pp.schedtick.Load()%s.period == 0 {
 		s.glob.Lock()
 		g := s.glob.get()
 		s.glob.Unlock()

@@ -43,7 +43,11 @@ func newSpecRun(b spec.Bounds, implGo spec.GoVersion, implBug spec.Bug, seed uin
 	if err != nil {
 		return nil, err
 	}
-	d, err := NewDriver(Config{Procs: b.Ps, QueueCapacity: b.Cap, SchedTickPeriod: b.SchedTick, Seed: seed, Go: implGo, Bug: implBug})
+	cfg := Config{Procs: b.Ps, QueueCapacity: b.Cap, SchedTickPeriod: b.SchedTick, Seed: seed, Go: implGo}
+	if err := cfg.SetBug(implBug); err != nil {
+		return nil, err
+	}
+	d, err := NewDriver(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -276,11 +280,11 @@ func drawBounds(c Chooser) spec.Bounds {
 }
 
 // CheckAgainstSpec runs one random trace of up to steps actions on the
-// Driver and on the spec model (the real algorithm, spec.BugNone), with
-// random bounds, and reports the first divergence. implBug seeds a bug into
-// the impl only, for self-tests.
-func CheckAgainstSpec(c Chooser, implBug spec.Bug, steps int) error {
-	return checkAgainstSpec(c, implBug, false, steps, nil)
+// Driver and on the spec model, with random bounds, and reports the first
+// divergence. Its self-test, CheckSeededAgainstSpec, exists only in the
+// instrumented build, where the scheduler's seeded bugs are.
+func CheckAgainstSpec(c Chooser, steps int) error {
+	return checkAgainstSpec(c, spec.BugNone, false, steps, nil)
 }
 
 // checkAgainstSpec is CheckAgainstSpec; otherGo runs the impl as another

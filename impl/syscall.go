@@ -134,7 +134,7 @@ func (s *Sched) retakeSyscall(pp *P, decide func(runqEmpty bool) bool) bool {
 		g.casStatus(Gsyscall|gscan, Gsyscall)
 		return false
 	}
-	empty := pp.runq.Empty() || s.bug == spec.BugRetakeIgnoresLocal
+	empty := pp.runq.Empty() || s.bugOn(spec.BugRetakeIgnoresLocal)
 	if !decide(empty) {
 		g.casStatus(Gsyscall|gscan, Gsyscall)
 		return false

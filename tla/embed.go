@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
+	"time"
 )
 
 // Files are the modules, cfgs, node scripts and the pinned package files
@@ -44,7 +46,9 @@ func Unpack(cache string) (string, error) {
 		h.Write(b)
 	}
 	dir := filepath.Join(cache, "tla-"+hex.EncodeToString(h.Sum(nil))[:16])
+	defer prune(cache, dir, time.Now())
 	if _, err := os.Stat(filepath.Join(dir, "run.mjs")); err == nil {
+		markUsed(dir)
 		return dir, nil
 	}
 	if err := os.MkdirAll(cache, 0o755); err != nil {
@@ -70,7 +74,61 @@ func Unpack(cache string) (string, error) {
 		}
 		return "", err
 	}
+	markUsed(dir)
 	return dir, nil
+}
+
+// unusedFor is how long an unpacked directory of other modules (another
+// gmpcheck version's, with its own node_modules, some 10 MB) stays in the
+// cache after its last use. A binary of that version still in use touches
+// its directory on every run, so only versions nobody ran for this long go.
+const unusedFor = 14 * 24 * time.Hour
+
+// lastUsed names the file whose modification time is a directory's last use.
+const lastUsed = ".last-used"
+
+func markUsed(dir string) {
+	now := time.Now()
+	p := filepath.Join(dir, lastUsed)
+	if err := os.Chtimes(p, now, now); err != nil {
+		os.WriteFile(p, nil, 0o644)
+	}
+}
+
+// prune removes from cache the tla-* directories other than keep that were
+// last used (or, without a mark, last modified) more than unusedFor before
+// now, and unpacking-* directories an interrupted Unpack left a day ago or
+// more. Failures are ignored: pruning is housekeeping, never a reason to
+// fail a check.
+func prune(cache, keep string, now time.Time) {
+	entries, err := os.ReadDir(cache)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		p := filepath.Join(cache, e.Name())
+		if !e.IsDir() || p == keep {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(e.Name(), "tla-"):
+			fi, err := os.Stat(filepath.Join(p, lastUsed))
+			if err != nil {
+				fi, err = os.Stat(p)
+			}
+			if err != nil || now.Sub(fi.ModTime()) < unusedFor {
+				continue
+			}
+		case strings.HasPrefix(e.Name(), "unpacking-"):
+			fi, err := os.Stat(p)
+			if err != nil || now.Sub(fi.ModTime()) < 24*time.Hour {
+				continue
+			}
+		default:
+			continue
+		}
+		os.RemoveAll(p)
+	}
 }
 
 func dedup(names []string) []string {

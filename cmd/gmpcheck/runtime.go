@@ -3,9 +3,9 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"runtime"
@@ -34,50 +34,47 @@ func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
 func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
 
 func runRuntime(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("runtime", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("runtime", "[-goroot DIR | -go VERSION]... [flags]",
+		`Extracts runqempty, runqput, runqputslow, runqputbatch, runqget, runqdrain, runqgrab,
+runqsteal and the globrunq* functions from each release's src/runtime/proc.go (default:
+the local toolchain), rewrites them onto shims with a yield point before every atomic
+access and the ring size as a constant (4, 8, 256), builds them in a temporary directory
+and runs the differential against impl/ and spec/ (seeded and rapid-driven), the
+conservation stress, porcupine linearizability and the interleaving explorer's scenarios
+on them. See docs/runtime.md.`)
 	var goroots, versions multiFlag
 	fs.Var(&goroots, "goroot", "a GOROOT to check (repeatable)")
 	fs.Var(&versions, "go", "a release to download from the module proxy and check, e.g. 1.21.13 (repeatable); 'all-since 1.14' or all-since=1.14: the newest patch of every minor release since")
-	seqs := fs.Int("seqs", 200, "differential: random sequences per capacity")
-	steps := fs.Int("steps", 100, "differential: operations per sequence")
-	ops := fs.Int("ops", 200_000, "conservation stress: owner operations per configuration (1..3 thieves)")
-	rounds := fs.Int("rounds", 200, "porcupine: recorded rounds per capacity (4 and 8)")
-	rapidChecks := fs.Int("rapidchecks", 100, "the differential driven by rapid (shrinks a failure): cases per capacity")
+	seqs := fs.Int("seqs", 200, "differential: random sequences per capacity, >= 0")
+	steps := fs.Int("steps", 100, "differential: operations per sequence, >= 1")
+	ops := fs.Int("ops", 200_000, "conservation stress: owner operations per configuration (1..3 thieves), >= 1")
+	rounds := fs.Int("rounds", 200, "porcupine: recorded rounds per capacity (4 and 8), >= 0")
+	rapidChecks := fs.Int("rapidchecks", 100, "the differential driven by rapid (shrinks a failure): cases per capacity, >= 0")
 	checks := fs.String("checks", "", "comma-separated subset of diff,rapid,stress,porcupine,interleave (default all)")
 	seed := fs.Uint64("seed", 1, "seed of the random choices")
-	timeout := fs.Duration("timeout", 0, "give up after this long and report inconclusive (0: no limit)")
+	fs.addTimeout(0, "time limit")
 	keep := fs.Bool("keep", false, "keep the generated packages (their directory is printed)")
 	race := fs.Bool("race", false, "build the checked program with the race detector (slower)")
 	windows := fs.Bool("windows", false, "interleave: also explore every real-time order of the calls' windows (the scenarios where that stays small; far more schedules)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: gmpcheck runtime [-goroot DIR | -go VERSION]... [flags]")
-		fmt.Fprintln(stderr, "\nExtracts runqempty, runqput, runqputslow, runqputbatch, runqget, runqdrain, runqgrab,")
-		fmt.Fprintln(stderr, "runqsteal and the globrunq* functions from each release's src/runtime/proc.go (default:")
-		fmt.Fprintln(stderr, "the local toolchain), rewrites them onto shims with a yield point before every atomic")
-		fmt.Fprintln(stderr, "access and the ring size as a constant (4, 8, 256), builds them in a temporary directory")
-		fmt.Fprintln(stderr, "and runs the differential against impl/ and spec/ (seeded and rapid-driven), the conservation stress, porcupine")
-		fmt.Fprintln(stderr, "linearizability and the interleaving explorer's scenarios on them. See docs/runtime.md.")
-		fmt.Fprintln(stderr)
-		fs.PrintDefaults()
-	}
 	// "-go all-since 1.14" arrives as two arguments.
-	args = joinAllSince(args)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitPass
+	if code, ok := fs.parse(joinAllSince(args), stdout, stderr); !ok {
+		return code
+	}
+	for _, e := range []error{
+		intFlag("seqs", *seqs, 0, math.MaxInt32),
+		intFlag("steps", *steps, 1, math.MaxInt32),
+		intFlag("ops", *ops, 1, math.MaxInt32),
+		intFlag("rounds", *rounds, 0, math.MaxInt32),
+		intFlag("rapidchecks", *rapidChecks, 0, math.MaxInt32),
+	} {
+		if e != nil {
+			return usageError(stderr, "runtime", "%v", e)
 		}
-		return exitUsage
 	}
-	if fs.NArg() > 0 || *seqs < 0 || *steps < 1 || *ops < 1 || *rounds < 0 || *rapidChecks < 0 || *timeout < 0 {
-		fmt.Fprintln(stderr, "runtime: -seqs, -rapidchecks and -rounds must be >= 0, -steps and -ops >= 1, -timeout >= 0, and no arguments")
-		return exitUsage
-	}
-	if *timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, *timeout)
-		defer cancel()
-	}
+	out := newOutput(fs, stdout, stderr)
+	stdout = out.human
+	ctx, cancel := withTimeout(ctx, fs.timeout)
+	defer cancel()
 	var releases []string
 	// fromAll marks the releases listed by all-since: one whose run queue
 	// has a shape the shims do not know is listed as not checked rather
@@ -156,8 +153,21 @@ func runRuntime(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		checked = append(checked, rep)
 	}
 	v := printSummary(stdout, checked)
+	for _, rep := range checked {
+		row := map[string]any{"release": rep.Release, "goroot": rep.GOROOT, "funcs": len(rep.Funcs),
+			"seconds": rep.Elapsed.Seconds(), "verdict": verdictOfReport(rep).String()}
+		if rep.Err != nil {
+			row["error"] = rep.Err.Error()
+		}
+		var results []map[string]any
+		for _, r := range rep.Results {
+			results = append(results, map[string]any{"check": r.Check, "cap": r.Cap, "verdict": r.Verdict, "count": r.Count, "detail": r.Detail})
+		}
+		row["checks"] = results
+		out.row("release", row)
+	}
 	fmt.Fprintf(stdout, "runtime: %s\n", v)
-	return v.exitCode()
+	return out.result(v, fmt.Sprintf("%d release(s) checked", len(checked)), nil)
 }
 
 // joinAllSince turns "-go all-since 1.14" into "-go all-since=1.14".

@@ -72,3 +72,15 @@ func TestRuntimeStage(t *testing.T) {
 		}
 	}
 }
+
+// TestRuntimeJSON: -json gives one release row with its checks, then the
+// result row, on stdout.
+func TestRuntimeJSON(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := runRuntime(context.Background(), []string{"-json", "-checks", "diff", "-seqs", "5", "-rapidchecks", "0"}, &out, &errb)
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if code != exitPass || len(lines) != 2 || !strings.Contains(lines[0], `"kind":"release"`) || !strings.Contains(lines[0], `"check":"diff"`) ||
+		!strings.Contains(lines[1], `"kind":"result"`) || !strings.Contains(lines[1], `"verdict":"PASS"`) {
+		t.Fatalf("exit %d; stdout:\n%s\nstderr:\n%s", code, out.String(), errb.String())
+	}
+}

@@ -1,0 +1,13 @@
+//go:build gmpcheck_hooks
+
+package impl
+
+import "github.com/gmpcheck/gmpcheck/spec"
+
+// CheckSeededAgainstSpec is CheckAgainstSpec with the seeded bug b built into
+// the impl only (the spec stays the real algorithm): the self-test of the
+// driver comparison, which must report a divergence for every seeded bug
+// within a bounded number of random traces.
+func CheckSeededAgainstSpec(c Chooser, b spec.Bug, steps int) error {
+	return checkAgainstSpec(c, b, false, steps, nil)
+}
