@@ -1,0 +1,694 @@
+package conform
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/gmpcheck/gmpcheck/impl"
+	"github.com/gmpcheck/gmpcheck/spec"
+)
+
+// Recorder collects impl events from racing goroutines: it is the
+// Config.Trace of the run. Its mutex makes the recorded order a real-time
+// order of the callbacks: if one callback returned before another began, it
+// is recorded first. That is the only ordering the checker relies on.
+type Recorder struct {
+	mu  sync.Mutex
+	evs []impl.Event
+	off bool
+}
+
+// Trace records e (use it as impl.Config.Trace).
+func (r *Recorder) Trace(e impl.Event) {
+	r.mu.Lock()
+	if !r.off {
+		r.evs = append(r.evs, e)
+	}
+	r.mu.Unlock()
+}
+
+// Stop ends the recording and returns the events.
+func (r *Recorder) Stop() []impl.Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.off = true
+	return r.evs
+}
+
+// Actors of observations that are not Ms.
+const (
+	actorSysmon  = -1 // Retake
+	actorOutside = -2 // InjectGList: Go or Ready from outside the scheduler
+)
+
+// emitAfter lists the actions whose event the impl emits after every effect
+// of the step (so the step took effect before the event was recorded). The
+// others emit before some of their effects (newproc before runqput and
+// wakep, run's resetspinning and execute after a queue operation, ...):
+// their effects end before the actor's next event.
+var emitAfter = map[spec.ActionKind]bool{
+	spec.ActBecomeSpinning: true, spec.ActSpinLimit: true, spec.ActStealMiss: true,
+	spec.ActNeedSpinning: true, spec.ActReleaseP: true, spec.ActDropSpinning: true,
+	spec.ActRecheckGlobalNoP: true, spec.ActRecheckRunqs: true, spec.ActRecheckRunqsNoP: true,
+	spec.ActRecheckMiss: true, spec.ActExitSyscallFast: true, spec.ActExitSyscallIdleP: true,
+	spec.ActExitSyscallNoP: true, spec.ActExitSyscallGlobrunq: true,
+}
+
+// obs is one observed spec action. Its step took effect strictly after the
+// event at lo and no later than the event at hi (positions in the recorded
+// event list).
+type obs struct {
+	ev     impl.Event
+	pos    int
+	actor  int
+	aidx   int // index of the actor in checker.actors
+	lo, hi int
+}
+
+// ImplOptions configure CheckImpl.
+type ImplOptions struct {
+	// Bounds are the model: Ps, Cap, SchedTick, Syscalls and Go as the
+	// impl ran (Procs, QueueCapacity, SchedTickPeriod, Config.Go). Ms, Gs,
+	// Spawn and Netpoll are set by the checker (the spec's maxima; Netpoll
+	// for the outside Go that starts the run, an InjectGList).
+	Bounds spec.Bounds
+	// MaxCandidates bounds the candidate configurations kept at once;
+	// beyond it the verdict is Inconclusive. Default 1<<14.
+	MaxCandidates int
+	// Quiescent says the run ended with every G exited and every M and P
+	// idle: the spec must then be able to end there too.
+	Quiescent bool
+	// WakepTransient accepts an M's SpinLimit where the spec enables only
+	// BecomeSpinning, if one more spinning M would make the limit say no
+	// and nmspinning is 0: the M read the 1 that another M's wakep holds
+	// between its CAS 0→1 and the pidlegetSpinning that finds no P (the
+	// spec takes wakep as one step: filter "wakep-transient").
+	WakepTransient bool
+	// LongSyscallRetake accepts sysmon's retake of a P whose G has been in
+	// a syscall for 10 ms when the spec's untimed rule does not allow it
+	// (the spec leaves the timed rule out: filter "long-syscall-retake").
+	LongSyscallRetake bool
+}
+
+// ImplResult is the verdict on one recorded run.
+type ImplResult struct {
+	Verdict Verdict
+	Events  int // events recorded
+	Actions int // EvAction observations checked
+	// Rejected: Index is the position (in the recorded events) of the
+	// observation no candidate could take next, Event that event; Explain
+	// the spec actions its actor had enabled in the candidate states;
+	// States those states (at most four).
+	Index   int
+	Event   impl.Event
+	Explain []spec.Action
+	States  []spec.State
+	Reason  string
+	// MaxFrontier is the largest number of candidate configurations kept
+	// at once (what MaxCandidates bounds).
+	MaxFrontier int
+	// Filtered counts the observations a named filter accepted.
+	Filtered map[string]int
+}
+
+func (r ImplResult) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%v: %d events, %d actions, frontier <= %d", r.Verdict, r.Events, r.Actions, r.MaxFrontier)
+	for k, n := range r.Filtered {
+		fmt.Fprintf(&b, ", filter %s x%d", k, n)
+	}
+	if r.Verdict == Accepted {
+		return b.String()
+	}
+	fmt.Fprintf(&b, "\n%s", r.Reason)
+	if r.Verdict == Rejected && r.Index >= 0 {
+		fmt.Fprintf(&b, "\nat event %d: %v", r.Index, r.Event)
+		fmt.Fprintf(&b, "\nspec actions its actor could take: %v", r.Explain)
+		for i, s := range r.States {
+			fmt.Fprintf(&b, "\ncandidate state %d:\n%v", i, s)
+		}
+	}
+	return b.String()
+}
+
+// binding pairs an impl goroutine id with the spec G slot it occupies.
+type binding struct {
+	goid uint64
+	g    spec.GID
+}
+
+// config is one candidate: how far each actor's observations have been
+// taken, the spec state, and the live Gs' slots.
+type config struct {
+	cur  []int32 // per actor: index in checker.obs of its next untaken observation (len(obs) if none)
+	st   spec.State
+	bind []binding // sorted by goid
+	// filtered lists the observations this candidate took through a named
+	// filter (not part of the key: equal configurations are one candidate).
+	filtered []filterUse
+}
+
+type filterUse struct {
+	name string
+	obs  int
+}
+
+func (c *config) key(dst []byte) []byte {
+	for _, x := range c.cur {
+		dst = append(dst, byte(x), byte(x>>8), byte(x>>16), byte(x>>24))
+	}
+	dst = c.st.AppendKey(dst)
+	for _, b := range c.bind {
+		dst = append(dst, byte(b.goid), byte(b.goid>>8), byte(b.goid>>16), byte(b.g))
+	}
+	return dst
+}
+
+func (c *config) slot(goid uint64) (spec.GID, bool) {
+	for _, b := range c.bind {
+		if b.goid == goid {
+			return b.g, true
+		}
+	}
+	return spec.NoG, false
+}
+
+type checker struct {
+	md     spec.Model
+	opt    ImplOptions
+	obs    []obs
+	actors []int
+	next   [][]int32 // per actor, its observations' indices in order
+	res    ImplResult
+}
+
+// CheckImpl checks one recorded run of impl.Sched against spec/.
+func CheckImpl(ctx context.Context, evs []impl.Event, opt ImplOptions) ImplResult {
+	c := &checker{opt: opt, res: ImplResult{Events: len(evs), Index: -1, Filtered: map[string]int{}}}
+	if c.opt.MaxCandidates <= 0 {
+		c.opt.MaxCandidates = 1 << 14
+	}
+	b := opt.Bounds
+	b.Ms, b.Gs, b.Spawn, b.Netpoll = spec.MaxMs, spec.MaxGs, spec.MaxSpawn, true
+	md, err := spec.NewModel(b)
+	if err != nil {
+		return c.inconclusive("bounds: %v", err)
+	}
+	c.md = md
+	if err := c.observe(evs); err != nil {
+		return c.inconclusive("%v", err)
+	}
+	c.res.Actions = len(c.obs)
+	if len(c.obs) == 0 {
+		return c.inconclusive("no scheduler action recorded")
+	}
+	first := c.obs[0]
+	if first.ev.Action != spec.ActInjectGList {
+		return c.inconclusive("the run does not start with the outside Go of its main G (InjectGList), but with %v", first.ev)
+	}
+	// The state before the outside Go: nothing runs, g1 is the G about
+	// to be injected (waiting, as InjectGList requires).
+	st := md.Init()
+	st.G[1] = spec.GWaiting
+	st.P[0].Status = spec.PIdle
+	st.M[0] = spec.MState{PC: spec.MIdle, P: spec.NoP}
+	st.NPIdle = int8(b.Ps)
+	init := config{cur: make([]int32, len(c.actors)), st: st, bind: []binding{{first.ev.G, 1}}}
+	for a := range c.actors {
+		init.cur[a] = c.next[a][0]
+	}
+	return c.search(ctx, init)
+}
+
+func (c *checker) inconclusive(format string, args ...any) ImplResult {
+	c.res.Verdict = Inconclusive
+	c.res.Reason = fmt.Sprintf(format, args...)
+	return c.res
+}
+
+// observe extracts the EvAction observations and their intervals.
+func (c *checker) observe(evs []impl.Event) error {
+	aidx := map[int]int{}
+	for pos, e := range evs {
+		if e.Kind != impl.EvAction {
+			continue
+		}
+		actor := int(e.M)
+		switch e.Action {
+		case spec.ActRetake:
+			actor = actorSysmon
+		case spec.ActInjectGList:
+			actor = actorOutside
+		}
+		if actor < actorOutside {
+			return fmt.Errorf("event %d: %v has no actor", pos, e)
+		}
+		a, ok := aidx[actor]
+		if !ok {
+			a = len(c.actors)
+			aidx[actor] = a
+			c.actors = append(c.actors, actor)
+			c.next = append(c.next, nil)
+		}
+		o := obs{ev: e, pos: pos, actor: actor, aidx: a, lo: -1, hi: len(evs)}
+		if n := len(c.next[a]); n > 0 {
+			prev := &c.obs[c.next[a][n-1]]
+			o.lo = prev.pos
+			if !emitAfter[prev.ev.Action] {
+				prev.hi = pos
+			}
+		}
+		if emitAfter[e.Action] {
+			o.hi = pos
+		}
+		c.next[a] = append(c.next[a], int32(len(c.obs)))
+		c.obs = append(c.obs, o)
+	}
+	// Tighter ends from the events that follow some effects.
+	for i := range c.obs {
+		o := &c.obs[i]
+		switch o.ev.Action {
+		case spec.ActRunqGet, spec.ActGlobal61, spec.ActGlobRunqGetBatch, spec.ActSteal,
+			spec.ActRecheckGlobal, spec.ActExitSyscallLateP:
+			// run: resetspinning (and its wakep), then execute, whose
+			// status change is the step's last effect.
+			o.hi = c.statusAfter(evs, o, impl.Grunnable, impl.Grunning)
+		case spec.ActEnterSyscall:
+			o.hi = c.statusAfter(evs, o, impl.Grunning, impl.Gsyscall)
+		case spec.ActStopM:
+			// mput happened before whatever startm handed this M a P.
+			for j := o.pos + 1; j < o.hi && j < len(evs); j++ {
+				if e := evs[j]; e.Kind == impl.EvStartM && e.M == o.ev.M {
+					o.hi = j
+					break
+				}
+			}
+		case spec.ActRetake:
+			// handoffp ends with EvHandoff (P idle) or its startm's EvStartM.
+			started := false
+			for j := o.pos + 1; j < o.hi && j < len(evs); j++ {
+				e := evs[j]
+				if e.Kind == impl.EvHandoff && e.P == o.ev.P && !started {
+					if !e.On {
+						o.hi = j
+						break
+					}
+					started = true
+				} else if started && e.Kind == impl.EvStartM && e.P == o.ev.P {
+					o.hi = j
+					break
+				}
+			}
+		}
+		if o.hi < o.pos {
+			o.hi = o.pos
+		}
+	}
+	for a := range c.next {
+		c.next[a] = append(c.next[a], int32(len(c.obs))) // sentinel
+	}
+	return nil
+}
+
+// statusAfter is the position of the first status change from → to of o's
+// G after o, if it comes before o.hi (a step's effects that matter end with
+// it), else o.hi.
+func (c *checker) statusAfter(evs []impl.Event, o *obs, from, to impl.Gstatus) int {
+	for j := o.pos + 1; j < o.hi && j < len(evs); j++ {
+		if e := evs[j]; e.Kind == impl.EvGStatus && e.G == o.ev.G && e.From == from && e.To == to {
+			return j
+		}
+	}
+	return o.hi
+}
+
+// nextOf is the observation of actor a after observation i.
+func (c *checker) nextOf(a int, i int32) int32 {
+	// c.next[a] is sorted: find i and return its successor.
+	k, _ := slices.BinarySearch(c.next[a], i)
+	return c.next[a][k+1]
+}
+
+// eligible reports whether actor a's next observation may take effect next:
+// no other actor's untaken observation must have ended before it began.
+func (c *checker) eligible(cf *config, a int) bool {
+	i := cf.cur[a]
+	if int(i) == len(c.obs) {
+		return false
+	}
+	lo := c.obs[i].lo
+	for b, j := range cf.cur {
+		if b != a && int(j) < len(c.obs) && c.obs[j].hi < lo {
+			return false
+		}
+	}
+	return true
+}
+
+var errCut = errors.New("cut")
+
+type stepFail struct {
+	kind string // "enabled", "observed", "cut", "bound"
+	msg  string
+}
+
+func (c *checker) search(ctx context.Context, init config) ImplResult {
+	front := []config{init}
+	var keybuf []byte
+	var lastFront []config
+	var lastFails []stepFail
+	for taken := 0; taken < len(c.obs); taken++ {
+		if taken&255 == 0 && ctx.Err() != nil {
+			return c.inconclusive("interrupted after %d of %d actions: %v", taken, len(c.obs), ctx.Err())
+		}
+		seen := map[string]struct{}{}
+		var nextFront []config
+		var fails []stepFail
+		for fi := range front {
+			cf := &front[fi]
+			for a := range c.actors {
+				if !c.eligible(cf, a) {
+					continue
+				}
+				nc, f := c.apply(cf, a)
+				if f != nil {
+					fails = append(fails, *f)
+					continue
+				}
+				keybuf = nc.key(keybuf[:0])
+				if _, dup := seen[string(keybuf)]; dup {
+					continue
+				}
+				seen[string(keybuf)] = struct{}{}
+				nextFront = append(nextFront, nc)
+			}
+		}
+		if len(nextFront) > c.opt.MaxCandidates {
+			return c.inconclusive("more than %d candidate configurations after %d of %d actions", c.opt.MaxCandidates, taken+1, len(c.obs))
+		}
+		if len(nextFront) > c.res.MaxFrontier {
+			c.res.MaxFrontier = len(nextFront)
+		}
+		if len(nextFront) == 0 {
+			lastFront, lastFails = front, fails
+			break
+		}
+		front = nextFront
+	}
+	if lastFront == nil {
+		if c.opt.Quiescent {
+			for _, cf := range front {
+				if quiescent(&cf.st) {
+					c.accept(&cf)
+					return c.res
+				}
+			}
+			c.res.Verdict = Rejected
+			c.res.Index = -1
+			c.res.Reason = "the run ended with every G exited and every M and P idle; no candidate spec state is (a step the spec requires did not happen)"
+			c.res.States = statesOf(front, 4)
+			return c.res
+		}
+		c.accept(&front[0])
+		return c.res
+	}
+	// No candidate could take any observation: rejected, unless a branch
+	// was cut by a bound (then the run may still be a spec behaviour).
+	for _, f := range lastFails {
+		if f.kind == "cut" || f.kind == "bound" {
+			return c.inconclusive("every candidate died; some left the spec's bounds: %s", f.msg)
+		}
+	}
+	// Report the observation furthest along: the candidate whose earliest
+	// untaken observation is latest, that observation.
+	best := -1
+	for _, cf := range lastFront {
+		lo := int32(len(c.obs))
+		for _, j := range cf.cur {
+			lo = min(lo, j)
+		}
+		best = max(best, int(lo))
+	}
+	o := c.obs[best]
+	c.res.Verdict = Rejected
+	c.res.Index = o.pos
+	c.res.Event = o.ev
+	var reasons []string
+	for _, f := range lastFails {
+		if len(reasons) < 4 && !slices.Contains(reasons, f.msg) {
+			reasons = append(reasons, f.msg)
+		}
+	}
+	c.res.Reason = fmt.Sprintf("no candidate spec state can take any actor's next observation (%d candidates); e.g. %s", len(lastFront), strings.Join(reasons, "; "))
+	for _, cf := range lastFront {
+		for _, act := range c.md.Enabled(cf.st) {
+			if int(act.M) == o.actor || (act.M == spec.NoP && o.actor < 0) || (o.ev.Action == spec.ActPreempt && act.Kind == spec.ActPreempt) {
+				if !slices.Contains(c.res.Explain, act) {
+					c.res.Explain = append(c.res.Explain, act)
+				}
+			}
+		}
+	}
+	c.res.States = statesOf(lastFront, 4)
+	return c.res
+}
+
+// accept records the verdict and the filters the accepting candidate used.
+func (c *checker) accept(cf *config) {
+	c.res.Verdict = Accepted
+	for _, f := range cf.filtered {
+		c.res.Filtered[f.name]++
+	}
+}
+
+func statesOf(cs []config, n int) []spec.State {
+	var out []spec.State
+	for _, cf := range cs {
+		if len(out) == n {
+			break
+		}
+		out = append(out, cf.st)
+	}
+	return out
+}
+
+func quiescent(s *spec.State) bool {
+	for g := 1; g <= s.NumGs(); g++ {
+		if s.G[g] != spec.GDead && s.G[g] != spec.GIdle {
+			return false
+		}
+	}
+	for m := 0; m < s.NumMs(); m++ {
+		if s.M[m].PC != spec.MIdle {
+			return false
+		}
+	}
+	return int(s.NPIdle) == s.NumPs()
+}
+
+// postP lists the actions whose event names the P the M holds after the
+// step (it acquired one); the other M actions name the P held before.
+var postP = map[spec.ActionKind]bool{
+	spec.ActExitSyscallIdleP: true, spec.ActExitSyscallLateP: true,
+	spec.ActRecheckGlobal: true, spec.ActRecheckRunqs: true,
+}
+
+// runsG lists the actions after which the event's G runs on the M.
+var runsG = map[spec.ActionKind]bool{
+	spec.ActGlobal61: true, spec.ActRunqGet: true, spec.ActGlobRunqGetBatch: true,
+	spec.ActSteal: true, spec.ActRecheckGlobal: true, spec.ActExitSyscallLateP: true,
+}
+
+// curG lists the actions taken by (or on) the M's current G, the event's G.
+var curG = map[spec.ActionKind]bool{
+	spec.ActGoExit: true, spec.ActGosched: true, spec.ActPark: true, spec.ActEnterSyscall: true,
+	spec.ActExitSyscallFast: true, spec.ActExitSyscallIdleP: true, spec.ActExitSyscallNoP: true,
+	spec.ActExitSyscallGlobrunq: true, spec.ActPreempt: true,
+}
+
+// apply takes actor a's next observation in cf, returning the successor or
+// why it cannot.
+func (c *checker) apply(cf *config, a int) (config, *stepFail) {
+	i := cf.cur[a]
+	o := &c.obs[i]
+	e := o.ev
+	st := cf.st
+	fail := func(kind, format string, args ...any) (config, *stepFail) {
+		return config{}, &stepFail{kind, fmt.Sprintf("event %d %v: ", o.pos, e) + fmt.Sprintf(format, args...)}
+	}
+	act := spec.Action{Kind: e.Action, M: int8(e.M), P: spec.NoP}
+	if o.actor >= 0 && o.actor >= st.NumMs() {
+		return fail("bound", "m%d beyond the spec's %d Ms", o.actor, st.NumMs())
+	}
+	switch e.Action {
+	case spec.ActSteal, spec.ActStealMiss, spec.ActRecheckRunqs, spec.ActRecheckRunqsNoP, spec.ActRecheckMiss:
+		act.P = int8(e.Victim)
+	case spec.ActPreempt, spec.ActRetake:
+		act.M, act.P = spec.NoP, int8(e.P)
+	case spec.ActInjectGList:
+		act.M = spec.NoP
+	}
+	switch e.Action {
+	case spec.ActReady, spec.ActInjectGList:
+		g, ok := cf.slot(e.G)
+		if !ok {
+			return fail("observed", "g%d is not a live G of the spec", e.G)
+		}
+		act.G = g
+	}
+	// What the event says about the state before the step.
+	if o.actor >= 0 && e.Action != spec.ActPreempt {
+		ms := &st.M[o.actor]
+		if e.P >= 0 && !postP[e.Action] && int(ms.P) != int(e.P) {
+			return fail("observed", "m%d holds p%d in the spec", o.actor, ms.P)
+		}
+		if curG[e.Action] {
+			if g, _ := cf.slot(e.G); g == spec.NoG || ms.CurG != g {
+				return fail("observed", "m%d's G is %v in the spec, g%d is bound to %v", o.actor, ms.CurG, e.G, g)
+			}
+		}
+	}
+	if e.Action == spec.ActPreempt {
+		h := -1
+		for m := 0; m < st.NumMs(); m++ {
+			if int(st.M[m].P) == int(e.P) {
+				h = m
+			}
+		}
+		if h != int(e.M) {
+			return fail("observed", "p%d is held by m%d in the spec", e.P, h)
+		}
+		if g, _ := cf.slot(e.G); g == spec.NoG || st.M[h].CurG != g {
+			return fail("observed", "m%d's G differs", h)
+		}
+	}
+	if e.Action == spec.ActNewProc {
+		free := false
+		for g := 1; g <= st.NumGs(); g++ {
+			free = free || st.G[g] == spec.GIdle || st.G[g] == spec.GDead
+		}
+		if !free {
+			return fail("bound", "more than the spec's %d live Gs", st.NumGs())
+		}
+	}
+	next, err := c.md.Step(st, act)
+	filter := ""
+	if err != nil && e.Action == spec.ActRetake && c.opt.LongSyscallRetake {
+		next, err = c.longRetake(st, int(e.P))
+		filter = "long-syscall-retake"
+	}
+	if err != nil && e.Action == spec.ActSpinLimit && c.opt.WakepTransient {
+		next, err = c.transientSpinLimit(st, o.actor)
+		filter = "wakep-transient"
+	}
+	switch {
+	case errors.Is(err, spec.ErrNoIdleM):
+		return fail("cut", "%v needs an M beyond the spec's %d", act, st.NumMs())
+	case err != nil:
+		return fail("enabled", "%v", err)
+	}
+	// What the event says about the state after it.
+	if o.actor >= 0 {
+		ms := &next.M[o.actor]
+		if postP[e.Action] && int(ms.P) != int(e.P) {
+			return fail("observed", "m%d acquired p%d in the spec", o.actor, ms.P)
+		}
+		if runsG[e.Action] {
+			if g, ok := cf.slot(e.G); !ok || ms.CurG != g {
+				return fail("observed", "the spec runs %v, g%d is bound to %v", ms.CurG, e.G, g)
+			}
+		}
+	}
+	next.SpawnLeft = spec.MaxSpawn // a model budget, not runtime state
+	nc := config{cur: slices.Clone(cf.cur), st: next, bind: cf.bind}
+	nc.cur[a] = c.nextOf(a, i)
+	switch e.Action {
+	case spec.ActNewProc:
+		k := spec.NoG
+		for g := 1; g <= st.NumGs(); g++ {
+			if (st.G[g] == spec.GIdle || st.G[g] == spec.GDead) && next.G[g] == spec.GRunnable {
+				k = spec.GID(g)
+			}
+		}
+		if _, live := cf.slot(e.G); live || k == spec.NoG {
+			return fail("observed", "new g%d is already live, or no slot", e.G)
+		}
+		nc.bind = append(slices.Clone(cf.bind), binding{e.G, k})
+		slices.SortFunc(nc.bind, func(x, y binding) int { return cmpU64(x.goid, y.goid) })
+	case spec.ActGoExit:
+		nc.bind = slices.DeleteFunc(slices.Clone(cf.bind), func(b binding) bool { return b.goid == e.G })
+	}
+	nc.filtered = cf.filtered
+	if filter != "" {
+		nc.filtered = append(slices.Clone(cf.filtered), filterUse{filter, int(i)})
+	}
+	return nc, nil
+}
+
+func cmpU64(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// transientSpinLimit is SpinLimit taken on a stale nmspinning of 1 (see
+// ImplOptions.WakepTransient): the M goes to the lock section that releases
+// its P.
+func (c *checker) transientSpinLimit(s spec.State, m int) (spec.State, error) {
+	en := false
+	for _, a := range c.md.Enabled(s) {
+		en = en || (a.Kind == spec.ActBecomeSpinning && int(a.M) == m)
+	}
+	if !en || s.NMSpinning != 0 || 2*(int(s.NMSpinning)+1) < s.NumPs()-int(s.NPIdle) {
+		return s, fmt.Errorf("spec: m%d: SpinLimit is not enabled, even with a transient nmspinning of 1", m)
+	}
+	s.M[m].PC = spec.MDrop
+	return s, nil
+}
+
+// longRetake is sysmon's retake of a P whose G has been in a syscall for
+// 10 ms (the timed rule the spec leaves out): the M loses its P and
+// handoffp runs, with the spec's handoffp rules. It is used only where the
+// spec's own Retake is not enabled, under the filter long-syscall-retake.
+func (c *checker) longRetake(s spec.State, p int) (spec.State, error) {
+	h := -1
+	for m := 0; m < s.NumMs(); m++ {
+		if int(s.M[m].P) == p {
+			h = m
+		}
+	}
+	if h < 0 || s.M[h].PC != spec.MRun || s.G[s.M[h].CurG] != spec.GSyscall {
+		return s, fmt.Errorf("spec: sysmon: Retake(p%d) is not enabled (p%d's G is not in a syscall)", p, p)
+	}
+	s.M[h].P = spec.NoP
+	ps := &s.P[p]
+	local := ps.N > 0 || ps.RunNext != spec.NoG
+	startm := func(spinning bool) error {
+		for m := 0; m < s.NumMs(); m++ {
+			if s.M[m].PC == spec.MIdle {
+				s.M[m] = spec.MState{PC: spec.MSched, P: int8(p), Spinning: spinning}
+				return nil
+			}
+		}
+		return spec.ErrNoIdleM
+	}
+	switch {
+	case local || s.Runq.N > 0:
+		return s, startm(false)
+	case s.NMSpinning+s.NPIdle == 0:
+		s.NMSpinning++
+		s.NeedSpinning = false
+		return s, startm(true)
+	}
+	ps.Status = spec.PIdle
+	s.NPIdle++
+	return s, nil
+}
