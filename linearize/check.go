@@ -36,7 +36,10 @@ func (c *Checker) Check(history []porcupine.Operation, timeout time.Duration) (p
 }
 
 // Visualize checks history keeping the partial linearizations porcupine
-// found and writes its HTML visualization to path. It returns the verdict of
+// found and writes its HTML visualization to path: porcupine's page, its
+// client lanes labelled owner and thief k, a lane of its own that marks the
+// first error (annotations), and the page scrolled to that error on
+// opening (porcupine's "jump to first error"). It returns the verdict of
 // that check, which for a history Check found Illegal is Illegal again: the
 // check is deterministic.
 func (c *Checker) Visualize(history []porcupine.Operation, timeout time.Duration, path string) (porcupine.CheckResult, error) {
@@ -44,7 +47,7 @@ func (c *Checker) Visualize(history []porcupine.Operation, timeout time.Duration
 		return porcupine.Unknown, err
 	}
 	res, info := porcupine.CheckOperationsVerbose(c.model, history, timeout)
-	if err := porcupine.VisualizePath(c.model, info, path); err != nil {
+	if err := writeVisualizationFile(path, c.model, history, res, info); err != nil {
 		return res, fmt.Errorf("linearize: writing the visualization: %w", err)
 	}
 	return res, nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"time"
 
 	"github.com/anishathalye/porcupine"
@@ -38,7 +39,7 @@ default-build binary builds the instrumented one for it and re-runs.`)
 	fs.IntVar(&rc.Capacity, "capacity", 8, "ring capacity: a power of two in 2..256 (with -bug the default is 4)")
 	fs.Uint64Var(&rc.Seed, "seed", 1, "seed of the operations' random choices (interleavings are the Go scheduler's)")
 	fs.IntVar(&rc.Workers, "workers", 0, "rounds checked in parallel, >= 0 (0: GOMAXPROCS)")
-	fs.StringVar(&rc.HTML, "html", "", "where to write the visualization of a violation (default: a file in the temporary directory)")
+	fs.StringVar(&rc.HTML, "html", "", "where to write the visualization of a violation (default: a file in the temporary directory, kept only when the command fails)")
 	fs.BoolVar(&rc.Perturb, "perturb", false, "yield at the queue's atomic accesses to interleave more (instrumented build)")
 	bugName := fs.String("bug", "", "seeded queue bug to switch on, which must be caught (implies -perturb): "+bugNames())
 	fs.addTimeout(0, "time limit")
@@ -112,6 +113,12 @@ default-build binary builds the instrumented one for it and re-runs.`)
 	fmt.Fprintf(stdout, "lin: %v\n", rep)
 	noteConcurrency(stdout, rep.Ops, rep.Concurrent, rc.Perturb)
 	v := reportLin(stdout, ctx, rep)
+	if bug != impl.NoBug && !fs.set("html") && rep.HTML != "" {
+		// The violation was the expected outcome and the command passes:
+		// the page in the temporary directory is kept only when asked for.
+		removeVisualization(stdout, rep.HTML)
+		rep.HTML = ""
+	}
 	out.row("lin", map[string]any{"rounds": rep.Rounds, "ops": rep.Ops, "concurrent": rep.Concurrent,
 		"overflowed": rep.Overflowed, "result": fmt.Sprint(rep.Result), "html": rep.HTML})
 	if bug != impl.NoBug {
@@ -160,6 +167,16 @@ func noteConcurrency(w io.Writer, ops, concurrent int, perturbed bool) {
 		fmt.Fprint(w, " (for more interleavings: build with -tags gmpcheck_hooks and use -perturb)")
 	}
 	fmt.Fprintln(w)
+}
+
+// removeVisualization removes the page a passing -bug run wrote into the
+// temporary directory and says how to keep it.
+func removeVisualization(w io.Writer, path string) {
+	if err := os.Remove(path); err != nil {
+		fmt.Fprintf(w, "visualization left at %s (%v)\n", path, err)
+		return
+	}
+	fmt.Fprintf(w, "visualization removed (the violation was the seeded bug's; -html FILE keeps it)\n")
 }
 
 func bugNames() string {
@@ -247,7 +264,10 @@ func linSeeded(ctx context.Context, log io.Writer) stageResult {
 		}
 		switch {
 		case rep.Result == porcupine.Illegal:
-			fmt.Fprintf(log, "seeded bug %-22s Illegal in round %d; visualization %s\n", bug, rep.FailedRound, rep.HTML)
+			fmt.Fprintf(log, "seeded bug %-22s Illegal in round %d\n", bug, rep.FailedRound)
+			if rep.HTML != "" {
+				os.Remove(rep.HTML) // the expected outcome: not worth a file left behind
+			}
 			found++
 		case len(rep.Broken) > 0:
 			fmt.Fprintf(log, "seeded bug %-22s not Illegal, but round %d broke: %v\n", bug, rep.Broken[0].Index, rep.Broken[0].Err)

@@ -41,3 +41,22 @@ func TestLinSeededBug(t *testing.T) {
 		t.Fatalf("visualization %s: %v (%d bytes)", path, err, len(b))
 	}
 }
+
+// TestLinSeededBugNoLeftovers: without -html, a caught seeded bug (the
+// command passes) leaves no visualization in the temporary directory; the
+// output says it was removed. (A failing check keeps it and prints its
+// path: TestLinSeededBug and reportLin.)
+func TestLinSeededBugNoLeftovers(t *testing.T) {
+	pattern := filepath.Join(os.TempDir(), "gmpcheck-lin-cap4-thieves2-seed1-round*-"+string(impl.BugGetNoCAS)+".html")
+	old, _ := filepath.Glob(pattern)
+	for _, f := range old {
+		os.Remove(f)
+	}
+	code, out := runCmd("lin", "-q", "-capacity", "4", "-rounds", "6000", "-bug", string(impl.BugGetNoCAS))
+	if code != exitPass || !strings.Contains(out, "visualization removed") {
+		t.Fatalf("exit %d, want %d and the visualization removed:\n%s", code, exitPass, out)
+	}
+	if left, _ := filepath.Glob(pattern); len(left) > 0 {
+		t.Errorf("left in the temporary directory: %v", left)
+	}
+}

@@ -91,7 +91,7 @@ func TestValidateRejects(t *testing.T) {
 	}
 	for name, bad := range map[string]string{
 		"not json":           `{"traceEvents":[`,
-		"no traceEvents":    `{"events":[]}`,
+		"no traceEvents":     `{"events":[]}`,
 		"no ph":              `[{"name":"a","ts":0,"pid":1,"tid":0}]`,
 		"unknown ph":         `[{"name":"a","ph":"Q","ts":0,"pid":1,"tid":0}]`,
 		"no name":            `[{"ph":"X","ts":0,"dur":1,"pid":1,"tid":0}]`,
