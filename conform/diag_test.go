@@ -25,7 +25,7 @@ func TestImplDiag(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res := CheckImpl(context.Background(), evs, ImplOptions{Bounds: r.Bounds(), Quiescent: q, LongSyscallRetake: true, WakepTransient: true, MaxCandidates: 1 << 16})
+		res := CheckImpl(context.Background(), evs, ImplOptions{Bounds: r.Bounds(), Quiescent: q, LongSyscallRetake: true, WakepTransient: true, RunnextKick: true, MaxCandidates: 1 << 16})
 		counts[res.Verdict]++
 		if res.Verdict != Accepted {
 			t.Logf("procs %d seed %d: %v", procs, seed, res)

@@ -67,7 +67,15 @@ type obs struct {
 	actor  int
 	aidx   int // index of the actor in checker.actors
 	lo, hi int
+	// handoff, for Retake: the P went idle (handoffIdle) or to an M
+	// (handoffM), as the EvHandoff after it says; 0 if not seen.
+	handoff uint8
 }
+
+const (
+	handoffIdle = 1 + iota
+	handoffM
+)
 
 // ImplOptions configure CheckImpl.
 type ImplOptions struct {
@@ -88,6 +96,10 @@ type ImplOptions struct {
 	// between its CAS 0→1 and the pidlegetSpinning that finds no P (the
 	// spec takes wakep as one step: filter "wakep-transient").
 	WakepTransient bool
+	// RunnextKick accepts a steal that took a victim's runnext while the
+	// G that runnext displaced was not yet in the victim's ring (runqput's
+	// two atomic steps, one in the spec: filter "runnext-kick").
+	RunnextKick bool
 	// LongSyscallRetake accepts sysmon's retake of a P whose G has been in
 	// a syscall for 10 ms when the spec's untimed rule does not allow it
 	// (the spec leaves the timed rule out: filter "long-syscall-retake").
@@ -150,6 +162,18 @@ type config struct {
 	// filtered lists the observations this candidate took through a named
 	// filter (not part of the key: equal configurations are one candidate).
 	filtered []filterUse
+	// kicks are the runnext puts still in flight: actor's NewProc or Ready
+	// on P p displaced G g from runnext, and the impl puts g into the ring
+	// only after publishing the new runnext (two atomic steps; the spec
+	// takes one). Until the actor's next observation a thief may see the
+	// ring without g (filter "runnext-kick").
+	kicks []kick
+}
+
+type kick struct {
+	actor int
+	p     int8
+	g     spec.GID
 }
 
 type filterUse struct {
@@ -164,6 +188,10 @@ func (c *config) key(dst []byte) []byte {
 	dst = c.st.AppendKey(dst)
 	for _, b := range c.bind {
 		dst = append(dst, byte(b.goid), byte(b.goid>>8), byte(b.goid>>16), byte(b.g))
+	}
+	dst = append(dst, 0xff)
+	for _, k := range c.kicks {
+		dst = append(dst, byte(k.actor), byte(k.p), byte(k.g))
 	}
 	return dst
 }
@@ -295,8 +323,10 @@ func (c *checker) observe(evs []impl.Event) error {
 				if e.Kind == impl.EvHandoff && e.P == o.ev.P && !started {
 					if !e.On {
 						o.hi = j
+						o.handoff = handoffIdle
 						break
 					}
+					o.handoff = handoffM
 					started = true
 				} else if started && e.Kind == impl.EvStartM && e.P == o.ev.P {
 					o.hi = j
@@ -446,6 +476,9 @@ func (c *checker) search(ctx context.Context, init config) ImplResult {
 	c.res.Reason = fmt.Sprintf("no candidate spec state can take any actor's next observation (%d candidates); e.g. %s", len(lastFront), strings.Join(reasons, "; "))
 	for _, cf := range lastFront {
 		for _, act := range c.md.Enabled(cf.st) {
+			if act.Kind == spec.ActNetpoll {
+				continue // the impl has no netpoller
+			}
 			if int(act.M) == o.actor || (act.M == spec.NoP && o.actor < 0) || (o.ev.Action == spec.ActPreempt && act.Kind == spec.ActPreempt) {
 				if !slices.Contains(c.res.Explain, act) {
 					c.res.Explain = append(c.res.Explain, act)
@@ -581,6 +614,16 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 		next, err = c.longRetake(st, int(e.P))
 		filter = "long-syscall-retake"
 	}
+	if e.Action == spec.ActSteal && c.opt.RunnextKick {
+		// The spec's own steal, if it takes the observed G; else the steal
+		// from the in-flight state of a kick on the victim.
+		if err != nil || next.M[o.actor].CurG != c.slotOr(cf, e.G) {
+			if n2, err2 := c.kickSteal(cf, act); err2 == nil && n2.M[o.actor].CurG == c.slotOr(cf, e.G) {
+				next, err = n2, nil
+				filter = "runnext-kick"
+			}
+		}
+	}
 	if err != nil && e.Action == spec.ActSpinLimit && c.opt.WakepTransient {
 		next, err = c.transientSpinLimit(st, o.actor)
 		filter = "wakep-transient"
@@ -592,6 +635,9 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 		return fail("enabled", "%v", err)
 	}
 	// What the event says about the state after it.
+	if o.handoff != 0 && (next.P[e.P].Status == spec.PIdle) != (o.handoff == handoffIdle) {
+		return fail("observed", "handoffp gave p%d to %v in the spec, not as observed", e.P, map[bool]string{true: "the idle list", false: "an M"}[next.P[e.P].Status == spec.PIdle])
+	}
 	if o.actor >= 0 {
 		ms := &next.M[o.actor]
 		if postP[e.Action] && int(ms.P) != int(e.P) {
@@ -605,6 +651,18 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 	}
 	next.SpawnLeft = spec.MaxSpawn // a model budget, not runtime state
 	nc := config{cur: slices.Clone(cf.cur), st: next, bind: cf.bind}
+	// The actor's earlier kicks have landed; a new one is in flight.
+	for _, k := range cf.kicks {
+		if k.actor != o.actor && !(filter == "runnext-kick" && k.p == act.P) {
+			nc.kicks = append(nc.kicks, k)
+		}
+	}
+	if (e.Action == spec.ActNewProc || e.Action == spec.ActReady) && c.opt.RunnextKick {
+		p := st.M[o.actor].P
+		if old := st.P[p].RunNext; old != spec.NoG && next.P[p].N > 0 && next.P[p].Ring[next.P[p].N-1] == old {
+			nc.kicks = append(nc.kicks, kick{o.actor, p, old})
+		}
+	}
 	nc.cur[a] = c.nextOf(a, i)
 	switch e.Action {
 	case spec.ActNewProc:
@@ -637,6 +695,38 @@ func cmpU64(a, b uint64) int {
 		return 1
 	}
 	return 0
+}
+
+func (c *checker) slotOr(cf *config, goid uint64) spec.GID {
+	g, _ := cf.slot(goid)
+	return g
+}
+
+// kickSteal is the steal act from the state in which a kick on its victim
+// is still in flight: the displaced G (the ring's last) not yet in the ring.
+// The spec's Steal runs on that state, and the G lands in the ring after.
+func (c *checker) kickSteal(cf *config, act spec.Action) (spec.State, error) {
+	for _, k := range cf.kicks {
+		ps := &cf.st.P[act.P]
+		if k.p != act.P || ps.N == 0 || ps.Ring[ps.N-1] != k.g {
+			continue
+		}
+		mid := cf.st
+		mid.P[act.P].N--
+		mid.P[act.P].Ring[mid.P[act.P].N] = spec.NoG
+		next, err := c.md.Step(mid, act)
+		if err != nil {
+			return next, err
+		}
+		vp := &next.P[act.P]
+		if int(vp.N) == len(vp.Ring) {
+			return next, fmt.Errorf("ring full")
+		}
+		vp.Ring[vp.N] = k.g
+		vp.N++
+		return next, nil
+	}
+	return cf.st, fmt.Errorf("no kick in flight on p%d", act.P)
 }
 
 // transientSpinLimit is SpinLimit taken on a stale nmspinning of 1 (see

@@ -16,7 +16,7 @@ func TestImplTraceSmoke(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res := CheckImpl(context.Background(), evs, ImplOptions{Bounds: r.Bounds(), Quiescent: q, LongSyscallRetake: true, WakepTransient: true})
+			res := CheckImpl(context.Background(), evs, ImplOptions{Bounds: r.Bounds(), Quiescent: q, LongSyscallRetake: true, WakepTransient: true, RunnextKick: true})
 			t.Logf("procs %d seed %d: %v", procs, seed, res)
 			if res.Verdict != Accepted && os.Getenv("CONFORM_DUMP") != "" {
 				var b strings.Builder

@@ -50,7 +50,7 @@ func (r ImplRun) Check(ctx context.Context, maxCandidates int) (ImplResult, erro
 	if err != nil {
 		return ImplResult{}, err
 	}
-	return CheckImpl(ctx, evs, ImplOptions{Bounds: r.Bounds(), Quiescent: q, LongSyscallRetake: true, WakepTransient: true, MaxCandidates: maxCandidates}), nil
+	return CheckImpl(ctx, evs, ImplOptions{Bounds: r.Bounds(), Quiescent: q, LongSyscallRetake: true, WakepTransient: true, RunnextKick: true, MaxCandidates: maxCandidates}), nil
 }
 
 // maxLive bounds the workload's live Gs so that the spec's G slots
