@@ -1,0 +1,263 @@
+package mutate
+
+import (
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Select returns the mutants of the given areas (nil: all) whose ID
+// matches re (nil: all), keeping their order.
+func Select(ms []Mutant, areas []Area, re *regexp.Regexp) []Mutant {
+	var out []Mutant
+	for _, m := range ms {
+		if len(areas) > 0 && !containsArea(areas, m.Area) {
+			continue
+		}
+		if re != nil && !re.MatchString(m.ID) {
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func containsArea(as []Area, a Area) bool {
+	for _, x := range as {
+		if x == a {
+			return true
+		}
+	}
+	return false
+}
+
+// Sample returns n of ms chosen by seed (all of them when n >= len(ms)),
+// in their original order. The same seed and list give the same sample.
+func Sample(ms []Mutant, n int, seed uint64) []Mutant {
+	if n >= len(ms) {
+		return ms
+	}
+	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	idx := r.Perm(len(ms))[:n]
+	sort.Ints(idx)
+	out := make([]Mutant, n)
+	for i, j := range idx {
+		out[i] = ms[j]
+	}
+	return out
+}
+
+// Tally is the count of one row of the summary.
+type Tally struct {
+	Killed, Survived, Equivalent, NotViable, Stale, Inconclusive int
+	kills                                                        []time.Duration
+}
+
+// Judged is the number of mutants the rate is over: viable, not stale,
+// decided, and not argued equivalent.
+func (t Tally) Judged() int { return t.Killed + t.Survived }
+
+// Rate is killed / judged (1 when nothing was judged).
+func (t Tally) Rate() float64 {
+	if t.Judged() == 0 {
+		return 1
+	}
+	return float64(t.Killed) / float64(t.Judged())
+}
+
+// MedianKill is the median time to the first kill.
+func (t Tally) MedianKill() time.Duration {
+	if len(t.kills) == 0 {
+		return 0
+	}
+	k := append([]time.Duration(nil), t.kills...)
+	sort.Slice(k, func(i, j int) bool { return k[i] < k[j] })
+	return k[len(k)/2]
+}
+
+func (t *Tally) add(r Result) {
+	switch r.Status {
+	case Killed:
+		t.Killed++
+		t.kills = append(t.kills, r.FirstKill)
+	case Survived:
+		if r.Equivalent != "" {
+			t.Equivalent++
+		} else {
+			t.Survived++
+		}
+	case NotViable:
+		t.NotViable++
+	case Stale:
+		t.Stale++
+	default:
+		t.Inconclusive++
+	}
+}
+
+// Summary tallies results per area and overall.
+func Summary(rs []Result) (map[Area]*Tally, *Tally) {
+	per := map[Area]*Tally{}
+	total := &Tally{}
+	for _, r := range rs {
+		if per[r.Mutant.Area] == nil {
+			per[r.Mutant.Area] = &Tally{}
+		}
+		per[r.Mutant.Area].add(r)
+		total.add(r)
+	}
+	return per, total
+}
+
+// TechTally is one technique's record: how many judged mutants it ran on
+// and how many it killed.
+type TechTally struct{ Ran, Killed int }
+
+// TechSummary tallies per technique (over judged mutants: killed or
+// non-equivalent survivors). Without -matrix a technique runs only until
+// the first kill, so its Ran counts the mutants that reached it.
+func TechSummary(rs []Result) map[string]*TechTally {
+	out := map[string]*TechTally{}
+	for _, r := range rs {
+		if r.Status != Killed && (r.Status != Survived || r.Equivalent != "") {
+			continue
+		}
+		for _, tr := range r.Techs {
+			if out[tr.Technique] == nil {
+				out[tr.Technique] = &TechTally{}
+			}
+			switch tr.Outcome {
+			case "killed":
+				out[tr.Technique].Ran++
+				out[tr.Technique].Killed++
+			case "survived":
+				out[tr.Technique].Ran++
+			}
+		}
+	}
+	return out
+}
+
+// WriteSummary prints the per-area and per-technique tables.
+func WriteSummary(w io.Writer, rs []Result) {
+	per, total := Summary(rs)
+	fmt.Fprintln(w, "| area | killed | survived | equivalent | kill rate (non-equivalent) | not viable | stale | inconclusive | median time to kill |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
+	row := func(name string, t *Tally) {
+		fmt.Fprintf(w, "| %s | %d | %d | %d | %s | %d | %d | %d | %s |\n", name, t.Killed, t.Survived, t.Equivalent,
+			pct(t), t.NotViable, t.Stale, t.Inconclusive, t.MedianKill().Round(100*time.Millisecond))
+	}
+	for _, a := range Areas {
+		if t := per[a]; t != nil {
+			row(string(a), t)
+		}
+	}
+	row("**all**", total)
+	fmt.Fprintln(w)
+	ts := TechSummary(rs)
+	var names []string
+	for n := range ts {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	fmt.Fprintln(w, "| technique | mutants it ran on | killed | kill rate |")
+	fmt.Fprintln(w, "|---|---|---|---|")
+	for _, n := range names {
+		t := ts[n]
+		rate := "-"
+		if t.Ran > 0 {
+			rate = fmt.Sprintf("%.0f%%", 100*float64(t.Killed)/float64(t.Ran))
+		}
+		fmt.Fprintf(w, "| %s | %d | %d | %s |\n", n, t.Ran, t.Killed, rate)
+	}
+}
+
+func pct(t *Tally) string {
+	if t.Judged() == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f%% (%d/%d)", 100*t.Rate(), t.Killed, t.Judged())
+}
+
+// WriteMatrix prints the kill matrix: one row per mutant, one column per
+// technique: K killed, . ran and passed, blank not run (an earlier
+// technique killed it, or the technique is not in the area's plan), ? cut
+// short.
+func WriteMatrix(w io.Writer, rs []Result) {
+	var cols []string
+	seen := map[string]bool{}
+	for _, a := range Areas {
+		for _, t := range Plan(a) {
+			if !seen[t.Name] {
+				seen[t.Name] = true
+				cols = append(cols, t.Name)
+			}
+		}
+	}
+	fmt.Fprintf(w, "| mutant | status | %s | first kill | killing tests |\n", strings.Join(cols, " | "))
+	fmt.Fprintf(w, "|---|---|%s---|---|\n", strings.Repeat("---|", len(cols)))
+	for _, r := range rs {
+		cell := map[string]string{}
+		var tests []string
+		for _, tr := range r.Techs {
+			switch tr.Outcome {
+			case "killed":
+				cell[tr.Technique] = "K"
+				tests = append(tests, tr.Tests...)
+			case "survived":
+				cell[tr.Technique] = "."
+			default:
+				cell[tr.Technique] = "?"
+			}
+		}
+		var cells []string
+		for _, c := range cols {
+			cells = append(cells, cell[c])
+		}
+		status := string(r.Status)
+		if r.Equivalent != "" {
+			status = "equivalent"
+		}
+		first := ""
+		if r.Status == Killed {
+			first = fmt.Sprintf("%.1fs", r.FirstKill.Seconds())
+		}
+		if len(tests) > 4 {
+			tests = append(tests[:4], "...")
+		}
+		fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s |\n", r.Mutant.ID, status, strings.Join(cells, " | "), first, strings.Join(tests, ", "))
+	}
+}
+
+// Line is a result's one-line log form.
+func (r Result) Line() string {
+	s := fmt.Sprintf("%-12s %s", r.Status, r.Mutant.ID)
+	switch r.Status {
+	case Killed:
+		s += fmt.Sprintf(" by %s in %.1fs", strings.Join(r.KilledBy, ","), r.FirstKill.Seconds())
+		for _, tr := range r.Techs {
+			if tr.Outcome == "killed" {
+				s += " [" + strings.Join(tr.Tests, ",") + "]"
+				break
+			}
+		}
+	case Survived:
+		var ran []string
+		for _, tr := range r.Techs {
+			ran = append(ran, tr.Technique)
+		}
+		s += " (ran " + strings.Join(ran, ",") + ")"
+		if r.Equivalent != "" {
+			s += " equivalent: " + r.Equivalent
+		}
+	default:
+		if r.Detail != "" {
+			s += ": " + firstLine(r.Detail)
+		}
+	}
+	return s
+}

@@ -1,0 +1,676 @@
+package mutate
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gmpcheck/gmpcheck/internal/procgroup"
+	"github.com/gmpcheck/gmpcheck/tla/tlacheck"
+)
+
+// Status is a mutant's outcome.
+type Status string
+
+const (
+	Killed       Status = "killed"       // a technique failed on it
+	Survived     Status = "survived"     // every technique run passed
+	NotViable    Status = "not-viable"   // does not compile / parse: not counted
+	Stale        Status = "stale"        // its target text is gone: not counted
+	Inconclusive Status = "inconclusive" // cut short (budget, interrupt) before any kill
+)
+
+// Options configure a run.
+type Options struct {
+	Root          string        // the module root (a worktree of the commit under test)
+	Parallel      int           // mutants at a time (1 or 2 on this project's machines)
+	MutantTimeout time.Duration // per mutant, builds included; 0: DefaultMutantTimeout
+	PartTimeout   time.Duration // per test binary run; 0: DefaultPartTimeout
+	Matrix        bool          // run every technique of the plan, not only up to the first kill
+	TLC           string        // tla2tools.jar: also run TLC on TLA+ mutants
+	Log           io.Writer     // progress lines (nil: none)
+	OnResult      func(Result)  // called once per mutant as it finishes (serialised)
+	// Plan, if set, replaces the package's Plan (the techniques per area).
+	Plan func(Area) []Technique
+}
+
+func (o *Options) defaults() {
+	if o.Parallel < 1 {
+		o.Parallel = 1
+	}
+	if o.MutantTimeout == 0 {
+		o.MutantTimeout = DefaultMutantTimeout
+	}
+	if o.PartTimeout == 0 {
+		o.PartTimeout = DefaultPartTimeout
+	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	if o.Plan == nil {
+		o.Plan = Plan
+	}
+}
+
+// TechResult is one technique's verdict on one mutant (or the baseline).
+type TechResult struct {
+	Technique string        `json:"technique"`
+	Outcome   string        `json:"outcome"` // killed, survived, inconclusive, error
+	Tests     []string      `json:"tests,omitempty"`
+	Elapsed   time.Duration `json:"elapsed_ns"`
+	Detail    string        `json:"detail,omitempty"`
+}
+
+// Result is one mutant's record.
+type Result struct {
+	Mutant     Mutant        `json:"mutant"`
+	Status     Status        `json:"status"`
+	KilledBy   []string      `json:"killed_by,omitempty"`
+	FirstKill  time.Duration `json:"first_kill_ns,omitempty"` // from the mutant's start (builds included) to its first failing technique's end
+	KillRun    time.Duration `json:"kill_run_ns,omitempty"`   // the first killing technique's own run time
+	Techs      []TechResult  `json:"techniques,omitempty"`
+	Detail     string        `json:"detail,omitempty"`
+	Elapsed    time.Duration `json:"elapsed_ns"`
+	Equivalent string        `json:"equivalent,omitempty"` // why a survivor is argued equivalent (Equivalents)
+}
+
+// Runner runs mutants against the techniques of their areas.
+type Runner struct {
+	opt   Options
+	mu    sync.Mutex
+	rapid map[string]bool   // binary key -> links rapid (takes -rapid.nofailfile)
+	bad   map[string]string // technique -> why it failed on the baseline
+	ran   map[string]bool   // techniques the baseline ran
+}
+
+// NewRunner returns a runner for opt.
+func NewRunner(opt Options) *Runner {
+	opt.defaults()
+	return &Runner{opt: opt, rapid: map[string]bool{}, bad: map[string]string{}, ran: map[string]bool{}}
+}
+
+// Baseline runs every technique the areas need on the unmutated tree. It
+// returns the baseline's results; a technique that failed there is not
+// used on mutants (BaselineFailures says which and why). The TLA+
+// techniques are run only when AreaTLA is among areas.
+func (r *Runner) Baseline(ctx context.Context, areas []Area) ([]TechResult, error) {
+	tmp, err := os.MkdirTemp("", "gmpcheck-mutate-base-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	b := &builder{r: r, dir: tmp}
+	var out []TechResult
+	seen := map[string]bool{}
+	for _, a := range areas {
+		for _, t := range r.opt.Plan(a) {
+			if seen[t.Name] || (t.TLA == "tlc" && r.opt.TLC == "") {
+				continue
+			}
+			seen[t.Name] = true
+			var tr TechResult
+			if t.TLA != "" {
+				tr = r.runTLABaseline(ctx, t)
+			} else {
+				tr = r.runGo(ctx, b, t, true)
+			}
+			fmt.Fprintf(r.opt.Log, "baseline %-15s %-9s %6.1fs %s\n", t.Name, map[bool]string{true: "pass", false: tr.Outcome}[tr.Outcome == "survived"], tr.Elapsed.Seconds(), firstLine(tr.Detail))
+			if ctx.Err() != nil {
+				return out, ctx.Err()
+			}
+			r.ran[t.Name] = true
+			if tr.Outcome != "survived" {
+				r.bad[t.Name] = tr.Outcome + ": " + strings.Join(tr.Tests, ",") + " " + firstLine(tr.Detail)
+			}
+			switch tr.Outcome {
+			case "survived":
+				tr.Outcome = "pass"
+			case "killed":
+				tr.Outcome = "FAIL"
+			}
+			out = append(out, tr)
+		}
+	}
+	return out, nil
+}
+
+// BaselineFailures names the techniques that failed on the unmutated tree.
+func (r *Runner) BaselineFailures() map[string]string { return r.bad }
+
+// Run judges the mutants, opt.Parallel at a time, and returns their
+// results in the order given. Baseline must have run first.
+func (r *Runner) Run(ctx context.Context, ms []Mutant) []Result {
+	res := make([]Result, len(ms))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	var cb sync.Mutex
+	for range r.opt.Parallel {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				res[i] = r.One(ctx, ms[i])
+				cb.Lock()
+				if r.opt.OnResult != nil {
+					r.opt.OnResult(res[i])
+				}
+				cb.Unlock()
+			}
+		}()
+	}
+	for i := range ms {
+		if ctx.Err() != nil {
+			res[i] = Result{Mutant: ms[i], Status: Inconclusive, Detail: "not run: " + ctx.Err().Error()}
+			continue
+		}
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	return res
+}
+
+// One judges one mutant.
+func (r *Runner) One(ctx context.Context, m Mutant) (res Result) {
+	start := time.Now()
+	res = Result{Mutant: m}
+	defer func() {
+		res.Elapsed = time.Since(start)
+		if res.Status == Survived {
+			res.Equivalent = Equivalents[m.ID]
+		}
+	}()
+	src, err := m.Apply(r.opt.Root)
+	if errors.Is(err, ErrStale) {
+		res.Status, res.Detail = Stale, err.Error()
+		return res
+	}
+	if err != nil {
+		res.Status, res.Detail = Inconclusive, err.Error()
+		return res
+	}
+	ctx, cancel := context.WithTimeout(ctx, r.opt.MutantTimeout)
+	defer cancel()
+	tmp, err := os.MkdirTemp("", "gmpcheck-mutant-")
+	if err != nil {
+		res.Status, res.Detail = Inconclusive, err.Error()
+		return res
+	}
+	defer os.RemoveAll(tmp)
+
+	var b *builder
+	var tlaDir string
+	if m.Area == AreaTLA {
+		tlaDir, err = r.tlaTree(tmp, m.File, src)
+		if err == nil {
+			err = r.tlaSyntax(ctx, tlaDir, m.File)
+		}
+	} else {
+		b, err = newOverlayBuilder(r, tmp, filepath.Join(r.opt.Root, filepath.FromSlash(m.File)), src)
+	}
+	if err != nil {
+		if errors.Is(err, errNotViable) {
+			res.Status, res.Detail = NotViable, err.Error()
+		} else {
+			res.Status, res.Detail = Inconclusive, err.Error()
+		}
+		return res
+	}
+	killed := false
+	for _, t := range r.opt.Plan(m.Area) {
+		if !r.ran[t.Name] || r.bad[t.Name] != "" {
+			continue // not run on the baseline, or failing there: no evidence
+		}
+		if killed && !r.opt.Matrix {
+			break
+		}
+		var tr TechResult
+		if t.TLA != "" {
+			tr = r.runTLA(ctx, t, tlaDir, moduleOf(m.File))
+		} else {
+			tr = r.runGo(ctx, b, t, false)
+		}
+		if tr.Outcome == "error" && strings.HasPrefix(tr.Detail, notViablePrefix) {
+			res.Status, res.Detail = NotViable, tr.Detail
+			return res
+		}
+		res.Techs = append(res.Techs, tr)
+		if tr.Outcome == "killed" {
+			if !killed {
+				res.FirstKill = time.Since(start)
+				res.KillRun = tr.Elapsed
+			}
+			killed = true
+			res.KilledBy = append(res.KilledBy, t.Name)
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	switch {
+	case killed:
+		res.Status = Killed
+	case ctx.Err() != nil:
+		res.Status, res.Detail = Inconclusive, "cut short: "+ctx.Err().Error()
+	default:
+		res.Status = Survived
+		for _, tr := range res.Techs {
+			if tr.Outcome != "survived" {
+				res.Status, res.Detail = Inconclusive, tr.Technique+": "+tr.Outcome+" "+firstLine(tr.Detail)
+				break
+			}
+		}
+		if len(res.Techs) == 0 {
+			res.Status, res.Detail = Inconclusive, "no technique could judge it (each failed on the baseline)"
+		}
+	}
+	return res
+}
+
+// builder builds (once per mutant and binary key) the test binaries of a
+// mutant's techniques, with the overlay when there is one.
+type builder struct {
+	r       *Runner
+	dir     string
+	overlay string
+	bins    map[string]string
+	errs    map[string]error
+	elapsed time.Duration
+}
+
+var errNotViable = errors.New("not viable")
+
+const notViablePrefix = "not viable: "
+
+func newOverlayBuilder(r *Runner, dir, file string, src []byte) (*builder, error) {
+	mut := filepath.Join(dir, "mutated_"+filepath.Base(file))
+	if err := os.WriteFile(mut, src, 0o644); err != nil {
+		return nil, err
+	}
+	ov, err := json.Marshal(map[string]map[string]string{"Replace": {file: mut}})
+	if err != nil {
+		return nil, err
+	}
+	overlay := filepath.Join(dir, "overlay.json")
+	if err := os.WriteFile(overlay, ov, 0o644); err != nil {
+		return nil, err
+	}
+	return &builder{r: r, dir: dir, overlay: overlay}, nil
+}
+
+func (b *builder) bin(ctx context.Context, p Part) (string, error) {
+	if b.bins == nil {
+		b.bins, b.errs = map[string]string{}, map[string]error{}
+	}
+	key := p.binKey()
+	if path, ok := b.bins[key]; ok {
+		return path, b.errs[key]
+	}
+	out := filepath.Join(b.dir, strings.NewReplacer("/", "_", "|", "-").Replace(key)+".test")
+	args := []string{"test", "-c", "-vet=off", "-o", out}
+	if p.Tags != "" {
+		args = append(args, "-tags", p.Tags)
+	}
+	if b.overlay != "" {
+		args = append(args, "-overlay", b.overlay)
+	}
+	args = append(args, "./"+p.Pkg)
+	cmd := exec.CommandContext(ctx, "go", args...)
+	procgroup.KillOnCancel(cmd)
+	cmd.Dir = b.r.opt.Root
+	start := time.Now()
+	msg, err := cmd.CombinedOutput()
+	b.elapsed += time.Since(start)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		err = ctx.Err()
+	case err != nil && b.overlay != "":
+		err = fmt.Errorf("%w: go %s: %s", errNotViable, strings.Join(args[:len(args)-1], " "), firstLines(string(msg), 3))
+	case err != nil:
+		err = fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, lastLines(string(msg), 10))
+	}
+	b.bins[key], b.errs[key] = out, err
+	if err == nil && b.overlay == "" {
+		b.r.probeRapid(ctx, key, out, filepath.Join(b.r.opt.Root, p.Pkg))
+	}
+	return out, err
+}
+
+// probeRapid records whether a binary takes -rapid.nofailfile: rapid must
+// not write fail files into the tree (it would replay them on the next
+// mutant's run).
+func (r *Runner) probeRapid(ctx context.Context, key, bin, dir string) {
+	cmd := exec.CommandContext(ctx, bin, "-test.run=^$", "-rapid.nofailfile")
+	procgroup.KillOnCancel(cmd)
+	cmd.Dir = dir
+	err := cmd.Run()
+	r.mu.Lock()
+	r.rapid[key] = err == nil
+	r.mu.Unlock()
+}
+
+var (
+	failRE    = regexp.MustCompile(`(?m)^\s*--- FAIL: (\S+)`)
+	runRE     = regexp.MustCompile(`(?m)^=== RUN\s+(\S+)`)
+	panicRE   = regexp.MustCompile(`(?m)^panic: (.*)$`)
+	timeoutRE = regexp.MustCompile(`(?m)^panic: test timed out after`)
+)
+
+// runGo runs technique t's parts. Its outcome is "killed" when a part's
+// binary fails (a failing test, a panic, a -test.timeout), "survived" when
+// every part passes, "inconclusive" when the mutant's budget ran out, and
+// "error" when a binary could not be built for a reason other than the
+// mutant (or, on the baseline, selected no test).
+func (r *Runner) runGo(ctx context.Context, b *builder, t Technique, baseline bool) (tr TechResult) {
+	tr = TechResult{Technique: t.Name, Outcome: "survived"}
+	var elapsed time.Duration
+	defer func() { tr.Elapsed = elapsed }()
+	for _, p := range t.Parts {
+		bin, err := b.bin(ctx, p)
+		if err != nil {
+			tr.Outcome = "error"
+			if errors.Is(err, errNotViable) {
+				tr.Detail = notViablePrefix + err.Error()
+			} else if ctx.Err() != nil {
+				tr.Outcome, tr.Detail = "inconclusive", "cut short while building"
+			} else {
+				tr.Detail = err.Error()
+			}
+			return tr
+		}
+		args := []string{"-test.run", p.Run, "-test.count=1", "-test.v", "-test.timeout", r.opt.PartTimeout.String()}
+		if p.Skip != "" {
+			args = append(args, "-test.skip", p.Skip)
+		}
+		r.mu.Lock()
+		rapid := r.rapid[p.binKey()]
+		r.mu.Unlock()
+		if rapid {
+			args = append(args, "-rapid.nofailfile")
+		}
+		cmd := exec.CommandContext(ctx, bin, args...)
+		procgroup.KillOnCancel(cmd)
+		cmd.Dir = filepath.Join(r.opt.Root, filepath.FromSlash(p.Pkg))
+		cmd.Env = testEnv()
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		start := time.Now()
+		err = cmd.Run()
+		elapsed += time.Since(start)
+		text := out.String()
+		if baseline && len(runRE.FindAllString(text, 1)) == 0 {
+			tr.Outcome, tr.Detail = "error", fmt.Sprintf("%s: -test.run %q selects no test", p.Pkg, p.Run)
+			return tr
+		}
+		if err == nil {
+			continue
+		}
+		if ctx.Err() != nil {
+			tr.Outcome, tr.Detail = "inconclusive", "cut short by the mutant's time limit"
+			return tr
+		}
+		tr.Outcome = "killed"
+		for _, m := range failRE.FindAllStringSubmatch(text, -1) {
+			if !strings.Contains(m[1], "/") || !contains(tr.Tests, parentOf(m[1])) {
+				tr.Tests = appendNew(tr.Tests, m[1])
+			}
+		}
+		switch {
+		case timeoutRE.MatchString(text):
+			tr.Tests = appendNew(tr.Tests, "(test timeout)")
+			tr.Detail = p.Pkg + ": test timed out (hang)"
+		case panicRE.MatchString(text):
+			tr.Detail = p.Pkg + ": panic: " + panicRE.FindStringSubmatch(text)[1]
+		default:
+			tr.Detail = p.Pkg + ": " + failDetail(text)
+		}
+		if len(tr.Tests) == 0 {
+			tr.Tests = []string{p.Pkg + " (exit: " + err.Error() + ")"}
+		}
+		return tr
+	}
+	return tr
+}
+
+// testEnv is the environment of the test binaries: no seeded bug switched
+// on from outside, no long tier.
+func testEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "GMPCHECK_BUG=") || strings.HasPrefix(kv, "GMPCHECK_LONG=") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return env
+}
+
+func failDetail(text string) string {
+	for _, line := range strings.Split(text, "\n") {
+		l := strings.TrimSpace(line)
+		if strings.Contains(l, ".go:") && !strings.HasPrefix(l, "---") && !strings.HasPrefix(l, "===") {
+			if len(l) > 200 {
+				l = l[:200] + "..."
+			}
+			return l
+		}
+	}
+	return firstLine(lastLines(text, 1))
+}
+
+func parentOf(name string) string {
+	if i := strings.Index(name, "/"); i >= 0 {
+		return name[:i]
+	}
+	return name
+}
+
+func appendNew(list []string, s string) []string {
+	if contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	var keep []string
+	for _, l := range lines {
+		if strings.HasPrefix(l, "#") {
+			continue
+		}
+		keep = append(keep, strings.TrimSpace(l))
+		if len(keep) == n {
+			break
+		}
+	}
+	return strings.Join(keep, "; ")
+}
+
+// moduleOf is a .tla file's module name.
+func moduleOf(file string) string {
+	return strings.TrimSuffix(filepath.Base(file), ".tla")
+}
+
+// tlaTree writes the TLA+ directory with file replaced by src into dir/tla:
+// the modules, the cfgs and the node scripts copied, node_modules linked.
+func (r *Runner) tlaTree(dir, file string, src []byte) (string, error) {
+	from := filepath.Join(r.opt.Root, "tla")
+	to := filepath.Join(dir, "tla")
+	if err := os.MkdirAll(to, 0o755); err != nil {
+		return "", err
+	}
+	entries, err := os.ReadDir(from)
+	if err != nil {
+		return "", err
+	}
+	for _, e := range entries {
+		name := e.Name()
+		switch {
+		case name == "node_modules":
+			if err := os.Symlink(filepath.Join(from, name), filepath.Join(to, name)); err != nil {
+				return "", err
+			}
+		case e.Type().IsRegular() && (strings.HasSuffix(name, ".tla") || strings.HasSuffix(name, ".cfg") ||
+			strings.HasSuffix(name, ".mjs") || strings.HasSuffix(name, ".json")):
+			data, err := os.ReadFile(filepath.Join(from, name))
+			if err != nil {
+				return "", err
+			}
+			if name == filepath.Base(file) && src != nil {
+				data = src
+			}
+			if err := os.WriteFile(filepath.Join(to, name), data, 0o644); err != nil {
+				return "", err
+			}
+		}
+	}
+	return to, nil
+}
+
+// tlaSyntax parses the mutated module: a mutant that does not parse (or
+// names what is not defined) is not viable, as a Go mutant that does not
+// compile.
+func (r *Runner) tlaSyntax(ctx context.Context, dir, file string) error {
+	res, err := tlacheck.ParseModules(ctx, dir, []string{filepath.Join(dir, filepath.Base(file))})
+	if err != nil {
+		return err
+	}
+	for _, s := range res {
+		if len(s.Errors) > 0 {
+			return fmt.Errorf("%w: %s: %v", errNotViable, filepath.Base(file), s.Errors[0])
+		}
+	}
+	return nil
+}
+
+// tlaCfgs are the cfgs of module in dir that the TLA+ techniques check:
+// all but the long tier's, the module's own cfg first, then by name.
+func tlaCfgs(dir, module string) ([]tlacheck.Cfg, error) {
+	all, err := tlacheck.FindCfgs(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []tlacheck.Cfg
+	for _, c := range all {
+		if c.Module == module && !tlacheck.LongCfgs[c.Name] {
+			out = append(out, c)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Name == module && out[j].Name != module })
+	return out, nil
+}
+
+// runTLA checks module in dir with technique t on every cfg of it: a cfg
+// whose verdict differs from its expect line (or whose pinned state count
+// differs, or whose GMP graph differs from the spec's) kills the mutant.
+func (r *Runner) runTLA(ctx context.Context, t Technique, dir, module string) (tr TechResult) {
+	tr = TechResult{Technique: t.Name, Outcome: "survived"}
+	start := time.Now()
+	defer func() { tr.Elapsed = time.Since(start) }()
+	cfgs, err := tlaCfgs(dir, module)
+	if err != nil {
+		tr.Outcome, tr.Detail = "error", err.Error()
+		return tr
+	}
+	var inconclusive []string
+	for _, c := range cfgs {
+		var res tlacheck.Result
+		if t.TLA == "tlc" {
+			res, err = tlacheck.RunTLC(ctx, r.opt.TLC, c)
+		} else {
+			res, err = tlacheck.CheckCfg(ctx, dir, c)
+		}
+		if ctx.Err() != nil {
+			tr.Outcome, tr.Detail = "inconclusive", "cut short at "+c.Name
+			return tr
+		}
+		if err != nil {
+			// The checker could not evaluate the mutated model (an
+			// undefined name, a type error in an expression): that is
+			// a failure the checker reports, as TLC would.
+			tr.Outcome, tr.Tests, tr.Detail = "killed", []string{c.Name}, c.Name+": "+firstLine(err.Error())
+			return tr
+		}
+		v, msg := tlacheck.Judge(c, res)
+		switch v {
+		case tlacheck.Wrong:
+			tr.Outcome, tr.Tests, tr.Detail = "killed", []string{c.Name}, c.Name+": "+msg
+			tr.Elapsed = time.Since(start)
+			return tr
+		case tlacheck.Inconclusive:
+			inconclusive = append(inconclusive, c.Name+": "+msg)
+		}
+	}
+	if len(inconclusive) > 0 {
+		tr.Outcome, tr.Detail = "inconclusive", strings.Join(inconclusive, "; ")
+	}
+	return tr
+}
+
+// runTLABaseline runs technique t on the unmutated modules.
+func (r *Runner) runTLABaseline(ctx context.Context, t Technique) TechResult {
+	tmp, err := os.MkdirTemp("", "gmpcheck-mutate-tla-")
+	if err != nil {
+		return TechResult{Technique: t.Name, Outcome: "error", Detail: err.Error()}
+	}
+	defer os.RemoveAll(tmp)
+	dir, err := r.tlaTree(tmp, "", nil)
+	if err != nil {
+		return TechResult{Technique: t.Name, Outcome: "error", Detail: err.Error()}
+	}
+	if err := tlacheck.CheckInstalled(dir); err != nil {
+		return TechResult{Technique: t.Name, Outcome: "error", Detail: err.Error()}
+	}
+	total := TechResult{Technique: t.Name, Outcome: "survived"}
+	for _, mod := range tlaModules() {
+		tr := r.runTLA(ctx, t, dir, mod)
+		total.Elapsed += tr.Elapsed
+		if tr.Outcome != "survived" {
+			tr.Elapsed = total.Elapsed
+			return tr
+		}
+	}
+	return total
+}
+
+// tlaModules are the modules the catalog mutates.
+func tlaModules() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, m := range Catalog {
+		if m.Area == AreaTLA && !seen[moduleOf(m.File)] {
+			seen[moduleOf(m.File)] = true
+			out = append(out, moduleOf(m.File))
+		}
+	}
+	return out
+}

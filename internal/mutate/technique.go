@@ -1,0 +1,105 @@
+package mutate
+
+import "time"
+
+// A Technique is one of the project's checking methods, as a set of test
+// runs (Go test binaries with a -test.run selection) or, for TLA+ mutants,
+// the model checkers on the mutated module.
+type Technique struct {
+	Name  string // as in the kill matrix: rapid, porcupine, interleave, ...
+	Parts []Part
+	TLA   string // for TLA+ techniques: "tla-checker" or "tlc"
+}
+
+// A Part is one test binary's share of a technique.
+type Part struct {
+	Pkg  string // package directory relative to the module root, e.g. "impl"
+	Tags string // build tags, e.g. "gmpcheck_hooks"
+	Run  string // -test.run
+	Skip string // -test.skip
+}
+
+func (p Part) binKey() string { return p.Pkg + "|" + p.Tags }
+
+// Tests that cannot judge a mutant on an overlay are in no technique:
+// TestSeededBugsCaught and the command tests build and run a second copy of
+// the code with the go command, which sees the files on disk, not the overlay.
+
+// The techniques. Each selects tests by name; the same test is in one
+// technique only, so that the matrix says which method did the killing.
+var (
+	techUnit = Technique{Name: "unit", Parts: []Part{
+		{Pkg: "impl", Run: "^(TestRunq(PutGetWrap|StealHalf|StealRunnext|StealOverflow|PutSlowSpillsHalf|EmptyNeverSpurious)|TestNilGRejected|TestNewRunqRejectsBadCapacity|TestGlobalRunqGetBatch)$"},
+	}}
+	techRapid = Technique{Name: "rapid", Parts: []Part{
+		{Pkg: "impl", Run: "^TestRunqMatchesSpec$"},
+		{Pkg: "fuzz", Run: "^TestRapidRunQueue$"},
+	}}
+	techInterleave = Technique{Name: "interleave", Parts: []Part{
+		{Pkg: "impl", Tags: "gmpcheck_hooks", Run: "^TestRunq(EmptyRecheck|GetCommitRace|StealCommitRace|PublishRace)$"},
+		{Pkg: "internal/interleave", Tags: "gmpcheck_hooks", Run: "^(TestLinearizable|TestConservation|TestExploreScenarios|TestModelAgreesOnScenarios|TestChainedStealBatchInFlight)$"},
+	}}
+	techPorcupine = Technique{Name: "porcupine", Parts: []Part{
+		{Pkg: "linearize", Run: "^(TestRealHistoriesLinearizable|TestPerturbedRoundsLinearizable|TestPutSecondEffectsObserved|TestRunnextStealAfterRefill|TestRecorderStealBatch)$"},
+	}}
+	techStress = Technique{Name: "stress", Parts: []Part{
+		{Pkg: "impl", Run: "^(TestRunqStressConservation|TestStress)$"},
+	}}
+	techFuzzQueue = Technique{Name: "fuzz", Parts: []Part{
+		{Pkg: "fuzz", Run: "^(FuzzRunQueueOps|FuzzRapidRunQueue)$"},
+	}}
+	techDriver = Technique{Name: "driver", Parts: []Part{
+		{Pkg: "impl", Run: "^TestDriver(MatchesSpec|MatchesSpecLong|SeesNeedSpinning)$"},
+	}}
+	techSched = Technique{Name: "sched-tests", Parts: []Part{
+		{Pkg: "impl", Run: "^(TestParallelism|TestPingPongNoStarvation|TestYieldProgress|TestTightLoopPreempted|TestPreemptAfterSyscall|TestSyscallRetake|TestSched(SpawnTree|ParkReadyChain|Deadlock)|TestRetakeStoresPidleBeforeHandoff|TestExitSyscallLateP|TestSysmonWokenBySyscallNotStartm|TestEventStream|TestSchedtrace|TestSchedtraceNeedSpinning|TestReadyMisuse|TestTaskUseAfterExitPanics|TestDeadlockAllParked|TestConfigErrors|TestTraceOffNoAllocs)$"},
+	}}
+	techWorkloads = Technique{Name: "workloads", Parts: []Part{
+		{Pkg: "impl", Run: "^(TestBothSchedulers|TestWorkloads)$"},
+	}}
+	techFuzzSched = Technique{Name: "fuzz", Parts: []Part{
+		{Pkg: "fuzz", Run: "^(FuzzScheduler|FuzzSchedulerSpec|TestCheckSnapshotInvariants)$"},
+	}}
+	techSpecUnit = Technique{Name: "spec-unit", Parts: []Part{
+		{Pkg: "spec", Run: "^(TestBoundsValidate|TestStepRejectsDisabledAction|TestKeyRoundTripAndValueSemantics|TestCheckRejectsBrokenStates|TestTerminalKinds|TestCompactQueuesMatchReference|TestSeededBugCaseMatchRejectsOthers)$"},
+	}}
+	techExplorer = Technique{Name: "explorer", Parts: []Part{
+		{Pkg: "spec", Run: "^(TestCorrectModelPasses|TestSeededBugsAreFound|TestOldReleasesLoseWakeup|TestNonAtomicScanNeedsRecheckRunqs|TestAllGroupsViolations|TestCutLivenessIsInconclusive|TestCutShortIsIncomplete)$"},
+	}}
+	techSymmetry = Technique{Name: "symmetry", Parts: []Part{
+		{Pkg: "spec", Run: "^(TestParallel.*|TestSymmetry.*|TestGSymmetry.*|TestMaxMemoryIsInconclusive|TestProgressLines)$"},
+	}}
+	techCrossTLA = Technique{Name: "tla-crosscheck", Parts: []Part{
+		{Pkg: "tla", Run: "^(TestModels|TestKeyMapping)$/^GMP$"},
+	}}
+	techTLAChecker = Technique{Name: "tla-checker", TLA: "tla-checker"}
+	techTLC        = Technique{Name: "tlc", TLA: "tlc"}
+)
+
+// Plan lists an area's techniques, fastest to kill first (measured on the
+// unmutated tree: the unit and rapid runs take well under a second, the
+// stress and the TLA+ cross-check several).
+func Plan(a Area) []Technique {
+	switch a {
+	case AreaRunq:
+		return []Technique{techUnit, techRapid, techInterleave, techPorcupine, techFuzzQueue, techStress, techDriver, techSched, techWorkloads}
+	case AreaSched:
+		return []Technique{techDriver, techSched, techWorkloads, techFuzzSched, techStress}
+	case AreaGM:
+		return []Technique{techWorkloads, techSched}
+	case AreaSpec:
+		return []Technique{techSpecUnit, techExplorer, techSymmetry, techRapid, techDriver, techPorcupine, techFuzzSched, techCrossTLA}
+	case AreaTLA:
+		return []Technique{techTLAChecker, techTLC}
+	}
+	return nil
+}
+
+// Budgets.
+const (
+	// DefaultPartTimeout bounds one test binary run (its -test.timeout); a
+	// mutant that makes a test hang is killed by that timeout.
+	DefaultPartTimeout = 90 * time.Second
+	// DefaultMutantTimeout bounds one mutant, building included.
+	DefaultMutantTimeout = 6 * time.Minute
+)
