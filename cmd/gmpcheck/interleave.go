@@ -11,6 +11,7 @@ import (
 	"github.com/gmpcheck/gmpcheck/impl"
 	"github.com/gmpcheck/gmpcheck/internal/hooksbin"
 	"github.com/gmpcheck/gmpcheck/internal/interleave"
+	"github.com/gmpcheck/gmpcheck/internal/viz"
 )
 
 // interleave: the real run-queue code under every interleaving of its
@@ -43,6 +44,7 @@ type interleaveFlags struct {
 	stage      bool
 	noReexec   bool
 	quiet      bool
+	html       string
 	actualArgs []string
 }
 
@@ -70,6 +72,7 @@ cache) and re-runs.`)
 	fs.BoolVar(&f.stage, "stage", false, "run what 'gmpcheck verify' runs (every scenario, then every seeded bug)")
 	fs.BoolVar(&f.noReexec, "no-reexec", false, "do not build and re-run the instrumented binary when this one lacks the yield points")
 	fs.BoolVar(&f.quiet, "q", false, "no progress lines")
+	fs.StringVar(&f.html, "html", "", "on a violation, write the counterexample (a lane per actor, a column per atomic step) as a self-contained HTML page to this file (docs/pictures.md)")
 	if code, ok := fs.parse(args, stdout, stderr); !ok {
 		return code
 	}
@@ -85,7 +88,7 @@ cache) and re-runs.`)
 	f.actualArgs = args
 	for _, c := range [][2]string{
 		{"list", "run"}, {"list", "bug"}, {"list", "replay"}, {"list", "stage"}, {"list", "windows"},
-		{"stage", "run"}, {"stage", "bug"}, {"stage", "replay"}, {"stage", "windows"}, {"stage", "preemption-bound"}, {"stage", "max-executions"},
+		{"list", "html"}, {"stage", "html"}, {"stage", "run"}, {"stage", "bug"}, {"stage", "replay"}, {"stage", "windows"}, {"stage", "preemption-bound"}, {"stage", "max-executions"},
 		{"replay", "windows"}, {"replay", "preemption-bound"}, {"replay", "max-executions"},
 	} {
 		if fs.set(c[0]) && fs.set(c[1]) {
@@ -149,7 +152,7 @@ cache) and re-runs.`)
 		fmt.Fprintf(stdout, "interleave: seeded bug %s is active: a violation is the expected outcome\n", bug)
 	}
 	if schedule != nil {
-		code := replayOne(&scs[0], schedule, stdout)
+		code := replayOne(&scs[0], schedule, stdout, f.html)
 		if code == exitUsage {
 			return code
 		}
@@ -161,6 +164,7 @@ cache) and re-runs.`)
 	}
 	overall := pass
 	total := 0
+	wroteHTML := false
 	for i := range scs {
 		r, err := interleave.Explore(ctx, &scs[i], opt)
 		if err != nil {
@@ -174,6 +178,13 @@ cache) and re-runs.`)
 		case r.Violation != nil:
 			fmt.Fprint(stdout, r.Violation.Report())
 			rv = fail
+			if f.html != "" && !wroteHTML {
+				if err := writeInterleaveHTML(f.html, r.Violation, stdout); err != nil {
+					fmt.Fprintf(stderr, "interleave: -html: %v\n", err)
+					return out.result(fail, err.Error(), nil)
+				}
+				wroteHTML = true
+			}
 		case !r.Complete:
 			rv = inconclusive
 		}
@@ -262,7 +273,7 @@ func listScenarios(w io.Writer) {
 	}
 }
 
-func replayOne(sc *interleave.Scenario, s interleave.Schedule, w io.Writer) int {
+func replayOne(sc *interleave.Scenario, s interleave.Schedule, w io.Writer, html string) int {
 	ex, v, err := interleave.Replay(sc, s, interleave.RunOptions{})
 	if err != nil {
 		fmt.Fprintf(w, "interleave: %v\n", err)
@@ -270,6 +281,11 @@ func replayOne(sc *interleave.Scenario, s interleave.Schedule, w io.Writer) int 
 	}
 	if v != nil {
 		fmt.Fprint(w, v.Report())
+		if html != "" {
+			if err := writeInterleaveHTML(html, v, w); err != nil {
+				fmt.Fprintf(w, "interleave: -html: %v\n", err)
+			}
+		}
 		return exitFail
 	}
 	interleave.WriteTrace(w, ex)
@@ -363,6 +379,19 @@ func interleaveStage(ctx context.Context, log io.Writer) stageResult {
 	}
 	fmt.Fprintln(log, "this binary has no yield points; the stage runs in the instrumented build")
 	return hookedStage(ctx, log, "interleave")
+}
+
+// writeInterleaveHTML draws v's execution (internal/viz) into path.
+func writeInterleaveHTML(path string, v *interleave.Violation, w io.Writer) error {
+	title := fmt.Sprintf("gmpcheck interleave: %s in %s", v.Kind, v.Exec.Scenario.Name)
+	if bug := impl.ActiveBug(); bug != impl.NoBug {
+		title += " (seeded bug " + string(bug) + ")"
+	}
+	if err := viz.WriteInterleaveFile(path, viz.InterleavePage{Title: title, Violation: v, Replay: interleave.ReplayCommand(v.Exec)}); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "counterexample picture: %s\n", path)
+	return nil
 }
 
 func hookedCommandLine(args []string) string {

@@ -14,6 +14,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/gmpcheck/gmpcheck/internal/viz"
+	"github.com/gmpcheck/gmpcheck/spec"
 	"github.com/gmpcheck/gmpcheck/tla"
 	"github.com/gmpcheck/gmpcheck/tla/tlacheck"
 )
@@ -62,6 +64,7 @@ Exit 3 also when the checker is missing and cannot be installed.`)
 	fs.addTimeout(20*time.Minute, "time limit of the whole command; runs not finished by then are inconclusive")
 	workers := fs.Int("j", 2, "cfgs checked in parallel, 1..64")
 	traces := fs.Bool("v", false, "print the counterexample of every failing run, expected or not")
+	htmlFile := fs.String("html", "", "write the counterexample of every failing run (expected or not) as a self-contained HTML page: this file for the first, the file with -<cfg>-<checker> before its extension for the others (docs/pictures.md)")
 	if code, ok := fs.parse(args, stdout, stderr); !ok {
 		return code
 	}
@@ -106,6 +109,9 @@ Exit 3 also when the checker is missing and cannot be installed.`)
 	for _, r := range rows {
 		out.row("cfg", tlaRowJSON(r))
 	}
+	if *htmlFile != "" {
+		writeTLAPages(stdout, *htmlFile, rows)
+	}
 	if *jar == "" {
 		fmt.Fprintln(stdout, "\nTLC not run (no -tlc / TLA2TOOLS_JAR): temporal properties were checked by the Go explorer")
 		fmt.Fprintln(stdout, "on tla-checker's graph (shown equal to the spec's), not by a TLA+ checker.")
@@ -116,6 +122,87 @@ Exit 3 also when the checker is missing and cannot be installed.`)
 	}
 	fmt.Fprintf(stdout, "\ntla: %s\n", v)
 	return out.result(v, fmt.Sprintf("%d checker runs on %d cfgs", len(rows), len(cfgs)), nil)
+}
+
+// writeTLAPages draws the counterexample of every row that has one: a
+// GMP.tla trace as the explorer's page (internal/viz: a lane per P, M, the
+// global queue; each step named by the spec action with the same
+// successor), any other module's as a table of its variables per state.
+func writeTLAPages(w io.Writer, path string, rows []tlaRow) {
+	var with []tlaRow
+	for _, r := range rows {
+		switch r.res.Outcome {
+		case tlacheck.Invariant, tlacheck.Property, tlacheck.Deadlock:
+		default:
+			continue
+		}
+		if r.err == nil && r.res.Trace != "" && r.res.Tool != tlacheck.ToolGoLiveness {
+			with = append(with, r)
+		}
+	}
+	if len(with) == 0 {
+		fmt.Fprintln(w, "no counterexample to draw (-html): no page written")
+		return
+	}
+	for i, r := range with {
+		file := path
+		if i > 0 {
+			ext := filepath.Ext(path)
+			tool := strings.ReplaceAll(strings.ToLower(r.res.Tool), " ", "-")
+			file = strings.TrimSuffix(path, ext) + "-" + r.cfg.Name + "-" + tool + ext
+		}
+		if err := writeTLAPage(file, r); err != nil {
+			fmt.Fprintf(w, "%s (%s): no picture: %v\n", r.cfg.Name, r.res.Tool, err)
+			continue
+		}
+		fmt.Fprintf(w, "counterexample picture of %s (%s): %s\n", r.cfg.Name, r.res.Tool, file)
+	}
+}
+
+func writeTLAPage(file string, r tlaRow) error {
+	tr, err := viz.ParseTLATrace(r.res.Trace)
+	if err != nil {
+		return err
+	}
+	what := string(r.res.Outcome)
+	if r.res.Name != "" && r.res.Outcome != tlacheck.Deadlock {
+		what += " " + r.res.Name
+	}
+	title := fmt.Sprintf("gmpcheck tla: %s (%s): %s", r.cfg.Name, r.res.Tool, what)
+	note := fmt.Sprintf("%s's counterexample for %s", r.res.Tool, filepath.Base(r.cfg.Path))
+	if r.cfg.Module != "GMP" {
+		return viz.WriteVarTraceFile(file, viz.VarTracePage{Title: title, Kind: what, Detail: r.res.Message, Note: note, Trace: tr})
+	}
+	b, err := tlacheck.BoundsFromCfg(r.cfg)
+	if err != nil {
+		return err
+	}
+	md, err := spec.NewModel(b)
+	if err != nil {
+		return err
+	}
+	kind := spec.KindInvariant
+	switch {
+	case r.res.Outcome == tlacheck.Deadlock:
+		kind = spec.KindDeadlock
+	case r.res.Outcome == tlacheck.Property && strings.Contains(r.res.Name, "Starv"):
+		kind = spec.KindGlobalStarvation
+	case r.res.Outcome == tlacheck.Property:
+		kind = spec.KindWorkConservation
+	}
+	v, unnamed, err := viz.TLAViolation(md, tr, kind, r.res.Message)
+	if err != nil {
+		return err
+	}
+	labels := map[int]string{}
+	for _, i := range unnamed {
+		labels[i] = "?: no spec action"
+	}
+	note += "; each step is named by the spec action whose successor has GMP.tla's next state"
+	if len(unnamed) > 0 {
+		note += fmt.Sprintf(" (%d steps the spec does not take: \"?\")", len(unnamed))
+	}
+	return viz.WriteFile(file, viz.Page{Title: title, Bounds: b, Violation: v, StepLabels: labels, Note: note})
 }
 
 // tlaRowJSON is one -json row of the tla table.

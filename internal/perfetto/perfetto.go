@@ -71,13 +71,11 @@ type Options struct {
 }
 
 type run struct {
-	g          uint64
-	m, p       int32
-	start      float64
-	how        string
-	flowFrom   *slot // the previous run on another P, to draw a flow from
-	syscall    bool
-	syscallMID int32
+	g        uint64
+	m, p     int32
+	start    float64
+	how      string
+	flowFrom *slot // the previous run on another P, to draw a flow from
 }
 
 // slot is a closed slice, a flow's source.

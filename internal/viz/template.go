@@ -17,6 +17,7 @@ const pageHTML = `<!DOCTYPE html>
 {{- if .Bounds}}<div class="bounds">{{.Bounds}}</div>{{end}}
 <div class="verdict"><span class="kind">{{.Kind}}</span><span class="detail">{{.Detail}}</span></div>
 {{- if .Err}}<div class="err">{{.Err}}</div>{{end}}
+{{- if .Note}}<div class="bounds">{{.Note}}</div>{{end}}
 <div class="sum">{{.Steps}} steps. {{.Summary}}{{if .Witness}} <b class="witness">{{.Witness}}</b>{{end}}
 <span class="legend"><span class="k-chg">changed by the step</span><span class="k-act">the acting M</span><span class="k-tgt">the P it names</span>
 {{- if .Cycle}}<span class="k-cyc">↻ cycle</span>{{end}}<span class="k-key">← → Home End: move the focus (or click a column)</span></span></div>

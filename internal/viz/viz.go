@@ -25,6 +25,12 @@ type Page struct {
 	// the drawn ring slots; otherwise the longest ring in the trace does.
 	Bounds    spec.Bounds
 	Violation *spec.Violation
+	// StepLabels, if set, replaces the action label of the columns it
+	// names (1 is the first step): "who: what", for steps the spec's
+	// actions do not name (a TLA+ trace's step the spec does not take).
+	StepLabels map[int]string
+	// Note, if set, is a line under the verdict (where the trace came from).
+	Note string
 }
 
 // WriteTraceHTML writes the page for violation v titled title.
@@ -128,6 +134,7 @@ type column struct {
 
 type page struct {
 	Title, Bounds      string
+	Note               string
 	Kind, Detail, Err  string
 	Safety             bool // the last state is the bad one
 	Steps, Loop        int
@@ -209,7 +216,7 @@ func build(pg Page) page {
 	}
 
 	d := page{
-		Title: pg.Title, Kind: v.Kind.String(), Detail: v.Detail,
+		Title: pg.Title, Kind: v.Kind.String(), Detail: v.Detail, Note: pg.Note,
 		Steps: len(t.Steps), Loop: -1, Stutter: t.Stutter, Last: len(t.Steps),
 	}
 	if pg.Bounds.Ps != 0 {
@@ -247,6 +254,9 @@ func build(pg Page) page {
 			act = t.Steps[i-1].Action
 			c.Head = "step " + strconv.Itoa(i)
 			c.Label = act.String()
+			if l, ok := pg.StepLabels[i]; ok {
+				c.Label = l
+			}
 			who, what, _ := strings.Cut(c.Label, ": ")
 			c.Who, c.What = who, camelPieces(what)
 		}
