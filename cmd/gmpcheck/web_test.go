@@ -1,0 +1,81 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gmpcheck/gmpcheck/internal/web"
+)
+
+// web -out compiles the spec to WebAssembly and writes the stepper's
+// directory: every file the page loads, the module inlined as base64 (a
+// wasm binary: its magic number), the toolchain's wasm_exec.js. Where a
+// Chromium is installed, the page is loaded headless from file:// with the
+// nmspinning-no-dec preset: the spec in the page finds the counterexample,
+// steps to it and flags invariant 5.
+func TestWebOut(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command on PATH: the stepper's wasm cannot be built")
+	}
+	dir := filepath.Join(t.TempDir(), "page")
+	code, out := runCmd("web", "-out", dir)
+	if code != exitPass || !strings.Contains(out, "file://") {
+		t.Fatalf("exit %d, want 0 naming the page:\n%s", code, out)
+	}
+	for _, f := range web.Files {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	js, err := os.ReadFile(filepath.Join(dir, "gmp.wasm.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`window\.GMP_WASM_B64 = "([A-Za-z0-9+/=]+)";`).FindSubmatch(js)
+	if m == nil {
+		t.Fatal("gmp.wasm.js does not define GMP_WASM_B64")
+	}
+	bin, err := base64.StdEncoding.DecodeString(string(m[1]))
+	if err != nil || !bytes.HasPrefix(bin, []byte("\x00asm")) {
+		t.Fatalf("GMP_WASM_B64 is not a wasm module (%v)", err)
+	}
+	browser := ""
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			browser = p
+			break
+		}
+	}
+	if browser == "" {
+		t.Log("no Chromium on PATH: the page was not loaded in a browser")
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	url := "file://" + filepath.ToSlash(filepath.Join(dir, "index.html")) + "#preset=nmspinning&explore=1"
+	dom, err := exec.CommandContext(ctx, browser, "--headless", "--no-sandbox", "--disable-gpu",
+		"--virtual-time-budget=30000", "--dump-dom", url).Output()
+	if err != nil {
+		t.Fatalf("%s --dump-dom: %v", browser, err)
+	}
+	body := regexp.MustCompile(`<body[^>]*>`).Find(dom)
+	if !bytes.Contains(body, []byte(`data-ready="1"`)) || !bytes.Contains(body, []byte(`data-invariant="invariant 5:`)) ||
+		bytes.Contains(body, []byte(`data-step="0"`)) {
+		t.Errorf("the page did not step to the violation: %s", body)
+	}
+}
+
+func TestWebUsage(t *testing.T) {
+	checkCmdCases(t, []cmdCase{
+		{[]string{"web", "-addr", "127.0.0.1:0", "-out", "x"}, exitUsage, "do not go together"},
+		{[]string{"web", "extra"}, exitUsage, "unexpected arguments"},
+	})
+}
