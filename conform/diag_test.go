@@ -2,7 +2,9 @@ package conform
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"github.com/gmpcheck/gmpcheck/impl"
 	"os"
 	"strconv"
 	"strings"
@@ -25,7 +27,7 @@ func TestImplDiag(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res := CheckImpl(context.Background(), evs, ImplOptions{Bounds: r.Bounds(), Quiescent: q, LongSyscallRetake: true, WakepTransient: true, RunnextKick: true, MaxCandidates: 1 << 16})
+		res := CheckImpl(context.Background(), evs, ImplOptions{Bounds: r.Bounds(), Quiescent: q, LongSyscallRetake: true, WakepTransient: true, RunnextKick: true, StaleHandoff: true, MaxCandidates: 1 << 16})
 		counts[res.Verdict]++
 		if res.Verdict != Accepted {
 			t.Logf("procs %d seed %d: %v", procs, seed, res)
@@ -34,9 +36,50 @@ func TestImplDiag(t *testing.T) {
 				fmt.Fprintf(&b, "%d %v\n", i, e)
 			}
 			os.WriteFile(fmt.Sprintf("/tmp/conform-p%d-s%d.txt", procs, seed), []byte(b.String()), 0o644)
+			js, _ := json.Marshal(evs)
+			os.WriteFile(fmt.Sprintf("/tmp/conform-p%d-s%d.json", procs, seed), js, 0o644)
 		} else {
 			t.Logf("procs %d seed %d: %v", procs, seed, res)
 		}
 	}
 	t.Log(counts)
+}
+
+// TestImplReplay re-checks a dumped trace: CONFORM_REPLAY=procs,file.json.
+func TestImplReplay(t *testing.T) {
+	v := os.Getenv("CONFORM_REPLAY")
+	if v == "" {
+		t.Skip()
+	}
+	ps, file, _ := strings.Cut(v, ",")
+	procs, _ := strconv.Atoi(ps)
+	js, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []impl.Event
+	if err := json.Unmarshal(js, &evs); err != nil {
+		t.Fatal(err)
+	}
+	r := ImplRun{Procs: procs}
+	res := CheckImpl(context.Background(), evs, ImplOptions{Bounds: r.Bounds(), Quiescent: true, LongSyscallRetake: true, WakepTransient: true, RunnextKick: true, StaleHandoff: true, MaxCandidates: 1 << 16})
+	t.Log(res)
+}
+
+func TestImplObsDebug(t *testing.T) {
+	v := os.Getenv("CONFORM_OBS")
+	if v == "" {
+		t.Skip()
+	}
+	file, ps, _ := strings.Cut(v, ",")
+	js, _ := os.ReadFile(file)
+	var evs []impl.Event
+	json.Unmarshal(js, &evs)
+	c := &checker{}
+	c.observe(evs)
+	for _, o := range c.obs {
+		if fmt.Sprint(o.pos) == ps || strings.Contains(ps, fmt.Sprintf(",%d,", o.pos)) {
+			t.Logf("%+v", o)
+		}
+	}
 }

@@ -70,6 +70,8 @@ type obs struct {
 	// handoff, for Retake: the P went idle (handoffIdle) or to an M
 	// (handoffM), as the EvHandoff after it says; 0 if not seen.
 	handoff uint8
+	// handoffSpin: the M handoffp started was spinning (EvStartM's On).
+	handoffSpin bool
 }
 
 const (
@@ -96,6 +98,11 @@ type ImplOptions struct {
 	// between its CAS 0→1 and the pidlegetSpinning that finds no P (the
 	// spec takes wakep as one step: filter "wakep-transient").
 	WakepTransient bool
+	// StaleHandoff accepts a retake whose handoffp started an M on work
+	// (or a spinning need) it read before its startm ran, when the state
+	// at the startm no longer shows it (the spec takes handoffp's reads
+	// and its startm as one step: filter "stale-handoff").
+	StaleHandoff bool
 	// RunnextKick accepts a steal that took a victim's runnext while the
 	// G that runnext displaced was not yet in the victim's ring (runqput's
 	// two atomic steps, one in the spec: filter "runnext-kick").
@@ -330,6 +337,7 @@ func (c *checker) observe(evs []impl.Event) error {
 					started = true
 				} else if started && e.Kind == impl.EvStartM && e.P == o.ev.P {
 					o.hi = j
+					o.handoffSpin = e.On
 					break
 				}
 			}
@@ -378,8 +386,6 @@ func (c *checker) eligible(cf *config, a int) bool {
 	}
 	return true
 }
-
-var errCut = errors.New("cut")
 
 type stepFail struct {
 	kind string // "enabled", "observed", "cut", "bound"
@@ -634,6 +640,12 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 	case err != nil:
 		return fail("enabled", "%v", err)
 	}
+	if e.Action == spec.ActRetake && c.opt.StaleHandoff && o.handoff == handoffM &&
+		(err != nil || next.P[e.P].Status == spec.PIdle || c.startedSpinning(next, int(e.P)) != o.handoffSpin) {
+		if n2, err2 := c.staleHandoff(st, int(e.P), o.handoffSpin); err2 == nil {
+			next, err, filter = n2, nil, "stale-handoff"
+		}
+	}
 	// What the event says about the state after it.
 	if o.handoff != 0 && (next.P[e.P].Status == spec.PIdle) != (o.handoff == handoffIdle) {
 		return fail("observed", "handoffp gave p%d to %v in the spec, not as observed", e.P, map[bool]string{true: "the idle list", false: "an M"}[next.P[e.P].Status == spec.PIdle])
@@ -742,6 +754,47 @@ func (c *checker) transientSpinLimit(s spec.State, m int) (spec.State, error) {
 	}
 	s.M[m].PC = spec.MDrop
 	return s, nil
+}
+
+// startedSpinning reports whether the M holding p in s is spinning.
+func (c *checker) startedSpinning(s spec.State, p int) bool {
+	for m := 0; m < s.NumMs(); m++ {
+		if int(s.M[m].P) == p && s.M[m].PC == spec.MSched {
+			return s.M[m].Spinning
+		}
+	}
+	return false
+}
+
+// staleHandoff is a retake whose handoffp started an M (spinning or not,
+// as observed) on a decision read before that startm ran: the work it saw
+// may be gone, so the branch is the observed one, not the one the state
+// at the startm would choose. Filter "stale-handoff".
+func (c *checker) staleHandoff(s spec.State, p int, spinning bool) (spec.State, error) {
+	h := -1
+	for m := 0; m < s.NumMs(); m++ {
+		if int(s.M[m].P) == p {
+			h = m
+		}
+	}
+	if h < 0 || s.M[h].PC != spec.MRun || s.G[s.M[h].CurG] != spec.GSyscall {
+		return s, fmt.Errorf("p%d's G is not in a syscall", p)
+	}
+	s.M[h].P = spec.NoP
+	if spinning {
+		if s.NMSpinning != 0 {
+			return s, fmt.Errorf("a spinning handoff needs nmspinning 0")
+		}
+		s.NMSpinning++
+		s.NeedSpinning = false
+	}
+	for m := 0; m < s.NumMs(); m++ {
+		if s.M[m].PC == spec.MIdle {
+			s.M[m] = spec.MState{PC: spec.MSched, P: int8(p), Spinning: spinning}
+			return s, nil
+		}
+	}
+	return s, spec.ErrNoIdleM
 }
 
 // longRetake is sysmon's retake of a P whose G has been in a syscall for

@@ -2,29 +2,196 @@ package conform
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
-	"strings"
+	"path/filepath"
 	"testing"
+	"time"
+
+	"github.com/gmpcheck/gmpcheck/impl"
+	"github.com/gmpcheck/gmpcheck/spec"
 )
 
-func TestImplTraceSmoke(t *testing.T) {
-	for _, procs := range []int{1, 2, 4} {
-		for seed := uint64(1); seed <= 12; seed++ {
-			r := ImplRun{Procs: procs, Seed: seed}
-			evs, q, err := r.Record(context.Background())
+// implTraces records and checks runs at Procs 2 and 4 and fails on any
+// rejection. It returns the accepted runs, the inconclusive ones, and the
+// observations checked in accepted runs.
+func implTraces(t *testing.T, perProcs, gs int) (acc, inc, actions int, checkTime time.Duration) {
+	t.Helper()
+	ctx := context.Background()
+	for _, procs := range []int{2, 4} {
+		for i := range perProcs {
+			r := ImplRun{Procs: procs, Seed: uint64(1000*procs + i), Gs: gs}
+			evs, q, err := r.Record(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}
-			res := CheckImpl(context.Background(), evs, ImplOptions{Bounds: r.Bounds(), Quiescent: q, LongSyscallRetake: true, WakepTransient: true, RunnextKick: true})
-			t.Logf("procs %d seed %d: %v", procs, seed, res)
-			if res.Verdict != Accepted && os.Getenv("CONFORM_DUMP") != "" {
-				var b strings.Builder
-				for i, e := range evs {
-					fmt.Fprintf(&b, "%d %v\n", i, e)
-				}
-				os.WriteFile(fmt.Sprintf("/tmp/conform-p%d-s%d.txt", procs, seed), []byte(b.String()), 0o644)
+			t0 := time.Now()
+			res := CheckImpl(ctx, evs, r.Options(q))
+			checkTime += time.Since(t0)
+			switch res.Verdict {
+			case Accepted:
+				acc++
+				actions += res.Actions
+			case Inconclusive:
+				inc++
+				t.Logf("procs %d seed %d: %v", procs, r.Seed, res)
+			default:
+				t.Errorf("procs %d seed %d: %v", procs, r.Seed, res)
+				dumpTrace(t, evs, procs, r.Seed)
 			}
 		}
+	}
+	return
+}
+
+// TestImplTraces is the default tier: a few dozen concurrent runs of the
+// reference scheduler, each accepted by the spec.
+func TestImplTraces(t *testing.T) {
+	n := 6
+	if testing.Short() {
+		n = 3
+	}
+	acc, inc, actions, d := implTraces(t, n, 24)
+	t.Logf("%d accepted, %d inconclusive; %d actions checked in %v", acc, inc, actions, d)
+	if acc < 2*n*3/4 {
+		t.Errorf("only %d of %d runs accepted", acc, 2*n)
+	}
+}
+
+// TestImplTracesLong is the long tier (GMPCHECK_LONG=1): 1,000 runs, 500
+// at Procs 2 and 500 at Procs 4, of 40 Gs each.
+func TestImplTracesLong(t *testing.T) {
+	if os.Getenv("GMPCHECK_LONG") == "" {
+		t.Skip("GMPCHECK_LONG=1 runs the long tier")
+	}
+	t0 := time.Now()
+	acc, inc, actions, d := implTraces(t, 500, 40)
+	t.Logf("%d accepted, %d inconclusive, in %v; %d actions checked in %v (%.0f actions/s)", acc, inc, time.Since(t0), actions, d, float64(actions)/d.Seconds())
+	if acc < 1000*9/10 {
+		t.Errorf("only %d of 1000 runs accepted", acc)
+	}
+}
+
+// mutate applies one alteration to a copy of an accepted trace: each
+// models a scheduler bug's footprint, and the checker must reject it.
+var mutations = []struct {
+	name string
+	f    func(evs []impl.Event) bool // false: nothing to mutate
+}{
+	{"runqget-runs-another-g", func(evs []impl.Event) bool {
+		for i, e := range evs {
+			if e.Kind == impl.EvAction && e.Action == spec.ActRunqGet {
+				for j := i - 1; j >= 0; j-- {
+					if o := evs[j]; o.Kind == impl.EvAction && o.G != 0 && o.G != e.G {
+						evs[i].G = o.G
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}},
+	{"steal-from-another-victim", func(evs []impl.Event) bool {
+		for i, e := range evs {
+			if e.Kind == impl.EvAction && e.Action == spec.ActSteal {
+				evs[i].Victim = (e.Victim + 1) % 4
+				if evs[i].Victim == e.P {
+					evs[i].Victim = (evs[i].Victim + 1) % 4
+				}
+				return true
+			}
+		}
+		return false
+	}},
+	{"gosched-as-park", func(evs []impl.Event) bool {
+		for i, e := range evs {
+			if e.Kind == impl.EvAction && e.Action == spec.ActGosched {
+				evs[i].Action = spec.ActPark
+				return true
+			}
+		}
+		return false
+	}},
+	{"spinlimit-as-becomespinning", func(evs []impl.Event) bool {
+		for i, e := range evs {
+			if e.Kind == impl.EvAction && e.Action == spec.ActBecomeSpinning {
+				evs[i].Action = spec.ActSpinLimit
+				return true
+			}
+		}
+		return false
+	}},
+	{"stopm-dropped", func(evs []impl.Event) bool {
+		for i, e := range evs {
+			if e.Kind == impl.EvAction && e.Action == spec.ActStopM {
+				evs[i].Kind = impl.EvSpinning // no longer an action
+				return true
+			}
+		}
+		return false
+	}},
+	{"exit-syscall-fast-on-another-p", func(evs []impl.Event) bool {
+		for i, e := range evs {
+			if e.Kind == impl.EvAction && e.Action == spec.ActExitSyscallFast {
+				evs[i].P = (e.P + 1) % 4
+				return true
+			}
+		}
+		return false
+	}},
+}
+
+// TestImplCheckBites shows the impl trace check rejects altered traces:
+// every mutation of accepted runs is rejected.
+func TestImplCheckBites(t *testing.T) {
+	ctx := context.Background()
+	done := map[string]bool{}
+	for seed := uint64(1); seed <= 6 && len(done) < len(mutations); seed++ {
+		r := ImplRun{Procs: 4, Seed: seed, Gs: 24}
+		evs, q, err := r.Record(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res := CheckImpl(ctx, evs, r.Options(q)); res.Verdict != Accepted {
+			continue
+		}
+		for _, m := range mutations {
+			if done[m.name] {
+				continue
+			}
+			mev := append([]impl.Event(nil), evs...)
+			if !m.f(mev) {
+				continue
+			}
+			done[m.name] = true
+			res := CheckImpl(ctx, mev, r.Options(q))
+			if res.Verdict != Rejected {
+				t.Errorf("%s: %v, want rejected", m.name, res.Verdict)
+			} else {
+				t.Logf("%s: rejected at event %d: %v", m.name, res.Index, res.Event)
+			}
+		}
+	}
+	for _, m := range mutations {
+		if !done[m.name] {
+			t.Errorf("%s: no accepted run had an event to mutate", m.name)
+		}
+	}
+}
+
+// dumpTrace writes a rejected run's events to $CONFORM_DUMP/, if set, for
+// TestImplReplay.
+func dumpTrace(t *testing.T, evs []impl.Event, procs int, seed uint64) {
+	dir := os.Getenv("CONFORM_DUMP")
+	if dir == "" {
+		return
+	}
+	js, err := json.Marshal(evs)
+	if err == nil {
+		err = os.WriteFile(filepath.Join(dir, fmt.Sprintf("conform-p%d-s%d.json", procs, seed)), js, 0o644)
+	}
+	if err != nil {
+		t.Log(err)
 	}
 }

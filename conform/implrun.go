@@ -50,7 +50,16 @@ func (r ImplRun) Check(ctx context.Context, maxCandidates int) (ImplResult, erro
 	if err != nil {
 		return ImplResult{}, err
 	}
-	return CheckImpl(ctx, evs, ImplOptions{Bounds: r.Bounds(), Quiescent: q, LongSyscallRetake: true, WakepTransient: true, RunnextKick: true, MaxCandidates: maxCandidates}), nil
+	opt := r.Options(q)
+	opt.MaxCandidates = maxCandidates
+	return CheckImpl(ctx, evs, opt), nil
+}
+
+// Options are the checker's options for a run of r: its model, every
+// named filter, and whether the run ended quiescent.
+func (r ImplRun) Options(quiescent bool) ImplOptions {
+	return ImplOptions{Bounds: r.Bounds(), Quiescent: quiescent, LongSyscallRetake: true,
+		WakepTransient: true, RunnextKick: true, StaleHandoff: true}
 }
 
 // maxLive bounds the workload's live Gs so that the spec's G slots
