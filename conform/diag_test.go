@@ -62,6 +62,24 @@ func TestImplReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := ImplRun{Procs: procs}
+	if os.Getenv("CONFORM_FRONT") != "" {
+		debugFront = func(c *checker, taken int, front []config, fails []stepFail) {
+			t.Logf("level %d: %d configs", taken, len(front))
+			for _, cf := range front {
+				var cur []string
+				for a, j := range cf.cur {
+					if int(j) < len(c.obs) {
+						cur = append(cur, fmt.Sprintf("a%d@%d", c.actors[a], c.obs[j].pos))
+					}
+				}
+				t.Logf("  next %v", cur)
+			}
+			for _, f := range fails {
+				t.Logf("  fail %s", f.msg)
+			}
+		}
+		defer func() { debugFront = nil }()
+	}
 	res := CheckImpl(context.Background(), evs, ImplOptions{Bounds: r.Bounds(), Quiescent: true, LongSyscallRetake: true, WakepTransient: true, RunnextKick: true, StaleHandoff: true, MaxCandidates: 1 << 16})
 	t.Log(res)
 }

@@ -89,8 +89,9 @@ type ImplOptions struct {
 	// MaxCandidates bounds the candidate configurations kept at once;
 	// beyond it the verdict is Inconclusive. Default 1<<14.
 	MaxCandidates int
-	// Quiescent says the run ended with every G exited and every M and P
-	// idle: the spec must then be able to end there too.
+	// Quiescent says the run ended with every M and P idle: the spec must
+	// then be able to end there too (a lost wakeup shows here: the spec
+	// would have started an M the run never had).
 	Quiescent bool
 	// WakepTransient accepts an M's SpinLimit where the spec enables only
 	// BecomeSpinning, if one more spinning M would make the limit say no
@@ -211,6 +212,9 @@ func (c *config) slot(goid uint64) (spec.GID, bool) {
 	}
 	return spec.NoG, false
 }
+
+// debugFront, set by tests, sees every level of the search.
+var debugFront func(c *checker, taken int, front []config, fails []stepFail)
 
 type checker struct {
 	md     spec.Model
@@ -423,6 +427,9 @@ func (c *checker) search(ctx context.Context, init config) ImplResult {
 				nextFront = append(nextFront, nc)
 			}
 		}
+		if debugFront != nil {
+			debugFront(c, taken, nextFront, fails)
+		}
 		if len(nextFront) > c.opt.MaxCandidates {
 			return c.inconclusive("more than %d candidate configurations after %d of %d actions", c.opt.MaxCandidates, taken+1, len(c.obs))
 		}
@@ -445,7 +452,7 @@ func (c *checker) search(ctx context.Context, init config) ImplResult {
 			}
 			c.res.Verdict = Rejected
 			c.res.Index = -1
-			c.res.Reason = "the run ended with every G exited and every M and P idle; no candidate spec state is (a step the spec requires did not happen)"
+			c.res.Reason = "the run ended with every M and P idle; no candidate spec state is (a step the spec requires, such as a wakeup, did not happen)"
 			c.res.States = statesOf(front, 4)
 			return c.res
 		}
@@ -515,12 +522,9 @@ func statesOf(cs []config, n int) []spec.State {
 	return out
 }
 
+// quiescent: every M parked and every P idle (the Gs' statuses are pinned
+// by the observations).
 func quiescent(s *spec.State) bool {
-	for g := 1; g <= s.NumGs(); g++ {
-		if s.G[g] != spec.GDead && s.G[g] != spec.GIdle {
-			return false
-		}
-	}
 	for m := 0; m < s.NumMs(); m++ {
 		if s.M[m].PC != spec.MIdle {
 			return false

@@ -24,6 +24,8 @@ type ImplRun struct {
 	// period, the same in the impl and the spec (defaults 4 and 7: small, so
 	// that spills and the 1-in-Tick check happen often).
 	Cap, Tick int
+	// Limit bounds the run's wall time (default 60 s).
+	Limit time.Duration
 }
 
 // Bounds is the spec model a run is checked against.
@@ -41,6 +43,9 @@ func (r *ImplRun) defaults() {
 	}
 	if r.Tick == 0 {
 		r.Tick = 7
+	}
+	if r.Limit == 0 {
+		r.Limit = 60 * time.Second
 	}
 }
 
@@ -69,8 +74,8 @@ const maxLive = spec.MaxGs - 2
 
 // Record runs the workload on a real, concurrent impl.Sched (sysmon on,
 // every M a racing goroutine) and returns its events, and whether it ended
-// quiescent (every G exited, every M and P idle) before the recording
-// stopped.
+// quiescent (every M and P idle: nothing left to do, or a scheduler that
+// stopped with work left) before the recording stopped.
 func (r ImplRun) Record(ctx context.Context) (evs []impl.Event, quiescent bool, err error) {
 	r.defaults()
 	if r.Procs < 1 || r.Procs > spec.MaxPs {
@@ -103,24 +108,33 @@ func (r ImplRun) Record(ctx context.Context) (evs []impl.Event, quiescent bool, 
 	case <-ctx.Done():
 		rec.Stop()
 		return nil, false, ctx.Err()
-	case <-time.After(60 * time.Second):
+	case <-time.After(r.Limit):
 		rec.Stop()
-		return nil, false, fmt.Errorf("conform: impl run did not finish in 60 s")
-	}
-	if err != nil {
-		rec.Stop()
-		return nil, false, err
+		return nil, false, fmt.Errorf("conform: impl run did not finish in %v", r.Limit)
 	}
 	// Wait until every M parked, so that the recording ends in a state
-	// the spec can be asked about.
+	// the spec can be asked about. A run the scheduler itself found
+	// stuck (a seeded lost wakeup: every M idle, runnable Gs queued) ends
+	// idle too, and its events are returned with a *RunError.
 	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
 		if idle(s.SchedTrace(), r.Procs) {
 			quiescent = true
 			break
 		}
 	}
-	return rec.Stop(), quiescent, nil
+	evs = rec.Stop()
+	if err != nil {
+		return evs, quiescent, &RunError{err}
+	}
+	return evs, quiescent, nil
 }
+
+// RunError is a run that ended with an error of the scheduler's own (Wait's
+// deadlock or "scheduler stuck"); Record returns its events with it.
+type RunError struct{ Err error }
+
+func (e *RunError) Error() string { return "conform: impl run: " + e.Err.Error() }
+func (e *RunError) Unwrap() error { return e.Err }
 
 // idle reads a schedtrace line: every P idle and every M but sysmon idle.
 func idle(line string, procs int) bool {
