@@ -104,6 +104,12 @@ type ImplOptions struct {
 	// at the startm no longer shows it (the spec takes handoffp's reads
 	// and its startm as one step: filter "stale-handoff").
 	StaleHandoff bool
+	// LateResetSpinning lets an M that took a G while spinning stay
+	// spinning (and counted in nmspinning) until some later point before
+	// its next observation: schedule's resetspinning and its wakep follow
+	// findRunnable's queue operation as separate steps (the spec takes them
+	// as one: filter "late-resetspinning").
+	LateResetSpinning bool
 	// RunnextKick accepts a steal that took a victim's runnext while the
 	// G that runnext displaced was not yet in the victim's ring (runqput's
 	// two atomic steps, one in the spec: filter "runnext-kick").
@@ -176,6 +182,10 @@ type config struct {
 	// takes one). Until the actor's next observation a thief may see the
 	// ring without g (filter "runnext-kick").
 	kicks []kick
+	// late are the Ms that took a G while spinning and have not yet
+	// dropped their spinning (resetspinning and its wakep come after the
+	// queue operation, as separate steps: filter "late-resetspinning").
+	late []int8
 }
 
 type kick struct {
@@ -196,6 +206,10 @@ func (c *config) key(dst []byte) []byte {
 	dst = c.st.AppendKey(dst)
 	for _, b := range c.bind {
 		dst = append(dst, byte(b.goid), byte(b.goid>>8), byte(b.goid>>16), byte(b.g))
+	}
+	dst = append(dst, 0xfe)
+	for _, m := range c.late {
+		dst = append(dst, byte(m))
 	}
 	dst = append(dst, 0xff)
 	for _, k := range c.kicks {
@@ -382,6 +396,9 @@ func (c *checker) eligible(cf *config, a int) bool {
 	if int(i) == len(c.obs) {
 		return false
 	}
+	if slices.Contains(cf.late, int8(c.actors[a])) {
+		return false // its resetspinning is still to come
+	}
 	lo := c.obs[i].lo
 	for b, j := range cf.cur {
 		if b != a && int(j) < len(c.obs) && c.obs[j].hi < lo {
@@ -408,23 +425,30 @@ func (c *checker) search(ctx context.Context, init config) ImplResult {
 		seen := map[string]struct{}{}
 		var nextFront []config
 		var fails []stepFail
+		add := func(nc config) {
+			keybuf = nc.key(keybuf[:0])
+			if _, dup := seen[string(keybuf)]; dup {
+				return
+			}
+			seen[string(keybuf)] = struct{}{}
+			nextFront = append(nextFront, nc)
+		}
 		for fi := range front {
-			cf := &front[fi]
-			for a := range c.actors {
-				if !c.eligible(cf, a) {
-					continue
+			for _, cf := range c.resolvings(front[fi]) {
+				for a := range c.actors {
+					if !c.eligible(&cf, a) {
+						continue
+					}
+					nc, f := c.apply(&cf, a)
+					if f != nil {
+						fails = append(fails, *f)
+						continue
+					}
+					add(nc)
+					if lc, ok := c.lateVariant(&cf, a); ok {
+						add(lc)
+					}
 				}
-				nc, f := c.apply(cf, a)
-				if f != nil {
-					fails = append(fails, *f)
-					continue
-				}
-				keybuf = nc.key(keybuf[:0])
-				if _, dup := seen[string(keybuf)]; dup {
-					continue
-				}
-				seen[string(keybuf)] = struct{}{}
-				nextFront = append(nextFront, nc)
 			}
 		}
 		if debugFront != nil {
@@ -666,7 +690,7 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 		}
 	}
 	next.SpawnLeft = spec.MaxSpawn // a model budget, not runtime state
-	nc := config{cur: slices.Clone(cf.cur), st: next, bind: cf.bind}
+	nc := config{cur: slices.Clone(cf.cur), st: next, bind: cf.bind, late: cf.late}
 	// The actor's earlier kicks have landed; a new one is in flight.
 	for _, k := range cf.kicks {
 		if k.actor != o.actor && !(filter == "runnext-kick" && k.p == act.P) {
@@ -711,6 +735,91 @@ func cmpU64(a, b uint64) int {
 		return 1
 	}
 	return 0
+}
+
+// resolvings are cf and the configurations in which its Ms' late
+// resetspinnings (one after another, in order) have taken effect.
+func (c *checker) resolvings(cf config) []config {
+	out := []config{cf}
+	cur := cf
+	for len(cur.late) > 0 {
+		m := int(cur.late[0])
+		st, err := lateReset(cur.st, m)
+		if err != nil {
+			break
+		}
+		next := cur
+		next.st = st
+		next.late = slices.Clone(cur.late[1:])
+		next.filtered = append(slices.Clone(cur.filtered), filterUse{"late-resetspinning", m})
+		out = append(out, next)
+		cur = next
+	}
+	return out
+}
+
+// lateReset is resetspinning of m taking effect: m stops spinning and, as
+// the spec's wakep, starts a spinning M on the lowest idle P if none spins
+// (with no idle P, needspinning is set).
+func lateReset(s spec.State, m int) (spec.State, error) {
+	s.M[m].Spinning = false
+	s.NMSpinning--
+	if s.NMSpinning != 0 {
+		return s, nil
+	}
+	p := -1
+	for i := 0; i < s.NumPs(); i++ {
+		if s.P[i].Status == spec.PIdle {
+			p = i
+			break
+		}
+	}
+	if p < 0 {
+		s.NeedSpinning = true
+		return s, nil
+	}
+	for i := 0; i < s.NumMs(); i++ {
+		if s.M[i].PC == spec.MIdle {
+			s.P[p].Status = spec.PRunning
+			s.NPIdle--
+			s.NMSpinning++
+			s.M[i] = spec.MState{PC: spec.MSched, P: int8(p), Spinning: true}
+			return s, nil
+		}
+	}
+	return s, spec.ErrNoIdleM
+}
+
+// lateVariant is the alternative to actor a's run of a G while spinning in
+// which resetspinning has not yet happened: the spec's step taken from a
+// state with one more spinning count (so that the wakep of its
+// resetspinning does nothing, and its decrement leaves m counted), and the
+// M left spinning.
+func (c *checker) lateVariant(cf *config, a int) (config, bool) {
+	if !c.opt.LateResetSpinning {
+		return config{}, false
+	}
+	o := &c.obs[cf.cur[a]]
+	m := o.actor
+	switch o.ev.Action {
+	case spec.ActGlobal61, spec.ActRunqGet, spec.ActGlobRunqGetBatch, spec.ActSteal:
+		if !cf.st.M[m].Spinning {
+			return config{}, false
+		}
+	case spec.ActRecheckGlobal:
+	default:
+		return config{}, false
+	}
+	pre := *cf
+	pre.st.NMSpinning++
+	lc, f := c.apply(&pre, a)
+	if f != nil {
+		return config{}, false
+	}
+	// run's decrement took the extra count back: nmspinning still counts m
+	lc.st.M[m].Spinning = true
+	lc.late = append(slices.Clone(cf.late), int8(m))
+	return lc, true
 }
 
 func (c *checker) slotOr(cf *config, goid uint64) spec.GID {
