@@ -21,13 +21,29 @@ const (
 	DPOR Reduction = iota
 	// NoReduction runs every schedule.
 	NoReduction
+	// StateCache explores each pair of a state and a sleep set once
+	// (stateful.go): sleep sets over the graph of states, which counts
+	// the Mazurkiewicz traces without running each.
+	StateCache
 )
 
+var reductionNames = [...]string{DPOR: "dpor", NoReduction: "none", StateCache: "state"}
+
 func (r Reduction) String() string {
-	if r == DPOR {
-		return "dpor"
+	if int(r) < len(reductionNames) {
+		return reductionNames[r]
 	}
-	return "none"
+	return fmt.Sprintf("Reduction(%d)", int(r))
+}
+
+// ParseReduction reads a Reduction's String form.
+func ParseReduction(s string) (Reduction, error) {
+	for r, name := range reductionNames {
+		if name == s {
+			return Reduction(r), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown reduction %q (known: dpor, state, none)", s)
 }
 
 // Options configure Explore.
@@ -52,6 +68,9 @@ type Options struct {
 	OnExecution func(*Execution)
 	// Progress, if set, receives a line every few seconds.
 	Progress io.Writer
+
+	noMemo  bool // StateCache without its memo: the plain sleep-set search (tests)
+	noSleep bool // DPOR without sleep sets (tests)
 }
 
 // DefaultOptions: DPOR, no preemption bound, no execution limit.
@@ -66,8 +85,19 @@ type Result struct {
 	Executions      int // schedules run to the end (or to a violation)
 	Cut             int // schedules cut at RunOptions.MaxSteps
 	SleepBlocked    int // schedules abandoned by sleep sets as redundant
-	MaxSteps        int // the longest schedule's length
-	Elapsed         time.Duration
+	// Traces is the number of Mazurkiewicz traces of complete schedules
+	// (classes of schedules equal up to swapping adjacent independent
+	// steps), valid when Complete: with DPOR and sleep sets each complete
+	// execution is one trace; StateCache counts them without running
+	// each. TracesOverflow: the count passed 2^64-1 (Traces saturates).
+	Traces         uint64
+	TracesOverflow bool
+	// StateCache only: Runs is every execution started (those stopped at
+	// a state already explored included), States the (state, sleep set)
+	// nodes explored, StatesSeen the executions stopped at one.
+	Runs, States, StatesSeen int
+	MaxSteps                 int // the longest schedule's length
+	Elapsed                  time.Duration
 	// Complete: every schedule (within the bound) was run and none was
 	// cut. A search that is neither complete nor failed is inconclusive.
 	Complete  bool
@@ -90,6 +120,17 @@ func (r Result) String() string {
 	}
 	s := fmt.Sprintf("%s: %d interleavings (%s, %s), longest %d steps, %v",
 		r.Scenario, r.Executions, red, bound, r.MaxSteps, r.Elapsed.Round(time.Millisecond))
+	if r.Reduction == StateCache {
+		s = fmt.Sprintf("%s: %d executions (%d to the end, %d stopped at a state already explored, %d abandoned by sleep sets; state, %s), %d states, longest %d steps, %v",
+			r.Scenario, r.Runs, r.Executions, r.StatesSeen, r.SleepBlocked, bound, r.States, r.MaxSteps, r.Elapsed.Round(time.Millisecond))
+	}
+	if r.Complete && r.Violation == nil && r.Reduction == StateCache {
+		over := ""
+		if r.TracesOverflow {
+			over = " or more"
+		}
+		s += fmt.Sprintf(", %d%s Mazurkiewicz traces", r.Traces, over)
+	}
 	switch {
 	case r.Violation != nil:
 		s += ", VIOLATION " + string(r.Violation.Kind)
@@ -135,6 +176,10 @@ func Explore(ctx context.Context, sc *Scenario, opt Options) (res Result, err er
 	start := time.Now()
 	lastReport := start
 	defer func() { res.Elapsed = time.Since(start) }()
+	if res.Reduction == StateCache {
+		err = exploreStateful(ctx, sc, opt, &res)
+		return res, err
+	}
 	var stack []node
 	dpor := res.Reduction == DPOR
 	choose := func(pos int, enabled uint16, last int, pending []Step) (int, error) {
@@ -153,7 +198,7 @@ func Explore(ctx context.Context, sc *Scenario, opt Options) (res Result, err er
 			if isPreemption(p.enabled, p.last, p.chosen) {
 				n.preempt++
 			}
-			if dpor {
+			if dpor && !opt.noSleep {
 				// Sleep sets: an actor explored at the parent before this
 				// child's step, or asleep there, stays asleep here while
 				// its pending step commutes with the step taken: running

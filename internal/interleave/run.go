@@ -107,6 +107,8 @@ type RunOptions struct {
 	// Backend is the queue code run (nil: impl's Runq and GlobalRunq,
 	// which need -tags gmpcheck_hooks).
 	Backend Backend
+
+	track *stateTracker // the StateCache reduction's view of the states
 }
 
 // Defaults for RunOptions.
@@ -129,14 +131,15 @@ type message struct {
 type abortSignal struct{}
 
 type runner struct {
-	sc      *Scenario
-	b       Backend
-	events  chan message
-	resume  []chan bool
-	running int   // the actor holding the baton
-	cur     []int // per actor: the index of the call it is in (written by the actor)
-	records [][]CallRecord
-	panics  []*ActorPanic
+	sc       *Scenario
+	b        Backend
+	events   chan message
+	resume   []chan bool
+	running  int   // the actor holding the baton
+	cur      []int // per actor: the index of the call it is in (written by the actor)
+	records  [][]CallRecord
+	panics   []*ActorPanic
+	finished []bool // per actor: it has finished (written by the controller)
 }
 
 // choice is the explorer's richer Chooser: it also sees the step each actor
@@ -174,13 +177,14 @@ func newRunner(sc *Scenario, b Backend) (*runner, error) {
 	}
 	n := len(sc.Actors)
 	r := &runner{
-		sc:      sc,
-		b:       b,
-		events:  make(chan message),
-		resume:  make([]chan bool, n),
-		cur:     make([]int, n),
-		records: make([][]CallRecord, n),
-		panics:  make([]*ActorPanic, n),
+		sc:       sc,
+		b:        b,
+		events:   make(chan message),
+		resume:   make([]chan bool, n),
+		cur:      make([]int, n),
+		records:  make([][]CallRecord, n),
+		panics:   make([]*ActorPanic, n),
+		finished: make([]bool, n),
 	}
 	if err := b.Reset(sc.Queues, sc.Cap); err != nil {
 		return nil, err
@@ -293,6 +297,7 @@ func (r *runner) run(choose choice, opt RunOptions) (*Execution, error) {
 		m := <-r.events
 		if m.done {
 			done |= 1 << m.actor
+			r.finished[m.actor] = true
 		}
 		pending[m.actor] = m
 	}
@@ -325,6 +330,16 @@ func (r *runner) run(choose choice, opt RunOptions) (*Execution, error) {
 		r.running = a
 		r.resume[a] <- true
 		receive()
+	}
+	track := opt.track
+	if track != nil {
+		mem, ok := r.b.(memoryReader)
+		if !ok {
+			abort()
+			return ex, fmt.Errorf("interleave: backend %T cannot show its memory", r.b)
+		}
+		track.mem = mem
+		track.start(r)
 	}
 	var err error
 	last, solo := -1, 0
@@ -371,9 +386,15 @@ func (r *runner) run(choose choice, opt RunOptions) (*Execution, error) {
 			rec.First = pos
 		}
 		rec.Last = pos
+		if track != nil {
+			track.before(p, m)
+		}
 		r.running = p
 		r.resume[p] <- true
 		receive()
+		if track != nil {
+			track.after(r, p)
+		}
 		last = p
 	}
 	for a := range n {
