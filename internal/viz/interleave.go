@@ -211,7 +211,7 @@ var ilTmpl = template.Must(template.New("il").Parse(`<!DOCTYPE html>
 <div class="verdict"><span class="kind">{{.Kind}}</span><span class="detail">{{.Msg}}</span></div>
 {{- if .Panic}}<div class="err">{{.Panic}}</div>{{end}}
 <div class="sum">{{len .Steps}} atomic steps, schedule <code>{{.Schedule}}</code> (the actor that took each step).
-<span class="legend"><span class="k-chg">a call's window: first to last atomic step</span><span class="k-act">the step's access</span><span class="k-key">← → Home End: move the focus (or click a column)</span></span></div>
+<span class="legend"><span class="k-win">a call's window: first to last atomic step</span><span class="k-acc">the step's access</span><span class="k-key">← → Home End: move the focus (or click a column)</span></span></div>
 </header>
 <div class="strip" id="strip"><table>
 <tr class="acts"><th class="lane corner">actor<small>queue</small></th>
@@ -238,6 +238,7 @@ var ilTmpl = template.Must(template.New("il").Parse(`<!DOCTYPE html>
 
 // ilCSS: a colour per call (the window's band), the acting cell in bold.
 const ilCSS = `
+.k-win{background:#d7e9f7;border-left:3px solid #5b6475;border-right:3px solid #5b6475}.k-acc{box-shadow:inset 0 -3px 0 #1565c0;font-weight:600}
 tr.il td{min-width:74px;height:46px;vertical-align:middle;text-align:center;cursor:pointer}
 td.win{background:#eef3fb}
 td.c0,.sw.c0{background:#d7e9f7}td.c1,.sw.c1{background:#fde2c8}td.c2,.sw.c2{background:#d8f0dc}td.c3,.sw.c3{background:#f7d6d9}

@@ -199,6 +199,7 @@ func (s *Session) Explore(liveness bool, maxStates int, timeout time.Duration) (
 // the enabled actions and the live checks.
 type View struct {
 	Bounds     string   `json:"bounds"`
+	Cap        int      `json:"cap"` // ring slots to draw
 	Step       int      `json:"step"`
 	Path       []string `json:"path"` // the actions taken
 	Loop       int      `json:"loop"`
@@ -249,7 +250,7 @@ type AView struct {
 // View returns the current view.
 func (s *Session) View() View {
 	st := s.State()
-	v := View{Bounds: s.md.Bounds().String(), Step: len(s.acts), Loop: s.loop, Note: s.note, Violation: s.viola,
+	v := View{Bounds: s.md.Bounds().String(), Cap: s.md.Bounds().Cap, Step: len(s.acts), Loop: s.loop, Note: s.note, Violation: s.viola,
 		Runq: []int{}, Ps: []PView{}, Ms: []MView{}, Gs: []string{}, Enabled: []AView{}, Path: []string{}, Changed: []string{},
 		NPIdle: int(st.NPIdle), NMSpinning: int(st.NMSpinning), NeedSpin: st.NeedSpinning, SpawnLeft: int(st.SpawnLeft),
 		Text: st.String()}

@@ -86,7 +86,7 @@
       rq.appendChild(el('span', 'lbl', 'runnext'));
       var rn = el('span', 'rn'); rn.appendChild(g(p.runnext)); rq.appendChild(rn);
       rq.appendChild(el('span', 'lbl', ' runq'));
-      var capn = +bounds().cap;
+      var capn = v.cap;
       for (var k = 0; k < Math.max(capn, p.ring.length); k++) { rq.appendChild(g(p.ring[k] || 0)); }
       b.appendChild(rq);
       s.appendChild(b);
