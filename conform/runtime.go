@@ -65,6 +65,11 @@ type RuntimeResult struct {
 	Events   int // trace events read
 	Observed int // observations (G status and P changes) checked
 	Users    int // user goroutines seen
+	// System counts the runtime's own goroutines seen (GC workers, the
+	// sweeper, the scavenger, ...) and SystemObs their observations: they
+	// are checked by the same G/P rules, and projected out (filter
+	// system-goroutine) only where no spec action changes a G that way.
+	System, SystemObs int
 	// Actions counts the observations by the spec action that explained
 	// them; Filtered by the named filter that projected them out.
 	Actions  map[string]int
@@ -81,7 +86,7 @@ type RuntimeResult struct {
 
 func (r RuntimeResult) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%v: %d events, %d observations, %d user Gs", r.Verdict, r.Events, r.Observed, r.Users)
+	fmt.Fprintf(&b, "%v: %d events, %d observations, %d user Gs, %d runtime Gs (%d observations)", r.Verdict, r.Events, r.Observed, r.Users, r.System, r.SystemObs)
 	if r.Verdict != Accepted {
 		fmt.Fprintf(&b, "\n%s", r.Reason)
 	}
@@ -212,6 +217,9 @@ func (c *rtChecker) checkObs(obs []Obs) {
 			c.g(o.G).system = true
 		}
 		c.res.Observed++
+		if o.G != trace.NoGoroutine && c.g(o.G).system {
+			c.res.SystemObs++
+		}
 		if why := c.step(&o); why != "" {
 			c.res.Verdict = Rejected
 			c.res.At = &o
@@ -224,7 +232,9 @@ func (c *rtChecker) checkObs(obs []Obs) {
 		}
 	}
 	for _, g := range c.gs {
-		if !g.system {
+		if g.system {
+			c.res.System++
+		} else {
 			c.res.Users++
 		}
 	}

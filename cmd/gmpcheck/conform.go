@@ -96,6 +96,9 @@ go test -trace FILE). docs/conformance.md has the mapping and the named filters.
 		if r.Verdict != conform.Accepted {
 			fmt.Fprintf(w, "    %s\n", strings.ReplaceAll(r.String(), "\n", "\n    "))
 		}
+		if *verbose && r.Verdict == conform.Accepted {
+			fmt.Fprintf(w, "    %s\n", r)
+		}
 		if *verbose || r.Verdict != conform.Accepted {
 			fmt.Fprintf(w, "    spec actions: %s\n", conform.Summary(r.Actions))
 			fmt.Fprintf(w, "    filters: %s\n", conform.Summary(r.Filtered))
@@ -104,6 +107,7 @@ go test -trace FILE). docs/conformance.md has the mapping and the named filters.
 			"program": name, "gomaxprocs": procs, "events": r.Events, "observations": r.Observed,
 			"verdict": r.Verdict.String(), "run_ms": run.Milliseconds(), "check_ms": r.Elapsed.Milliseconds(),
 			"actions": r.Actions, "filtered": r.Filtered, "reason": r.Reason,
+			"user_gs": r.Users, "runtime_gs": r.System, "runtime_observations": r.SystemObs,
 		})
 	}
 	header := func() {
