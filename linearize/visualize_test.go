@@ -1,7 +1,9 @@
 package linearize
 
 import (
+	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -77,4 +79,48 @@ func mustInfo(t *testing.T, chk *Checker, c *Case) porcupine.LinearizationInfo {
 	t.Helper()
 	_, info := porcupine.CheckOperationsVerbose(chk.Model(), c.History, time.Minute)
 	return info
+}
+
+// In a browser (where a Chromium is installed) the page's script has run:
+// the lane labels read owner and thief 1, and the first illegal
+// linearization point was found and scrolled to.
+func TestVisualizeInBrowser(t *testing.T) {
+	browser := ""
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			browser = p
+			break
+		}
+	}
+	if browser == "" {
+		t.Skip("no Chromium on PATH: the page's script is checked as text only (TestVisualizeMarksFirstError)")
+	}
+	var illegal *Case
+	for _, c := range HandWritten() {
+		if c.Name == "G twice: concurrent get and steal" {
+			c := c
+			illegal = &c
+		}
+	}
+	chk, err := NewChecker(illegal.Capacity)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "v.html")
+	if _, err := chk.Visualize(illegal.History, time.Minute, path); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	dom, err := exec.CommandContext(ctx, browser, "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000",
+		"--dump-dom", "file://"+filepath.ToSlash(path)).Output()
+	if err != nil {
+		t.Fatalf("%s --dump-dom: %v", browser, err)
+	}
+	page := string(dom)
+	for _, want := range []string{`data-client="0">owner</text>`, `data-client="1">thief 1</text>`, "data-first-error-x=", "✗ first error"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the rendered page lacks %q", want)
+		}
+	}
 }
