@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -78,4 +79,51 @@ func TestWebUsage(t *testing.T) {
 		{[]string{"web", "-addr", "127.0.0.1:0", "-out", "x"}, exitUsage, "do not go together"},
 		{[]string{"web", "extra"}, exitUsage, "unexpected arguments"},
 	})
+}
+
+// web (no -out) serves the page over HTTP until its context ends, then
+// stops, removes its directory and exits 0.
+func TestWebServe(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command on PATH: the stepper's wasm cannot be built")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out syncBuffer
+	done := make(chan int, 1)
+	go func() { done <- runWeb(ctx, []string{"-addr", "127.0.0.1:0"}, &out, &out) }()
+	re := regexp.MustCompile(`serving the stepper on (http://[0-9.:]+/)`)
+	var url string
+	for deadline := time.Now().Add(3 * time.Minute); url == "" && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if m := re.FindStringSubmatch(out.String()); m != nil {
+			url = m[1]
+		}
+		select {
+		case code := <-done:
+			t.Fatalf("web exited %d before serving:\n%s", code, out.String())
+		default:
+		}
+	}
+	if url == "" {
+		t.Fatalf("web did not serve:\n%s", out.String())
+	}
+	for _, f := range []string{"", "app.js", "gmp.wasm.js", "wasm_exec.js"} {
+		resp, err := http.Get(url + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("GET /%s: %s", f, resp.Status)
+		}
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != exitPass || !strings.Contains(out.String(), "web: stopped") {
+			t.Errorf("exit %d after the context ended:\n%s", code, out.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("web did not stop")
+	}
 }
