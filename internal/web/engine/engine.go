@@ -59,6 +59,7 @@ type Session struct {
 	path  []spec.State
 	acts  []spec.Action
 	loop  int    // a loaded lasso: the index in path the cycle returns to, else -1
+	stay  bool   // a loaded counterexample that stutters: it stays in its last state
 	note  string // what was loaded
 	viola string // the loaded counterexample's verdict
 }
@@ -87,6 +88,7 @@ func (s *Session) Step(i int) error {
 	if i < 0 || i >= len(en) {
 		return fmt.Errorf("no enabled action %d (%d enabled)", i, len(en))
 	}
+	s.stay = false // the behaviour left the state it was to stay in
 	return s.take(en[i])
 }
 
@@ -110,12 +112,13 @@ func (s *Session) Undo() bool {
 	if s.loop >= len(s.path) {
 		s.loop = -1
 	}
+	s.stay = false
 	return true
 }
 
 // Reset goes back to the initial state.
 func (s *Session) Reset() {
-	s.path, s.acts, s.loop, s.note, s.viola = s.path[:1], nil, -1, "", ""
+	s.path, s.acts, s.loop, s.note, s.viola, s.stay = s.path[:1], nil, -1, "", "", false
 }
 
 var stepLine = regexp.MustCompile(`^\s*(?:\d+\.\s+)?((?:m\d+|sysmon|netpoll): [A-Za-z0-9]+(?:\([a-z0-9]+\))?)\s*$`)
@@ -188,7 +191,7 @@ func (s *Session) Explore(liveness bool, maxStates int, timeout time.Duration) (
 		}
 	}
 	if v.Trace.Stutter {
-		s.loop = -1
+		s.loop, s.stay = -1, true
 	}
 	s.viola = fmt.Sprintf("%s: %s", v.Kind, v.Detail)
 	s.note = fmt.Sprintf("the explorer's counterexample (%d states searched): %s", res.Distinct, s.viola)
@@ -203,6 +206,7 @@ type View struct {
 	Step       int      `json:"step"`
 	Path       []string `json:"path"` // the actions taken
 	Loop       int      `json:"loop"`
+	Stutter    bool     `json:"stutter"` // the loaded counterexample stays in this state forever
 	Note       string   `json:"note,omitempty"`
 	Violation  string   `json:"violation,omitempty"` // the loaded counterexample's verdict
 	Ps         []PView  `json:"ps"`
@@ -250,7 +254,7 @@ type AView struct {
 // View returns the current view.
 func (s *Session) View() View {
 	st := s.State()
-	v := View{Bounds: s.md.Bounds().String(), Cap: s.md.Bounds().Cap, Step: len(s.acts), Loop: s.loop, Note: s.note, Violation: s.viola,
+	v := View{Bounds: s.md.Bounds().String(), Cap: s.md.Bounds().Cap, Step: len(s.acts), Loop: s.loop, Stutter: s.stay, Note: s.note, Violation: s.viola,
 		Runq: []int{}, Ps: []PView{}, Ms: []MView{}, Gs: []string{}, Enabled: []AView{}, Path: []string{}, Changed: []string{},
 		NPIdle: int(st.NPIdle), NMSpinning: int(st.NMSpinning), NeedSpin: st.NeedSpinning, SpawnLeft: int(st.SpawnLeft),
 		Text: st.String()}

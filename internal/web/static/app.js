@@ -48,6 +48,7 @@
       if (!v.invariant && !v.deadlock) { st.className = 'status warn'; }
     }
     if (v.loop >= 0) { msg += '↻ the cycle returns to step ' + v.loop + '. '; }
+    if (v.stutter) { msg += '∞ no fair action is enabled: the behaviour stays in this state forever. '; }
     if (v.message) { msg += v.message + ' '; }
     if (v.error) { st.className = 'status bad'; msg += 'error: ' + v.error; }
     st.textContent = msg;
