@@ -217,9 +217,10 @@ func SpecStateFromTLA(md spec.Model, vars map[string]tlacheck.Value) (spec.State
 // Write draws: each state read by SpecStateFromTLA, each step named by the
 // spec's own successor function (the enabled action whose successor has
 // the same variables as GMP.tla's next state; steps the spec does not
-// take are listed in unnamed, by index, and drawn as a stutter of the
-// first enabled action so that the page still shows the states). kind
-// and detail say what the checker reported.
+// take are listed in unnamed, by index, with a placeholder action that
+// marks no M or P, so that the page still shows the states: give them a
+// label with Page.StepLabels). kind and detail say what the checker
+// reported.
 func TLAViolation(md spec.Model, tr TLATrace, kind spec.ViolationKind, detail string) (v *spec.Violation, unnamed []int, err error) {
 	states := make([]spec.State, len(tr.States))
 	for i, vars := range tr.States {
@@ -254,15 +255,12 @@ func TLAViolation(md spec.Model, tr TLATrace, kind spec.ViolationKind, detail st
 // variables GMP.tla has: tlacheck.SpecKey).
 func stepBetween(md spec.Model, from, to spec.State) (spec.Action, bool) {
 	want := tlacheck.SpecKey(to)
-	en := md.Enabled(from)
-	for _, a := range en {
+	for _, a := range md.Enabled(from) {
 		next, err := md.Step(from, a)
 		if err == nil && tlacheck.SpecKey(next) == want {
 			return a, true
 		}
 	}
-	if len(en) > 0 {
-		return en[0], false
-	}
-	return spec.Action{Kind: spec.ActStopM, M: -1, P: spec.NoP}, false
+	// A placeholder: an external action (no acting M) with no P named.
+	return spec.Action{Kind: spec.ActInjectGList, M: -1, P: spec.NoP}, false
 }
