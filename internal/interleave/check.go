@@ -91,7 +91,7 @@ func conservation(ex *Execution) string {
 	}
 	var problems []string
 	known := map[spec.GID]bool{}
-	for _, g := range ex.Scenario.Gs() {
+	for _, g := range ex.gs() {
 		known[g] = true
 		switch n := len(where[g]); n {
 		case 1:
@@ -147,4 +147,33 @@ func (s lstate) equal(o lstate) bool {
 		}
 	}
 	return s.glob.Equal(o.glob)
+}
+
+// gs lists every G of the execution: the scenario's initial ones, then
+// those its calls put (fresh Gs included).
+func (e *Execution) gs() []spec.GID {
+	var out []spec.GID
+	for _, in := range e.Scenario.Init {
+		out = append(out, in.Ring...)
+		if in.RunNext != spec.NoG {
+			out = append(out, in.RunNext)
+		}
+	}
+	out = append(out, e.Scenario.Global...)
+	for _, c := range e.Calls {
+		if c.Call.Kind == Put || c.Call.Kind == PutNext {
+			out = append(out, c.Call.G)
+		}
+	}
+	return out
+}
+
+// record is actor's call number index.
+func (e *Execution) record(actor, index int) *CallRecord {
+	for i := range e.Calls {
+		if c := &e.Calls[i]; c.Actor == actor && c.Index == index {
+			return c
+		}
+	}
+	return nil
 }

@@ -240,13 +240,23 @@ func TestValidate(t *testing.T) {
 		{Name: "reader puts", Cap: 4, Queues: 1, Actors: []Actor{{Name: "a", Queue: -1, Script: []Call{{Kind: Put, G: 1}}}}},
 		{Name: "empty script", Cap: 4, Queues: 1, Actors: []Actor{{Name: "a", Queue: 0}}},
 		{Name: "overfull", Cap: 2, Queues: 1, Init: []QueueInit{{Ring: []spec.GID{1, 2, 3}}}, Actors: []Actor{{Name: "a", Queue: 0, Script: []Call{{Kind: Get}}}}},
+		{Name: "G in a loop", Cap: 4, Queues: 1, Actors: []Actor{{Name: "a", Queue: 0, Script: []Call{Rounds(2, Call{Kind: Put, G: 1})}}}},
+		{Name: "endless loop", Cap: 4, Queues: 1, Actors: []Actor{{Name: "a", Queue: 0, Script: []Call{{Kind: Loop, Body: []Call{{Kind: Get}}}}}}},
+		{Name: "empty body", Cap: 4, Queues: 1, Actors: []Actor{{Name: "a", Queue: 0, Script: []Call{Rounds(2)}}}},
+		{Name: "if without cond", Cap: 4, Queues: 1, Actors: []Actor{{Name: "a", Queue: 0, Script: []Call{{Kind: If, Body: []Call{{Kind: Get}}}}}}},
+		{Name: "get with a body", Cap: 4, Queues: 1, Actors: []Actor{{Name: "a", Queue: 0, Script: []Call{{Kind: Get, Body: []Call{{Kind: Get}}}}}}},
+		{Name: "join self", Cap: 4, Queues: 1, Actors: []Actor{{Name: "a", Queue: 0, Script: []Call{{Kind: Join, Q: 0}}}}},
+		{Name: "join circle", Cap: 4, Queues: 2, Actors: []Actor{
+			{Name: "a", Queue: 0, Script: []Call{{Kind: Join, Q: 1}}},
+			{Name: "b", Queue: 1, Script: []Call{{Kind: Get}, IfNone(Call{Kind: Join, Q: 0})}}}},
+		{Name: "big G", Cap: 4, Queues: 1, Actors: []Actor{{Name: "a", Queue: 0, Script: []Call{{Kind: Put, G: FreshGBase}}}}},
 	}
 	for _, sc := range bad {
 		if err := sc.Validate(); err == nil {
 			t.Errorf("scenario %q validated", sc.Name)
 		}
 	}
-	for _, sc := range Scenarios() {
+	for _, sc := range append(Scenarios(), LoomScenarios()...) {
 		if err := sc.Validate(); err != nil {
 			t.Errorf("built-in %v", err)
 		}

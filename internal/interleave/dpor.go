@@ -35,6 +35,9 @@ const (
 	wordSlots
 	wordRunnext
 	wordLock
+	// wordJoin is a Join step: it depends on every step of the actor it
+	// waits for (access.obj), whose end it observes.
+	wordJoin
 	// wordAny is an access this package does not know (an Op added to impl
 	// without a case in accessOf): dependent with every step, so the
 	// reduction stays sound, if less effective, until it gets its case.
@@ -42,10 +45,21 @@ const (
 )
 
 type access struct {
+	actor int
 	obj   int
 	word  word
 	write bool
 	hist  bool
+}
+
+// OpJoin is the Op of a Join step: the actor, having waited for actor Obj
+// to finish, goes on. It is not one of impl's accesses.
+const OpJoin impl.Op = 100
+
+// accessOfStep is step s's access (hist left false).
+func accessOfStep(s Step) access {
+	w, write := accessOf(s.Op)
+	return access{actor: s.Actor, obj: s.Obj, word: w, write: write}
 }
 
 func accessOf(op impl.Op) (word, bool) {
@@ -68,13 +82,20 @@ func accessOf(op impl.Op) (word, bool) {
 		return wordRunnext, true
 	case impl.OpLockSched:
 		return wordLock, true
+	case OpJoin:
+		return wordJoin, false
 	}
 	return wordAny, true
 }
 
 func dependent(a, b access) bool {
-	return (a.obj == b.obj && a.word == b.word && (a.write || b.write)) || (a.hist && b.hist) ||
-		a.word == wordAny || b.word == wordAny
+	if a.word == wordAny || b.word == wordAny {
+		return true
+	}
+	if a.word == wordJoin || b.word == wordJoin {
+		return (a.word == wordJoin && a.obj == b.actor) || (b.word == wordJoin && b.obj == a.actor)
+	}
+	return (a.obj == b.obj && a.word == b.word && (a.write || b.write)) || (a.hist && b.hist)
 }
 
 func accesses(ex *Execution, windows bool) []access {
@@ -85,9 +106,9 @@ func accesses(ex *Execution, windows bool) []access {
 	}
 	acc := make([]access, len(ex.Steps))
 	for i, s := range ex.Steps {
-		w, write := accessOf(s.Op)
-		b := bounds[key{s.Actor, s.Call}]
-		acc[i] = access{obj: s.Obj, word: w, write: write, hist: windows && (i == b[0] || i == b[1])}
+		b, ok := bounds[key{s.Actor, s.Call}]
+		acc[i] = accessOfStep(s)
+		acc[i].hist = windows && ok && s.Call >= 0 && (i == b[0] || i == b[1])
 	}
 	return acc
 }
@@ -118,8 +139,9 @@ func addRaces(stack []node, ex *Execution, windows bool) {
 	n, actors := len(steps), len(ex.Scenario.Actors)
 	acc := accesses(ex, windows)
 	for j := real; j < len(steps); j++ {
-		w, write := accessOf(steps[j].Op)
-		acc = append(acc, access{obj: steps[j].Obj, word: w, write: write, hist: windows})
+		a := accessOfStep(steps[j])
+		a.hist = windows && a.word != wordJoin
+		acc = append(acc, a)
 	}
 	vc := make([][]int, n)
 	seq := make([]int, n)
@@ -159,8 +181,8 @@ func addRaces(stack []node, ex *Execution, windows bool) {
 	for j := range n {
 		p, prev := steps[j].Actor, prevOf[j]
 		for i := min(j, real) - 1; i >= 0; i-- {
-			if steps[i].Actor == p || !dependent(acc[i], acc[j]) {
-				continue
+			if steps[i].Actor == p || !dependent(acc[i], acc[j]) || acc[j].word == wordJoin {
+				continue // a join cannot move before the end it waits for
 			}
 			if prev >= 0 && vc[prev][steps[i].Actor] >= seq[i] {
 				continue // i happens before p's previous step: no race

@@ -77,7 +77,13 @@ func outcome(ex *Execution, windows bool) string {
 func outcomes(t *testing.T, sc *Scenario, opt Options, windows bool) (map[string]bool, Result) {
 	t.Helper()
 	set := map[string]bool{}
-	opt.OnExecution = func(ex *Execution) { set[outcome(ex, windows)] = true }
+	also := opt.OnExecution
+	opt.OnExecution = func(ex *Execution) {
+		set[outcome(ex, windows)] = true
+		if also != nil {
+			also(ex)
+		}
+	}
 	r, err := Explore(context.Background(), sc, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -102,16 +108,20 @@ func missing(want, got map[string]bool) []string {
 	return out
 }
 
-// TestDPORReachesEveryOutcome compares DPOR (with sleep sets) with the
-// plain enumeration of every schedule: both must reach the same set of
-// outcomes (results and final queues; with WindowOrders, also every order
-// of the calls' windows).
+// TestDPORReachesEveryOutcome compares DPOR (with sleep sets), and
+// StateCache, with the plain enumeration of every schedule: each must
+// reach the same set of outcomes (results and final queues; with
+// WindowOrders, which only DPOR has, also every order of the calls'
+// windows), and StateCache's count of Mazurkiewicz traces must be the
+// number of distinct traces among all the schedules.
 func TestDPORReachesEveryOutcome(t *testing.T) {
 	setBug(t, impl.NoBug)
 	for _, sc := range crossCheck {
 		for _, windows := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/windows=%v", sc.Name, windows), func(t *testing.T) {
-				all, rAll := outcomes(t, &sc, Options{Reduction: NoReduction, PreemptionBound: -1}, windows)
+				traces := map[string]bool{}
+				all, rAll := outcomes(t, &sc, Options{Reduction: NoReduction, PreemptionBound: -1,
+					OnExecution: func(ex *Execution) { traces[traceKey(ex)] = true }}, windows)
 				red, rRed := outcomes(t, &sc, Options{Reduction: DPOR, PreemptionBound: -1, WindowOrders: windows}, windows)
 				t.Logf("%d outcomes; all schedules %d, dpor %d (+%d abandoned)", len(all), rAll.Executions, rRed.Executions, rRed.SleepBlocked)
 				if m := missing(all, red); len(m) > 0 {
@@ -122,6 +132,19 @@ func TestDPORReachesEveryOutcome(t *testing.T) {
 				}
 				if rRed.Executions >= rAll.Executions && rAll.Executions > 10 {
 					t.Errorf("DPOR ran %d schedules, no fewer than all %d", rRed.Executions, rAll.Executions)
+				}
+				if !windows {
+					st, rSt := outcomes(t, &sc, Options{Reduction: StateCache, PreemptionBound: -1}, false)
+					t.Logf("state: %v", rSt)
+					if m := missing(all, st); len(m) > 0 {
+						t.Errorf("StateCache missed %d of %d outcomes, e.g. %s", len(m), len(all), m[0])
+					}
+					if m := missing(st, all); len(m) > 0 {
+						t.Errorf("StateCache reached %d outcomes the full search did not, e.g. %s", len(m), m[0])
+					}
+					if rSt.Traces != uint64(len(traces)) {
+						t.Errorf("StateCache counted %d Mazurkiewicz traces; the %d schedules have %d", rSt.Traces, rAll.Executions, len(traces))
+					}
 				}
 			})
 		}
@@ -160,7 +183,7 @@ func TestPreemptionBound(t *testing.T) {
 // TestDPORCoversBoundedSearch: on the built-in scenarios, too big to
 // enumerate whole, every outcome (results and final queues) that the plain
 // enumeration of all schedules with at most 3 preemptions reaches, DPOR
-// reaches too.
+// and StateCache reach too.
 func TestDPORCoversBoundedSearch(t *testing.T) {
 	setBug(t, impl.NoBug)
 	for _, sc := range Scenarios() {
@@ -170,6 +193,10 @@ func TestDPORCoversBoundedSearch(t *testing.T) {
 			t.Logf("bound 3: %d schedules, %d outcomes; dpor: %d schedules, %d outcomes", rb.Executions, len(bounded), rr.Executions, len(red))
 			if m := missing(bounded, red); len(m) > 0 {
 				t.Errorf("DPOR missed %d of the %d outcomes of the bounded search, e.g. %s", len(m), len(bounded), m[0])
+			}
+			st, _ := outcomes(t, &sc, Options{Reduction: StateCache, PreemptionBound: -1}, false)
+			if m := missing(bounded, st); len(m) > 0 {
+				t.Errorf("StateCache missed %d of the %d outcomes of the bounded search, e.g. %s", len(m), len(bounded), m[0])
 			}
 		})
 	}

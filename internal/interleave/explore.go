@@ -215,8 +215,8 @@ func Explore(ctx context.Context, sc *Scenario, opt Options) (res Result, err er
 			for q, st := range pending {
 				n.pend[q] = access{obj: noObj}
 				if st.Actor >= 0 {
-					w, write := accessOf(st.Op)
-					n.pend[q] = access{obj: st.Obj, word: w, write: write, hist: opt.WindowOrders}
+					n.pend[q] = accessOfStep(st)
+					n.pend[q].hist = opt.WindowOrders && st.Op != OpJoin
 				}
 			}
 		}

@@ -37,7 +37,14 @@ func WriteTrace(w io.Writer, ex *Execution) {
 		if s.Obj != GlobalObj {
 			obj = fmt.Sprintf("q%d", s.Obj)
 		}
-		fmt.Fprintf(w, "  %4d  %d %-*s  %-22s %-12s %s\n", i, s.Actor, width, a.Name, a.Script[s.Call].describe(a.Queue), s.Op, obj)
+		call, op := "", s.Op.String()
+		if c := ex.record(s.Actor, s.Call); c != nil {
+			call = c.Call.describe(a.Queue)
+		}
+		if s.Op == OpJoin {
+			call, op, obj = fmt.Sprintf("join actor %d", s.Obj), "join", ""
+		}
+		fmt.Fprintf(w, "  %4d  %d %-*s  %-22s %-12s %s\n", i, s.Actor, width, a.Name, call, op, obj)
 	}
 	fmt.Fprintln(w, "calls (window = first..last atomic step):")
 	for i := range ex.Calls {

@@ -68,10 +68,10 @@ func queueHistory(ex *Execution, q int) ([]porcupine.Operation, []*CallRecord, b
 			continue
 		}
 		owner = a
-		for _, c := range act.Script {
-			if c.Kind == Steal || c.Kind == StealNext {
-				return nil, nil, false
-			}
+		steals := false
+		walk(act.Script, 0, func(c Call, _ int) { steals = steals || c.Kind == Steal || c.Kind == StealNext })
+		if steals {
+			return nil, nil, false
 		}
 	}
 	var history []porcupine.Operation

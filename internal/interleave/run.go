@@ -22,7 +22,7 @@ const GlobalObj = -1
 // memory, to its next yield point or to the end of its script.
 type Step struct {
 	Actor int
-	Call  int // index in the actor's script of the call the access belongs to
+	Call  int // the call the access belongs to: its index among the actor's calls (-1 for a Join)
 	Op    impl.Op
 	Obj   int // queue index, or GlobalObj
 }
@@ -32,7 +32,7 @@ type Step struct {
 // which bound its linearization point.
 type CallRecord struct {
 	Actor int
-	Index int // in the actor's script
+	Index int // among the actor's calls, in the order it made them
 	Call  Call
 	Own   int // the actor's queue
 	First int
@@ -61,9 +61,9 @@ type Execution struct {
 	Scenario *Scenario
 	Steps    []Step
 	// Enabled[i] is the set of actors (bit per actor) that could have taken
-	// step i: those not finished.
+	// step i: those not finished and not waiting in a Join.
 	Enabled []uint16
-	Calls   []CallRecord // actor by actor, each in script order
+	Calls   []CallRecord // actor by actor, each in the order made
 
 	// Final is every local queue's content after all actors finished, and
 	// FinalGlobal the global queue's; valid when Complete.
@@ -140,6 +140,7 @@ type runner struct {
 	records  [][]CallRecord
 	panics   []*ActorPanic
 	finished []bool // per actor: it has finished (written by the controller)
+	fresh    []int  // per actor: the fresh Gs it has put
 }
 
 // choice is the explorer's richer Chooser: it also sees the step each actor
@@ -185,6 +186,7 @@ func newRunner(sc *Scenario, b Backend) (*runner, error) {
 		records:  make([][]CallRecord, n),
 		panics:   make([]*ActorPanic, n),
 		finished: make([]bool, n),
+		fresh:    make([]int, n),
 	}
 	if err := b.Reset(sc.Queues, sc.Cap); err != nil {
 		return nil, err
@@ -205,12 +207,8 @@ func newRunner(sc *Scenario, b Backend) (*runner, error) {
 	if err := b.SetYield(r.yield); err != nil {
 		return nil, err
 	}
-	for i, a := range sc.Actors {
+	for i := range sc.Actors {
 		r.resume[i] = make(chan bool)
-		r.records[i] = make([]CallRecord, len(a.Script))
-		for k, c := range a.Script {
-			r.records[i][k] = CallRecord{Actor: i, Index: k, Call: c, Own: a.Queue, First: -1, Last: -1}
-		}
 	}
 	return r, nil
 }
@@ -237,10 +235,65 @@ func (r *runner) actor(a int) {
 	if !<-r.resume[a] {
 		return
 	}
-	for k, c := range r.sc.Actors[a].Script {
-		r.cur[a] = k
-		r.perform(&r.records[a][k], c)
+	r.exec(a, r.sc.Actors[a].Script)
+}
+
+// exec runs script as actor a, and reports whether a Return ended it.
+func (r *runner) exec(a int, script []Call) bool {
+	for _, c := range script {
+		switch c.Kind {
+		case Loop:
+			for round := 1; ; round++ {
+				if r.exec(a, c.Body) {
+					return true
+				}
+				if (c.Times > 0 && round >= c.Times) || (c.Cond != 0 && !r.holds(a, c.Cond)) {
+					break
+				}
+				if round >= MaxLoopRounds {
+					panic(fmt.Sprintf("scenario %s: a loop of actor %d is still going after %d rounds", r.sc.Name, a, round))
+				}
+			}
+		case If:
+			if r.holds(a, c.Cond) && r.exec(a, c.Body) {
+				return true
+			}
+		case Return:
+			return true
+		case Join:
+			r.cur[a] = -1
+			r.events <- message{actor: a, op: OpJoin, obj: c.Q, call: -1}
+			if !<-r.resume[a] {
+				panic(abortSignal{})
+			}
+		default:
+			k := len(r.records[a])
+			if (c.Kind == Put || c.Kind == PutNext) && c.G == spec.NoG {
+				r.fresh[a]++
+				c.G = spec.GID(FreshGBase*(a+1) + r.fresh[a])
+			}
+			r.records[a] = append(r.records[a], CallRecord{Actor: a, Index: k, Call: c, Own: r.sc.Actors[a].Queue, First: -1, Last: -1})
+			r.cur[a] = k
+			r.perform(&r.records[a][k], c)
+		}
 	}
+	return false
+}
+
+// holds reports whether cond holds of actor a's latest queue call.
+func (r *runner) holds(a int, cond Cond) bool {
+	some := false
+	if n := len(r.records[a]); n > 0 {
+		switch c := &r.records[a][n-1]; c.Call.Kind {
+		case Get, Steal, StealNext:
+			some = c.G != spec.NoG
+		case Drain:
+			some = len(c.Gs) > 0
+		case Empty:
+			some = !c.Empty
+		}
+	}
+	return some == (cond == Some)
 }
 
 func gid(g *impl.G) spec.GID {
@@ -350,8 +403,18 @@ func (r *runner) run(choose choice, opt RunOptions) (*Execution, error) {
 			break
 		}
 		enabled := all &^ done
-		if enabled == 0 {
+		for a, m := range pending {
+			if enabled&(1<<a) != 0 && m.op == OpJoin && done&(1<<m.obj) == 0 {
+				enabled &^= 1 << a // waiting for an actor that has not finished
+			}
+		}
+		if done == all {
 			ex.Complete = true
+			break
+		}
+		if enabled == 0 {
+			abort()
+			err = fmt.Errorf("interleave: scenario %s: every actor left waits in a join", r.sc.Name)
 			break
 		}
 		if pos >= opt.MaxSteps {
@@ -381,11 +444,13 @@ func (r *runner) run(choose choice, opt RunOptions) (*Execution, error) {
 		m := pending[p]
 		ex.Steps = append(ex.Steps, Step{Actor: p, Call: m.call, Op: m.op, Obj: m.obj})
 		ex.Enabled = append(ex.Enabled, enabled)
-		rec := &r.records[p][m.call]
-		if rec.First < 0 {
-			rec.First = pos
+		if m.call >= 0 {
+			rec := &r.records[p][m.call]
+			if rec.First < 0 {
+				rec.First = pos
+			}
+			rec.Last = pos
 		}
-		rec.Last = pos
 		if track != nil {
 			track.before(p, m)
 		}

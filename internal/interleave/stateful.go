@@ -74,7 +74,7 @@ type stateTracker struct {
 	mem   memoryReader
 	sc    *Scenario
 	seeds [2]maphash.Seed
-	call  []int       // per actor: the call its digest belongs to
+	call  []int       // per actor: the callMark its digest belongs to
 	local [][2]uint64 // per actor: the digest of its local state
 	buf   []byte
 }
@@ -114,17 +114,22 @@ func boolByte(v bool) byte {
 	return 0
 }
 
-// beginCall restarts actor a's digest at the start of call k (or at its
-// end, k = len(script), with done): the results of every call before k and
-// its own queue's memory now.
-func (t *stateTracker) beginCall(r *runner, a, k int) {
+// beginCall restarts actor a's digest where a call begins or ends (mark
+// is r.callMark(a)): the results of every call it has finished and, in a
+// call, the words of its own queue the call reads without yield points.
+func (t *stateTracker) beginCall(r *runner, a, mark int) {
 	b := t.buf[:0]
-	b = binary.LittleEndian.AppendUint32(b, uint32(k))
-	for i := range k {
-		b = appendResult(b, &r.records[a][i])
+	b = binary.LittleEndian.AppendUint32(b, uint32(mark))
+	calls := r.records[a]
+	in := mark%2 == 1
+	if in {
+		calls = calls[:len(calls)-1]
 	}
-	if q := t.sc.Actors[a].Queue; q >= 0 && k < len(t.sc.Actors[a].Script) {
-		switch t.sc.Actors[a].Script[k].Kind {
+	for i := range calls {
+		b = appendResult(b, &calls[i])
+	}
+	if q := t.sc.Actors[a].Queue; q >= 0 && in {
+		switch r.records[a][len(calls)].Call.Kind {
 		case Steal, StealNext:
 			b = t.mem.appendMemory(b, q)
 		case Empty:
@@ -133,13 +138,13 @@ func (t *stateTracker) beginCall(r *runner, a, k int) {
 		}
 	}
 	t.buf = b
-	t.call[a], t.local[a] = k, t.sum(b)
+	t.call[a], t.local[a] = mark, t.sum(b)
 }
 
 // start is called once every actor has run to its first yield point.
 func (t *stateTracker) start(r *runner) {
 	for a := range t.sc.Actors {
-		t.beginCall(r, a, r.pendingCall(a))
+		t.beginCall(r, a, r.callMark(a))
 	}
 }
 
@@ -149,7 +154,9 @@ func (t *stateTracker) before(a int, m message) {
 	b := appendDigest(t.buf[:0], t.local[a])
 	b = append(b, byte(m.op))
 	b = binary.LittleEndian.AppendUint32(b, uint32(int32(m.obj)))
-	b = t.mem.appendRead(b, m.obj, m.op)
+	if m.op != OpJoin { // a join reads no memory
+		b = t.mem.appendRead(b, m.obj, m.op)
+	}
 	t.buf = b
 	t.local[a] = t.sum(b)
 }
@@ -157,7 +164,7 @@ func (t *stateTracker) before(a int, m message) {
 // after is called once actor a, having taken a step, is parked again (or
 // finished): if it began another call, its digest restarts.
 func (t *stateTracker) after(r *runner, a int) {
-	if k := r.pendingCall(a); k != t.call[a] {
+	if k := r.callMark(a); k != t.call[a] {
 		t.beginCall(r, a, k)
 	}
 }
@@ -233,8 +240,7 @@ func exploreStateful(ctx context.Context, sc *Scenario, opt Options, res *Result
 		for q, s := range pending {
 			n.pend[q] = access{obj: noObj}
 			if s.Actor >= 0 {
-				w, write := accessOf(s.Op)
-				n.pend[q] = access{obj: s.Obj, word: w, write: write}
+				n.pend[q] = accessOfStep(s)
 			}
 		}
 		if pos > 0 {
@@ -349,11 +355,12 @@ func exploreStateful(ctx context.Context, sc *Scenario, opt Options, res *Result
 	return nil
 }
 
-// pendingCall is the call actor a is in (the length of its script once it
-// has finished). It is read while a is parked.
-func (r *runner) pendingCall(a int) int {
-	if r.finished[a] {
-		return len(r.sc.Actors[a].Script)
+// callMark says where actor a is among its calls: 2n-1 inside its n-th
+// call, 2n after it (at a Join, or finished). It is read while a is parked.
+func (r *runner) callMark(a int) int {
+	n := len(r.records[a])
+	if n > 0 && !r.records[a][n-1].Done {
+		return 2*n - 1
 	}
-	return r.cur[a]
+	return 2 * n
 }
