@@ -146,18 +146,25 @@ func (s *Sched) stopm(m *M) bool {
 
 // wakep starts a spinning M on an idle P, unless some M is already spinning
 // (it will find the new work, and wake another if it finds some): at most
-// one M at a time is woken to look for work.
-func (s *Sched) wakep() {
+// one M at a time is woken to look for work. m is the M that calls it, at
+// the end of newproc, ready, goschedImpl or resetspinning. Its steps are the
+// spec's: the load and CAS of nmspinning (WakepSkip or Wakep), then the
+// sched.lock section (WakepStartM or WakepNoP).
+func (s *Sched) wakep(m *M) {
 	if s.nmspinning.Load() != 0 || !s.nmspinning.CompareAndSwap(0, 1) {
+		s.emitAction(spec.ActWakepSkip, m, pidOf(m.p.Load()), nil)
 		return
 	}
+	s.emitAction(spec.ActWakep, m, pidOf(m.p.Load()), nil)
 	s.glob.Lock()
 	pp := s.pidlegetSpinning()
 	if pp == nil {
 		s.nmspinning.Add(-1)
+		s.emitAction(spec.ActWakepNoP, m, pidOf(m.p.Load()), nil)
 		s.glob.Unlock()
 		return
 	}
+	s.emitAction(spec.ActWakepStartM, m, pidOf(m.p.Load()), nil)
 	s.startm(pp, true, true)
 	s.glob.Unlock()
 }
@@ -187,7 +194,7 @@ func (s *Sched) resetspinning(m *M) {
 			panic("findRunnable: negative nmspinning")
 		}
 	}
-	s.wakep()
+	s.wakep(m)
 }
 
 // becomeSpinning marks m spinning and counts it; a spinning M now exists to

@@ -79,7 +79,7 @@ func (s *Sched) newproc(m *M, fn func(Task)) *G {
 	s.emit(Event{Kind: EvAction, Action: spec.ActNewProc, M: m.id, P: pp.id, G: g.goid})
 	pp.runq.Put(g, true)
 	s.emit(Event{Kind: EvRunqPut, P: pp.id, G: g.goid, On: true})
-	s.wakep()
+	s.wakep(m)
 	return g
 }
 
@@ -198,7 +198,7 @@ func (s *Sched) goschedImpl(m *M, preempted bool) {
 		s.emit(Event{Kind: EvGlobPut, P: pp.id, G: g.goid})
 	}
 	if s.cfg.Go != spec.Go121 { // 1.22 added this wakep (golang/go#55160)
-		s.wakep()
+		s.wakep(m)
 	}
 }
 
@@ -234,7 +234,7 @@ func (s *Sched) ready(m *M, gp *G) error {
 	pp.runq.Put(gp, true)
 	s.emit(Event{Kind: EvRunqPut, P: pp.id, G: gp.goid, On: true})
 	if !s.bugOn(spec.BugReadyNoWakep) {
-		s.wakep()
+		s.wakep(m)
 	}
 	return nil
 }

@@ -38,6 +38,11 @@ const (
 	ActStopM               // stopm: mput under sched.lock
 	ActExitSyscallLateP    // exitsyscallNoP: pidleget under sched.lock got a P → execute
 	ActExitSyscallGlobrunq // exitsyscallNoP: no idle P → globrunqput, then stopm
+	// wakep, by the M that called it (weakly fair per M, like the loop).
+	ActWakep       // nmspinning was 0 and the CAS 0 → 1 won
+	ActWakepSkip   // nmspinning != 0 (an M spins already): return
+	ActWakepStartM // sched.lock: pidlegetSpinning got a P → startm(spinning)
+	ActWakepNoP    // sched.lock: no idle P → needspinning = 1, nmspinning.Add(-1)
 	// sysmon and netpoll (external).
 	ActPreempt     // retake → preemptone → gopreempt_m (param P)
 	ActRetake      // retake → handoffp of a P in a syscall (param P)
@@ -74,6 +79,10 @@ var actionNames = [numActionKinds]string{
 	ActStopM:               "StopM",
 	ActExitSyscallLateP:    "ExitSyscallLateP",
 	ActExitSyscallGlobrunq: "ExitSyscallGlobrunq",
+	ActWakep:               "Wakep",
+	ActWakepSkip:           "WakepSkip",
+	ActWakepStartM:         "WakepStartM",
+	ActWakepNoP:            "WakepNoP",
 	ActPreempt:             "Preempt",
 	ActRetake:              "Retake",
 	ActInjectGList:         "InjectGList",
@@ -96,9 +105,9 @@ func ActionKinds() []ActionKind {
 }
 
 // schedStep reports whether k is a step of the schedule loop (findRunnable,
-// its no-P recheck, stopm, and the lock section of exitsyscallNoP): the
-// actions weak fairness per M is about.
-func (k ActionKind) schedStep() bool { return k >= ActGlobal61 && k <= ActExitSyscallGlobrunq }
+// its no-P recheck, stopm, and the lock section of exitsyscallNoP) or of
+// wakep: the actions weak fairness per M is about.
+func (k ActionKind) schedStep() bool { return k >= ActGlobal61 && k <= ActWakepNoP }
 
 // external reports whether k is taken by sysmon or netpoll rather than an M.
 func (k ActionKind) external() bool { return k >= ActPreempt }

@@ -67,6 +67,15 @@ func (md *Model) check(s *State) error {
 				}
 			}
 		}
+		switch {
+		case ms.Wake == WakeCAS:
+			spinning++ // its won CAS counts it in nmspinning until its lock section
+			fallthrough
+		case ms.Wake != WakeNone:
+			if ms.Wake > WakeCAS || ms.P == NoP || (ms.PC != MRun && ms.PC != MSched) || (ms.PC == MRun) != (ms.CurG != NoG) {
+				return inv(InvMShape, "m%d in %v at %v with P=%d curg=%s", m, ms.Wake, ms.PC, ms.P, gName(ms.CurG))
+			}
+		}
 		if ms.Scan != 0 && ms.PC != MSteal && ms.PC != MRecheckRunqs {
 			return inv(InvMShape, "m%d at %v has a scan in progress %s", m, ms.PC, scanString(ms.Scan))
 		}
@@ -178,7 +187,7 @@ func (md *Model) check(s *State) error {
 		return inv(InvCounts, "npidle=%d but %d Ps are idle", s.NPIdle, idle)
 	}
 	if int(s.NMSpinning) != spinning {
-		return inv(InvCounts, "nmspinning=%d but %d Ms spin", s.NMSpinning, spinning)
+		return inv(InvCounts, "nmspinning=%d but %d Ms spin or hold a won wakep CAS", s.NMSpinning, spinning)
 	}
 	return nil
 }

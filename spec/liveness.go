@@ -15,7 +15,7 @@ import (
 // Families:
 //   - M(m): the schedule-loop steps of M m, enabled while m is anywhere in
 //     findRunnable, its no-P recheck, stopm or exitsyscallNoP's lock section
-//     (every PC but Idle and Run);
+//     (every PC but Idle and Run), or in wakep (whatever its PC);
 //   - Retake(p): sysmon's untimed retake of P p;
 //   - Slice(p), for the starvation property only: a P that is never idle must
 //     start a fresh time slice (an execute that increments schedtick) or be
@@ -326,7 +326,7 @@ func (lc *livenessChecker) retakeEnabled(s *State, p int) bool {
 // excused marks the families disabled in s.
 func (lc *livenessChecker) excused(s *State, ex *famSet) {
 	for m := 0; m < int(s.nM); m++ {
-		if pc := s.M[m].PC; pc == MIdle || pc == MRun {
+		if s.M[m].excused() {
 			ex.m[m] = true
 		}
 	}

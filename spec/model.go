@@ -63,6 +63,11 @@ func (md *Model) appendEnabled(dst []Action, s *State) []Action {
 	for m := 0; m < int(s.nM); m++ {
 		ms := &s.M[m]
 		mi := int8(m)
+		if ms.Wake != WakeNone {
+			// Inside wakep nothing else of the M happens (see WakeStage).
+			dst = append(dst, md.wakeAction(s, mi))
+			continue
+		}
 		switch ms.PC {
 		case MRun:
 			g := ms.CurG
@@ -125,7 +130,9 @@ func (md *Model) appendEnabled(dst []Action, s *State) []Action {
 			continue
 		}
 		m := s.holder(p)
-		if m < 0 || s.M[m].CurG == NoG {
+		if m < 0 || s.M[m].CurG == NoG || s.M[m].Wake != WakeNone {
+			// A G is preempted at a safe point; its M inside wakep
+			// (acquirem, or the system stack) is at none.
 			continue
 		}
 		switch s.G[s.M[m].CurG] {
@@ -145,6 +152,23 @@ func (md *Model) appendEnabled(dst []Action, s *State) []Action {
 		}
 	}
 	return dst
+}
+
+// wakeAction is the next step of M mi inside wakep: the load and CAS of
+// nmspinning (won only when no M spins), then the sched.lock section,
+// which takes an idle P for a new spinning M or, with none, sets
+// needspinning and gives the CAS back.
+func (md *Model) wakeAction(s *State, mi int8) Action {
+	k := ActWakepStartM
+	switch {
+	case s.M[mi].Wake == WakePending && s.NMSpinning != 0:
+		k = ActWakepSkip
+	case s.M[mi].Wake == WakePending:
+		k = ActWakep
+	case s.NPIdle == 0:
+		k = ActWakepNoP
+	}
+	return Action{Kind: k, M: mi, P: NoP}
 }
 
 // appendSchedSteps is the top of findRunnable for an M holding a P and no
@@ -319,14 +343,14 @@ func (md *Model) step(s *State, a Action) (info stepInfo, err error) {
 		s.G[ng] = GRunnable
 		s.runqput(int(ms.P), ng, true, md.b.Cap)
 		s.SpawnLeft--
-		err = md.wakep(s)
+		md.wakep(ms)
 	case ActGoExit:
 		s.G[ms.CurG] = GDead
 		ms.CurG, ms.PC = NoG, MSched
 	case ActGosched:
 		g := ms.CurG
 		ms.CurG, ms.PC = NoG, MSched
-		err = md.goschedImpl(s, int(ms.P), g)
+		md.goschedImpl(s, ms, g)
 	case ActPark:
 		s.G[ms.CurG] = GWaiting
 		ms.CurG, ms.PC = NoG, MSched
@@ -334,7 +358,7 @@ func (md *Model) step(s *State, a Action) (info stepInfo, err error) {
 		s.G[a.G] = GRunnable
 		s.runqput(int(ms.P), a.G, true, md.b.Cap)
 		if md.b.Bug != BugReadyNoWakep {
-			err = md.wakep(s)
+			md.wakep(ms)
 		}
 	case ActEnterSyscall:
 		s.G[ms.CurG] = GSyscall
@@ -416,14 +440,26 @@ func (md *Model) step(s *State, a Action) (info stepInfo, err error) {
 	case ActStopM:
 		ms.PC, ms.Scan = MIdle, 0
 	case ActPreempt:
-		m := s.holder(int(a.P))
-		g := s.M[m].CurG
-		s.M[m].CurG, s.M[m].PC = NoG, MSched
-		err = md.goschedImpl(s, int(a.P), g)
+		m := &s.M[s.holder(int(a.P))]
+		g := m.CurG
+		m.CurG, m.PC = NoG, MSched
+		md.goschedImpl(s, m, g)
 	case ActRetake:
 		m := s.holder(int(a.P))
 		s.M[m].P = NoP
 		err = md.handoffp(s, int(a.P))
+	case ActWakep:
+		s.NMSpinning++
+		ms.Wake = WakeCAS
+	case ActWakepSkip:
+		ms.Wake = WakeNone
+	case ActWakepStartM:
+		ms.Wake = WakeNone
+		err = md.startm(s, s.pidleget(), true)
+	case ActWakepNoP:
+		ms.Wake = WakeNone
+		md.noIdleP(s)
+		s.NMSpinning--
 	case ActInjectGList:
 		s.G[a.G] = GRunnable
 		s.globrunqput(a.G)
@@ -476,19 +512,18 @@ func (md *Model) takeGlobalBatch(s *State, m int8, buf *[MaxCap]GID) (int8, erro
 	return md.run(s, m, g, false)
 }
 
-// goschedImpl puts a G that gave up its M (Gosched or preemption) on the
-// global queue and calls wakep.
-func (md *Model) goschedImpl(s *State, p int, g GID) error {
+// goschedImpl puts a G that gave up its M ms (Gosched or preemption) on
+// the global queue and calls wakep.
+func (md *Model) goschedImpl(s *State, ms *MState, g GID) {
 	s.G[g] = GRunnable
 	if md.b.Bug == BugGoschedLocal {
-		s.runqput(p, g, true, md.b.Cap)
+		s.runqput(int(ms.P), g, true, md.b.Cap)
 	} else {
 		s.globrunqput(g)
 	}
-	if !md.b.goschedWakep() {
-		return nil
+	if md.b.goschedWakep() {
+		md.wakep(ms)
 	}
-	return md.wakep(s)
 }
 
 // run is the end of schedule: resetspinning if the M was spinning, then
@@ -500,9 +535,7 @@ func (md *Model) run(s *State, m int8, g GID, inheritTime bool) (int8, error) {
 		if md.b.Bug != BugSpinNoDec {
 			s.NMSpinning--
 		}
-		if err := md.wakep(s); err != nil {
-			return NoP, err
-		}
+		md.wakep(ms)
 	}
 	s.G[g] = GRunning
 	ms.CurG, ms.PC, ms.Scan = g, MRun, 0
@@ -514,22 +547,9 @@ func (md *Model) run(s *State, m int8, g GID, inheritTime bool) (int8, error) {
 	return ms.P, nil
 }
 
-// wakep starts a spinning M on an idle P unless an M already spins. The
-// runtime's CAS of nmspinning from 0 to 1, its pidlegetSpinning under
-// sched.lock and startm's mget are taken as one step here (docs/spec.md,
-// "Coarser steps"). With no idle P, pidlegetSpinning sets needspinning.
-func (md *Model) wakep(s *State) error {
-	if s.NMSpinning != 0 {
-		return nil
-	}
-	p := s.pidleget()
-	if p < 0 {
-		md.noIdleP(s)
-		return nil
-	}
-	s.NMSpinning++
-	return md.startm(s, p, true)
-}
+// wakep is the call of wakep at the end of its caller's step: the M goes
+// on with wakep's own steps (wakeAction) before anything else.
+func (md *Model) wakep(ms *MState) { ms.Wake = WakePending }
 
 // handoffp gives away a P whose M is in a syscall: start an M if there is
 // work for it, or if nobody spins and no P is idle (then the new M spins,

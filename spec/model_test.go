@@ -135,9 +135,9 @@ func TestOldReleasesLoseWakeup(t *testing.T) {
 		prefixHas []string
 	}{
 		{Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true, Netpoll: true, Go: Go119},
-			10, -1, []string{"m0: SpinLimit", "m0: ReleaseP"}},
+			11, 9, []string{"m0: Wakep", "m1: SpinLimit", "m0: WakepNoP", "m1: ReleaseP"}},
 		{Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Go: Go121},
-			17, 13, []string{"m1: Gosched", "m0: RecheckMiss(p1)", "m0: StopM"}},
+			21, 17, []string{"m0: Ready(g1)", "m0: WakepSkip", "m1: ReleaseP", "m1: RecheckMiss(p1)", "m1: StopM"}},
 	} {
 		t.Run(c.b.Go.String(), func(t *testing.T) {
 			b := c.b
@@ -266,9 +266,12 @@ func TestNonAtomicScanNeedsRecheckRunqs(t *testing.T) {
 	}
 	want := []Action{
 		{Kind: ActGosched, M: 0, P: NoP},
+		{Kind: ActWakep, M: 0, P: NoP},
+		{Kind: ActWakepStartM, M: 0, P: NoP},
 		{Kind: ActGlobal61, M: 0, P: NoP},
 		{Kind: ActStealMiss, M: 1, P: 0},
 		{Kind: ActNewProc, M: 0, P: NoP},
+		{Kind: ActWakepSkip, M: 0, P: NoP},
 		{Kind: ActReleaseP, M: 1, P: NoP},
 		{Kind: ActDropSpinning, M: 1, P: NoP},
 		{Kind: ActStopM, M: 1, P: NoP},

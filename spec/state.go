@@ -76,6 +76,13 @@ func (pc MPC) String() string {
 // source of work again before it stops.
 func (pc MPC) rechecking() bool { return pc == MDropSpin || pc == MRecheck || pc == MRecheckRunqs }
 
+// excused reports whether the M's fairness family is disabled: it is
+// parked (MIdle) or runs its G (MRun), whose next step the program decides,
+// and is not inside wakep.
+func (ms *MState) excused() bool {
+	return (ms.PC == MIdle || ms.PC == MRun) && ms.Wake == WakeNone
+}
+
 // NoP marks an M that holds no P (m.p == nil).
 const NoP = -1
 
@@ -92,15 +99,43 @@ type PState struct {
 }
 
 // MState is one M: its place in the scheduler, the P it holds (NoP if none),
-// its current G (NoG if none), m.spinning, and the progress of the scan it
+// its current G (NoG if none), m.spinning, the progress of the scan it
 // is in (pc MSteal: bit v set once victim P v was looked at; pc
-// MRecheckRunqs: bit p set once P p's run queue was looked at; else 0).
+// MRecheckRunqs: bit p set once P p's run queue was looked at; else 0),
+// and how far it is in a wakep call (Wake).
 type MState struct {
 	PC       MPC
 	P        int8
 	CurG     GID
 	Spinning bool
 	Scan     uint8
+	Wake     WakeStage
+}
+
+// WakeStage is how far an M is in wakep, which its caller (newproc, ready,
+// goschedImpl, resetspinning) entered at the end of its own step. wakep
+// takes two steps of its own: the load and CAS of nmspinning, then the
+// sched.lock section (pidlegetSpinning, and startm or the undo). Nothing
+// else of the M happens in between: the caller runs on the system stack or
+// with preemption disabled, so PC stays where the caller goes next (MRun
+// for newproc, ready and resetspinning, whose G is executed first, which
+// nothing outside the M can tell from executing it after; MSched for
+// goschedImpl).
+type WakeStage uint8
+
+const (
+	WakeNone    WakeStage = iota // not in wakep
+	WakePending                  // next: load nmspinning, CAS it 0 → 1
+	WakeCAS                      // won the CAS (counted in nmspinning); next: the sched.lock section
+)
+
+var wakeStageNames = [...]string{"", "wakep", "wakep-cas"}
+
+func (w WakeStage) String() string {
+	if int(w) < len(wakeStageNames) {
+		return wakeStageNames[w]
+	}
+	return "WakeStage(" + strconv.Itoa(int(w)) + ")"
 }
 
 // GlobalRunq is sched.runq stored compactly: Gs[:N], head first.
@@ -173,7 +208,7 @@ func (s *State) AppendKey(dst []byte) []byte {
 		if ms.Spinning {
 			b |= 16
 		}
-		dst = append(dst, b|byte(ms.P+1)<<5, byte(ms.CurG)|ms.Scan<<4)
+		dst = append(dst, b|byte(ms.P+1)<<5, byte(ms.CurG)|ms.Scan<<4, byte(ms.Wake))
 	}
 	dst = append(dst, s.Runq.N)
 	for i := 0; i < int(s.Runq.N); i++ {
@@ -217,6 +252,7 @@ func decodeKey(proto *State, key []byte) State {
 		c := next()
 		ms.CurG = GID(c & 15)
 		ms.Scan = c >> 4
+		ms.Wake = WakeStage(next())
 	}
 	s.Runq.N = next()
 	for j := 0; j < int(s.Runq.N); j++ {
@@ -304,6 +340,9 @@ func (s State) String() string {
 		}
 		if ms.Scan != 0 {
 			b.WriteString(" scanned=" + scanString(ms.Scan))
+		}
+		if ms.Wake != WakeNone {
+			b.WriteString(" in " + ms.Wake.String())
 		}
 	}
 	b.WriteString("\nsched.runq=")

@@ -19,23 +19,23 @@ func mKeyOffset(s *State) int {
 	return off
 }
 
-// canonM sorts the 2-byte M slots of key, s's key, in place. It returns
-// nothing: the permutation is recovered by canonPerm when needed.
+// mSlotLen is the length of one M slot in a state's key (State.AppendKey).
+const mSlotLen = 3
+
+// canonM sorts the M slots of key, s's key, in place. It returns nothing:
+// the permutation is recovered by canonPerm when needed.
 func canonM(key []byte, s *State) {
 	off := mKeyOffset(s)
 	n := int(s.nM)
-	m := key[off : off+2*n]
+	m := key[off : off+mSlotLen*n]
+	var a [mSlotLen]byte
 	for i := 1; i < n; i++ {
-		a0, a1 := m[2*i], m[2*i+1]
+		copy(a[:], m[mSlotLen*i:])
 		j := i
-		for ; j > 0; j-- {
-			b0, b1 := m[2*j-2], m[2*j-1]
-			if b0 < a0 || b0 == a0 && b1 <= a1 {
-				break
-			}
-			m[2*j], m[2*j+1] = b0, b1
+		for ; j > 0 && string(m[mSlotLen*(j-1):mSlotLen*j]) > string(a[:]); j-- {
+			copy(m[mSlotLen*j:mSlotLen*(j+1)], m[mSlotLen*(j-1):mSlotLen*j])
 		}
-		m[2*j], m[2*j+1] = a0, a1
+		copy(m[mSlotLen*j:], a[:])
 	}
 }
 
@@ -58,7 +58,7 @@ func canonPerm(s *State) (State, mPerm) {
 	off := mKeyOffset(s)
 	n := int(s.nM)
 	p := identityPerm()
-	enc := func(i int8) uint16 { return uint16(key[off+2*int(i)])<<8 | uint16(key[off+2*int(i)+1]) }
+	enc := func(i int8) string { return string(key[off+mSlotLen*int(i) : off+mSlotLen*(int(i)+1)]) }
 	for i := 1; i < n; i++ {
 		x := p[i]
 		j := i
@@ -157,7 +157,7 @@ func (lc *livenessChecker) symUnmetMs(members []uint32, in map[uint32]bool) []in
 			}
 		}
 		for m := 0; m < nM; m++ {
-			if pc := s.M[m].PC; pc == MIdle || pc == MRun {
+			if s.M[m].excused() {
 				inX[tc[m]] = true
 			}
 		}
@@ -468,6 +468,7 @@ func mSortKey(s *State, m int) uint32 {
 	if ms.Spinning {
 		k |= 1 << 7
 	}
+	k |= uint32(ms.Wake) << 4
 	if ms.CurG != NoG && int(ms.CurG) <= int(s.nG) {
 		k |= 1<<6 | uint32(s.G[ms.CurG])
 	}

@@ -10,14 +10,16 @@
 (* The state is one record variable st whose fields are spec.State's:      *)
 (*   st.G[g]   status of G slot g (1..NG)                                   *)
 (*   st.P[p]   [status, tick, runnext, ring] of P p (0..NP-1)               *)
-(*   st.M[m]   [pc, p, curg, spinning, scan] of M m (0..NM-1)               *)
+(*   st.M[m]   [pc, p, curg, spinning, scan, wake] of M m (0..NM-1)         *)
 (*   st.Runq   sched.runq, the global queue                                *)
 (*   st.NPIdle, st.NMSpinning, st.NeedSpinning, st.SpawnLeft               *)
 (* An M's pc is where it is between two of the runtime's synchronization   *)
 (* steps (a sched.lock section, or one read-modify-write of a shared       *)
 (* scheduler word); scan is the set of Ps its current scan has looked at   *)
 (* (pc "steal": stealWork's victims; pc "recheckrunqs": checkRunqsNoP's    *)
-(* Ps). Ps, Ms and Gs are numbers rather than model values because the     *)
+(* Ps); wake is how far the M is in a wakep call ("none", "pending": next *)
+(* the load and CAS of nmspinning, "cas": next the sched.lock section).    *)
+(* Ps, Ms and Gs are numbers rather than model values because the     *)
 (* spec's canonical choices (pidleget takes the lowest idle P, startm the  *)
 (* lowest idle M, gfget the lowest free G) need an order, and because      *)
 (* symmetry reduction would make state counts incomparable with the Go     *)
@@ -38,7 +40,9 @@ CONSTANTS
     SchedTick,  \* period of the global-queue check (61 in the runtime)
     Syscalls,   \* EnterSyscall, ExitSyscall*, Retake
     NetpollOn,  \* model netpoll: Netpoll in findRunnable, InjectGList
-    GoVersion,  \* 126: Go 1.26 (sched.needspinning); 119: Go 1.19 (none)
+    GoVersion,  \* 126: Go 1.26; 121: Go 1.21 (no wakep in goschedImpl, no
+                \* global-queue recheck without a P); 119: Go 1.19 (no
+                \* sched.needspinning). spec.Bounds.Go, docs/versions.md
     Bug         \* "none" or a seeded bug of spec.Bug (same names)
 
 BugNames == {"none", "ready-no-wakep", "no-61", "nmspinning-no-dec",
@@ -47,10 +51,15 @@ BugNames == {"none", "ready-no-wakep", "no-61", "nmspinning-no-dec",
 ASSUME /\ NP \in 1..4 /\ NM \in NP..8 /\ NG \in 1..8
        /\ Cap \in {2, 4, 8} /\ Spawn \in 0..15 /\ SchedTick \in 1..61
        /\ Syscalls \in BOOLEAN /\ NetpollOn \in BOOLEAN
-       /\ GoVersion \in {119, 126} /\ Bug \in BugNames
+       /\ GoVersion \in {119, 121, 126} /\ Bug \in BugNames
 
 \* sched.needspinning exists from Go 1.20 on (spec.Bounds.Go).
-NeedSpinningOn == GoVersion = 126
+NeedSpinningOn == GoVersion # 119
+\* goschedImpl calls wakep, and the no-P recheck looks at sched.runq, from
+\* Go 1.22 on (kept in the go1.19 variant, which differs only in
+\* needspinning).
+GoschedWakepOn == GoVersion # 121
+RecheckGlobalOn == GoVersion # 121
 
 NoG == 0
 NoP == -1
@@ -69,14 +78,15 @@ Max2(a, b) == IF a >= b THEN a ELSE b
 
 VARIABLE st
 
-IdleMRec == [pc |-> "idle", p |-> NoP, curg |-> NoG, spinning |-> FALSE, scan |-> {}]
+IdleMRec == [pc |-> "idle", p |-> NoP, curg |-> NoG, spinning |-> FALSE, scan |-> {}, wake |-> "none"]
 
 Init ==
     st = [G |-> [g \in Gs |-> IF g = 1 THEN "running" ELSE "idle"],
           P |-> [p \in Ps |-> [status |-> IF p = 0 THEN "running" ELSE "idle",
                                tick |-> 0, runnext |-> NoG, ring |-> <<>>]],
           M |-> [m \in Ms |-> IF m = 0
-                                THEN [pc |-> "run", p |-> 0, curg |-> 1, spinning |-> FALSE, scan |-> {}]
+                                THEN [pc |-> "run", p |-> 0, curg |-> 1, spinning |-> FALSE, scan |-> {},
+                                      wake |-> "none"]
                                 ELSE IdleMRec],
           Runq |-> <<>>,
           NPIdle |-> NP - 1,
@@ -128,7 +138,7 @@ StartM(s, p, spinning) ==
     IF Cut(s) THEN s
     ELSE IF IdleMs(s) = {} THEN NoIdleM
     ELSE [s EXCEPT !.M[Min(IdleMs(s))] = [pc |-> "sched", p |-> p, curg |-> NoG,
-                                         spinning |-> spinning, scan |-> {}]]
+                                         spinning |-> spinning, scan |-> {}, wake |-> "none"]]
 
 \* The successor of an action, unless a startm in it found no idle M.
 Succ(ns) == ~Cut(ns) /\ st' = ns
@@ -140,12 +150,10 @@ NoIdleP(s) == IF NeedSpinningOn THEN [s EXCEPT !.NeedSpinning = TRUE] ELSE s
 BecomeSpin(s, m) == [s EXCEPT !.M[m].spinning = TRUE, !.NMSpinning = @ + 1,
                               !.NeedSpinning = FALSE]
 
-\* wakep: start a spinning M on an idle P unless an M already spins; with
-\* no idle P, pidlegetSpinning sets needspinning.
-Wakep(s) ==
-    IF Cut(s) \/ s.NMSpinning # 0 THEN s
-    ELSE IF IdlePs(s) = {} THEN NoIdleP(s)
-    ELSE StartM([Pidleget(s) EXCEPT !.NMSpinning = @ + 1], PidleGot(s), TRUE)
+\* A call of wakep by M m at the end of its caller's step: m goes on with
+\* wakep's own steps (Wakep, WakepSkip, WakepStartM, WakepNoP) before
+\* anything else (spec.WakeStage).
+CallWakep(s, m) == [s EXCEPT !.M[m].wake = "pending"]
 
 \* handoffp of a P whose M is in a syscall.
 Handoffp(s, p) ==
@@ -168,20 +176,21 @@ Execute(s, m, g, inherit) ==
 \* an M beyond the bound), then execute g.
 ResetSpinning(s, m) ==
     IF s.M[m].spinning
-      THEN Wakep([s EXCEPT !.M[m].spinning = FALSE,
-                           !.NMSpinning = IF Bug = "nmspinning-no-dec" THEN @ ELSE @ - 1])
+      THEN CallWakep([s EXCEPT !.M[m].spinning = FALSE,
+                               !.NMSpinning = IF Bug = "nmspinning-no-dec" THEN @ ELSE @ - 1], m)
       ELSE s
 Run(s, m, g, inherit) ==
     LET s1 == ResetSpinning(s, m) IN
     IF Cut(s1) THEN s1 ELSE Execute(s1, m, g, inherit)
 
-\* goschedImpl (Gosched and preemption): the G goes to sched.runq (or, with
-\* the gosched-local bug, to its P's runnext), then wakep.
-GoschedImpl(s, p, g) ==
+\* goschedImpl (Gosched and preemption of M m's G g on P p): g goes to
+\* sched.runq (or, with the gosched-local bug, to p's runnext), then wakep
+\* (not in Go 1.21, GoschedWakepOn).
+GoschedImpl(s, m, p, g) ==
     LET s1 == [s EXCEPT !.G[g] = "runnable"]
         s2 == IF Bug = "gosched-local" THEN RunqPut(s1, p, g, TRUE)
               ELSE [s1 EXCEPT !.Runq = Append(@, g)]
-    IN Wakep(s2)
+    IN IF GoschedWakepOn THEN CallWakep(s2, m) ELSE s2
 
 \* globrunqgetbatch(Cap/2): min(n, size, size/gomaxprocs+1) Gs, at least one.
 GetBatchSize(n, size) == Min3(n, size, size \div NP + 1)
@@ -237,13 +246,13 @@ ScanDone(s, m) ==
 -----------------------------------------------------------------------------
 (* Goroutine actions: M m runs its G, which decides (no fairness).         *)
 
-Running(m) == st.M[m].pc = "run" /\ st.G[st.M[m].curg] = "running"
+Running(m) == st.M[m].pc = "run" /\ st.M[m].wake = "none" /\ st.G[st.M[m].curg] = "running"
 
 NewProc(m) ==
     /\ Running(m) /\ st.SpawnLeft > 0 /\ Gfget(st) # NoG
     /\ LET ng == Gfget(st)
            s1 == RunqPut([st EXCEPT !.G[ng] = "runnable"], st.M[m].p, ng, TRUE)
-       IN Succ(Wakep([s1 EXCEPT !.SpawnLeft = @ - 1]))
+       IN st' = CallWakep([s1 EXCEPT !.SpawnLeft = @ - 1], m)
 
 GoExit(m) ==
     /\ Running(m)
@@ -251,8 +260,8 @@ GoExit(m) ==
 
 Gosched(m) ==
     /\ Running(m)
-    /\ Succ(GoschedImpl([st EXCEPT !.M[m].curg = NoG, !.M[m].pc = "sched"],
-                         st.M[m].p, st.M[m].curg))
+    /\ st' = GoschedImpl([st EXCEPT !.M[m].curg = NoG, !.M[m].pc = "sched"],
+                          m, st.M[m].p, st.M[m].curg)
 
 Park(m) ==
     /\ Running(m)
@@ -261,7 +270,7 @@ Park(m) ==
 Ready(m, g) ==
     /\ Running(m) /\ st.G[g] = "waiting"
     /\ LET s1 == RunqPut([st EXCEPT !.G[g] = "runnable"], st.M[m].p, g, TRUE) IN
-       Succ(IF Bug = "ready-no-wakep" THEN s1 ELSE Wakep(s1))
+       st' = IF Bug = "ready-no-wakep" THEN s1 ELSE CallWakep(s1, m)
 
 EnterSyscall(m) ==
     /\ Syscalls /\ Running(m)
@@ -270,7 +279,7 @@ EnterSyscall(m) ==
 -----------------------------------------------------------------------------
 (* Syscall exit, by the M whose G is in a syscall (the G decides when).    *)
 
-InSyscall(m) == st.M[m].pc = "run" /\ st.G[st.M[m].curg] = "syscall"
+InSyscall(m) == st.M[m].pc = "run" /\ st.M[m].wake = "none" /\ st.G[st.M[m].curg] = "syscall"
 
 ExitSyscallFast(m) ==
     /\ InSyscall(m) /\ st.M[m].p # NoP
@@ -380,16 +389,16 @@ DropSpinning(m) ==
 
 \* The recheck of sched.runq under sched.lock: pidlegetSpinning got a P.
 RecheckGlobal(m) ==
-    /\ PC(m) = "recheck" /\ st.Runq # <<>> /\ st.NPIdle > 0
+    /\ PC(m) = "recheck" /\ RecheckGlobalOn /\ st.Runq # <<>> /\ st.NPIdle > 0
     /\ Succ(TakeGlobalBatch(BecomeSpin([TakeIdleP(st, m) EXCEPT !.M[m].pc = "sched"], m), m))
 
 \* ... no idle P: needspinning is set, and the M goes on to checkRunqsNoP.
 RecheckGlobalNoP(m) ==
-    /\ PC(m) = "recheck" /\ st.Runq # <<>> /\ ~(st.NPIdle > 0)
+    /\ PC(m) = "recheck" /\ RecheckGlobalOn /\ st.Runq # <<>> /\ ~(st.NPIdle > 0)
     /\ st' = [NoIdleP(st) EXCEPT !.M[m].pc = "recheckrunqs"]
 
 \* checkRunqsNoP, one P per step (from "recheck" when sched.runq is empty).
-AtRecheckRunqs(m) == PC(m) = "recheckrunqs" \/ (PC(m) = "recheck" /\ st.Runq = <<>>)
+AtRecheckRunqs(m) == PC(m) = "recheckrunqs" \/ (PC(m) = "recheck" /\ (st.Runq = <<>> \/ ~RecheckGlobalOn))
 RecheckAt(m, p) == AtRecheckRunqs(m) /\ p \notin st.M[m].scan
 
 RecheckRunqs(m, p) ==
@@ -423,13 +432,41 @@ ExitSyscallGlobrunq(m) ==
                         !.M[m].pc = "stop"]
 
 -----------------------------------------------------------------------------
+(* wakep, by the M that called it (weakly fair per M, like the loop): the  *)
+(* load and CAS of nmspinning, then the sched.lock section.                *)
+
+InWakep(m, stage) == st.M[m].wake = stage
+
+\* nmspinning was 0 and the CAS 0 -> 1 won: the M counts in nmspinning.
+Wakep(m) ==
+    /\ InWakep(m, "pending") /\ st.NMSpinning = 0
+    /\ st' = [st EXCEPT !.NMSpinning = 1, !.M[m].wake = "cas"]
+
+\* An M spins already: wakep returns.
+WakepSkip(m) ==
+    /\ InWakep(m, "pending") /\ st.NMSpinning # 0
+    /\ st' = [st EXCEPT !.M[m].wake = "none"]
+
+\* sched.lock: pidlegetSpinning got a P; startm starts a spinning M on it.
+WakepStartM(m) ==
+    /\ InWakep(m, "cas") /\ st.NPIdle > 0
+    /\ Succ(StartM([Pidleget(st) EXCEPT !.M[m].wake = "none"], PidleGot(st), TRUE))
+
+\* sched.lock: no idle P; needspinning is set and the CAS given back.
+WakepNoP(m) ==
+    /\ InWakep(m, "cas") /\ ~(st.NPIdle > 0)
+    /\ st' = [NoIdleP(st) EXCEPT !.NMSpinning = @ - 1, !.M[m].wake = "none"]
+
+WakeStep(m) == Wakep(m) \/ WakepSkip(m) \/ WakepStartM(m) \/ WakepNoP(m)
+
+-----------------------------------------------------------------------------
 (* sysmon and netpoll (external).                                          *)
 
 Preempt(p) ==
     /\ st.P[p].status = "running" /\ HasHolder(st, p)
     /\ LET m == Holder(st, p) IN
-       /\ st.M[m].curg # NoG /\ st.G[st.M[m].curg] = "running"
-       /\ Succ(GoschedImpl([st EXCEPT !.M[m].curg = NoG, !.M[m].pc = "sched"], p, st.M[m].curg))
+       /\ st.M[m].curg # NoG /\ st.G[st.M[m].curg] = "running" /\ st.M[m].wake = "none"
+       /\ st' = GoschedImpl([st EXCEPT !.M[m].curg = NoG, !.M[m].pc = "sched"], m, p, st.M[m].curg)
 
 RetakeEnabled(p) ==
     /\ Syscalls /\ st.P[p].status = "running" /\ HasHolder(st, p)
@@ -462,8 +499,8 @@ Terminated == (AllExited \/ ProgramDeadlock) /\ UNCHANGED st
 
 -----------------------------------------------------------------------------
 
-\* Every step of M m's schedule loop (the steps weak fairness is about):
-\* spec's ActGlobal61 .. ActExitSyscallGlobrunq.
+\* Every step of M m's schedule loop and of its wakep (the steps weak
+\* fairness is about): spec's ActGlobal61 .. ActWakepNoP.
 SchedStep(m) ==
     \/ Global61(m) \/ RunqGet(m) \/ GlobRunqGetBatch(m)
     \/ (\E g \in Gs : Netpoll(m, g))
@@ -474,14 +511,16 @@ SchedStep(m) ==
     \/ (\E p \in Ps : RecheckRunqs(m, p)) \/ (\E p \in Ps : RecheckRunqsNoP(m, p))
     \/ (\E p \in Ps : RecheckMiss(m, p))
     \/ StopM(m) \/ ExitSyscallLateP(m) \/ ExitSyscallGlobrunq(m)
+    \/ Wakep(m) \/ WakepSkip(m) \/ WakepStartM(m) \/ WakepNoP(m)
 
 GoroutineStep(m) ==
     \/ NewProc(m) \/ GoExit(m) \/ Gosched(m) \/ Park(m)
     \/ (\E g \in Gs : Ready(m, g)) \/ EnterSyscall(m)
     \/ ExitSyscallFast(m) \/ ExitSyscallIdleP(m) \/ ExitSyscallNoP(m)
 
-\* An M anywhere in its schedule loop (every pc but idle and run).
-InLoop(m) == st.M[m].pc \notin {"idle", "run"}
+\* An M anywhere in its schedule loop (every pc but idle and run), or in
+\* wakep.
+InLoop(m) == st.M[m].pc \notin {"idle", "run"} \/ st.M[m].wake # "none"
 
 \* The guards in front of the steps are implied by each step's own enabling
 \* condition (every GoroutineStep(m) needs st.M[m].pc = "run", every
@@ -490,7 +529,8 @@ InLoop(m) == st.M[m].pc \notin {"idle", "run"}
 \* label each edge of its DOT export with the action's own name, which the
 \* cross-check uses.
 Next ==
-    \/ \E m \in Ms : IF st.M[m].pc = "run" THEN GoroutineStep(m)
+    \/ \E m \in Ms : IF st.M[m].wake # "none" THEN WakeStep(m)
+                    ELSE IF st.M[m].pc = "run" THEN GoroutineStep(m)
                     ELSE InLoop(m) /\ SchedStep(m)
     \/ \E p \in Ps : st.P[p].status = "running" /\ (Preempt(p) \/ Retake(p))
     \/ \E g \in Gs : InjectGList(g)
@@ -531,6 +571,7 @@ TypeOK ==
                      /\ st.M[m].curg \in 0..NG
                      /\ st.M[m].spinning \in BOOLEAN
                      /\ st.M[m].scan \subseteq Ps
+                     /\ st.M[m].wake \in {"none", "pending", "cas"}
     /\ \A i \in 1..Len(st.Runq) : st.Runq[i] \in Gs
     /\ st.NPIdle \in 0..NP /\ st.NMSpinning \in 0..NM /\ st.SpawnLeft \in 0..Spawn
     /\ st.NeedSpinning \in BOOLEAN
@@ -577,11 +618,13 @@ InvPIdle ==
           THEN LocalEmpty(st, p) /\ ~HasHolder(st, p)
           ELSE Cardinality({m \in Ms : st.M[m].p = p}) = 1
 
-\* 5. NPIdle and NMSpinning equal their recounts; needspinning only where
-\*    the Go version has it.
+\* 5. NPIdle and NMSpinning equal their recounts (an M that won wakep's
+\*    CAS counts until its lock section); needspinning only where the Go
+\*    version has it.
 InvCounts ==
     /\ st.NPIdle = Cardinality(IdlePs(st))
     /\ st.NMSpinning = Cardinality({m \in Ms : st.M[m].spinning})
+                        + Cardinality({m \in Ms : st.M[m].wake = "cas"})
     /\ st.NeedSpinning => NeedSpinningOn
 
 \* 6. No G is both free (idle/dead) and live (queued or a curg).
@@ -593,6 +636,9 @@ InvMShape ==
     \A m \in Ms :
         LET r == st.M[m] IN
         /\ r.scan # {} => r.pc \in {"steal", "recheckrunqs"}
+        /\ r.wake # "none" => /\ r.p # NoP
+                              /\ \/ r.pc = "run" /\ r.curg # NoG
+                                 \/ r.pc = "sched" /\ r.curg = NoG
         /\ CASE r.pc \in {"idle", "recheck", "recheckrunqs", "stop"} ->
                     r.p = NoP /\ r.curg = NoG /\ ~r.spinning
              [] r.pc \in {"sched", "drop"} -> r.p # NoP /\ r.curg = NoG

@@ -38,7 +38,7 @@ func TestOneVocabulary(t *testing.T) {
 
 // TestSchedStepIsTheSpecLoop checks that GMP.tla's SchedStep(m), the
 // actions FairM is about, lists exactly the spec's schedule-loop steps
-// (ActGlobal61 .. ActExitSyscallGlobrunq), each once: the two fairness
+// and wakep's steps (ActGlobal61 .. ActWakepNoP), each once: the two fairness
 // families must be indexed by the same actions.
 func TestSchedStepIsTheSpecLoop(t *testing.T) {
 	src, err := os.ReadFile("GMP.tla")
@@ -56,7 +56,7 @@ func TestSchedStepIsTheSpecLoop(t *testing.T) {
 	for _, m := range regexp.MustCompile(`\b([A-Z][A-Za-z0-9]*)\(m[,)]`).FindAllStringSubmatch(body, -1) {
 		got[m[1]]++
 	}
-	for k := spec.ActGlobal61; k <= spec.ActExitSyscallGlobrunq; k++ {
+	for k := spec.ActGlobal61; k <= spec.ActWakepNoP; k++ {
 		if got[k.String()] != 1 {
 			t.Errorf("SchedStep(m) has %s %d times, want once", k, got[k.String()])
 		}

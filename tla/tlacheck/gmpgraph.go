@@ -29,6 +29,7 @@ import (
 //	st.M[m].curg     ↔ State.M[m].CurG
 //	st.M[m].spinning ↔ State.M[m].Spinning
 //	st.M[m].scan     ↔ State.M[m].Scan                (set of Ps ↔ bit mask)
+//	st.M[m].wake     ↔ State.M[m].Wake                ("none", "pending", "cas")
 //	st.Runq          ↔ State.Runq.Gs[:N]
 //	st.NPIdle, st.NMSpinning, st.NeedSpinning, st.SpawnLeft ↔ the fields of the same names
 //
@@ -40,7 +41,7 @@ import (
 // own names); on the spec side it is the action kind's name, which GMP.tla
 // uses for the same action (TestOneVocabulary).
 // The agent is what the fairness conditions are indexed by: the M of a
-// schedule-loop step (FairM: spec's ActGlobal61..ActExitSyscallGlobrunq),
+// schedule-loop or wakep step (FairM: spec's ActGlobal61..ActWakepNoP),
 // the P of a Preempt or Retake (FairRetake,
 // TimeSlice), -1 for the rest. The spec knows the agent from the action's
 // parameters; on the TLA+ side it is read off the transition
@@ -50,20 +51,27 @@ import (
 // (checked). A spec step whose startm would need an M beyond the bound
 // (spec.ErrNoIdleM) is not taken on either side: NM is the thread limit.
 
-// schedStep reports whether k is a step of an M's schedule loop (the
-// disjuncts of GMP.tla's SchedStep(m), spec's ActGlobal61..ActExitSyscallGlobrunq).
+// schedStep reports whether k is a step of an M's schedule loop or of its
+// wakep (the disjuncts of GMP.tla's SchedStep(m), spec's
+// ActGlobal61..ActWakepNoP).
 func schedStep(k spec.ActionKind) bool {
-	return k >= spec.ActGlobal61 && k <= spec.ActExitSyscallGlobrunq
+	return k >= spec.ActGlobal61 && k <= spec.ActWakepNoP
 }
 
-// inLoop reports whether an M at pc is in its schedule loop (GMP.tla's
-// InLoop: every pc but idle and run), where its fairness family is enabled.
-func inLoop(pc string) bool { return pc != spec.MIdle.String() && pc != spec.MRun.String() }
+// inLoop reports whether an M at pc, at wake stage wake (GMP.tla's names),
+// is in its schedule loop or in wakep (GMP.tla's InLoop: every pc but idle
+// and run, or a wake stage but none), where its fairness family is enabled.
+func inLoop(pc, wake string) bool {
+	return pc != spec.MIdle.String() && pc != spec.MRun.String() || wake != tlaWake[spec.WakeNone]
+}
 
-// schedLabels are the TLA+ names of the schedule-loop steps.
+// tlaWake names the wake stages as GMP.tla does.
+var tlaWake = [...]string{spec.WakeNone: "none", spec.WakePending: "pending", spec.WakeCAS: "cas"}
+
+// schedLabels are the TLA+ names of the schedule-loop and wakep steps.
 var schedLabels = func() map[string]bool {
 	m := map[string]bool{}
-	for k := spec.ActGlobal61; k <= spec.ActExitSyscallGlobrunq; k++ {
+	for k := spec.ActGlobal61; k <= spec.ActWakepNoP; k++ {
 		m[k.String()] = true
 	}
 	return m
@@ -126,10 +134,12 @@ func BoundsFromCfg(c Cfg) (spec.Bounds, error) {
 	switch v := c.Constants["GoVersion"]; v {
 	case "126":
 		b.Go = spec.Go126
+	case "121":
+		b.Go = spec.Go121
 	case "119":
 		b.Go = spec.Go119
 	default:
-		errs = append(errs, fmt.Errorf("%s: constant GoVersion = %q, want 126 or 119", c.Name, v))
+		errs = append(errs, fmt.Errorf("%s: constant GoVersion = %q, want 126, 121 or 119", c.Name, v))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return spec.Bounds{}, err
@@ -159,7 +169,11 @@ func SpecKey(s spec.State) string {
 		if ms.Scan>>s.NumPs() != 0 {
 			scan = append(scan, -1) // a bit past the Ps: no TLA+ state has it
 		}
-		fmt.Fprintf(&b, "|M%d %s %d %d %v %v", m, ms.PC, ms.P, ms.CurG, ms.Spinning, scan)
+		wake := "?"
+		if int(ms.Wake) < len(tlaWake) {
+			wake = tlaWake[ms.Wake]
+		}
+		fmt.Fprintf(&b, "|M%d %s %d %d %v %v %s", m, ms.PC, ms.P, ms.CurG, ms.Spinning, scan, wake)
 	}
 	fmt.Fprintf(&b, "|Runq %v|%d %d %v %d", s.Runq.Gs[:s.Runq.N], s.NPIdle, s.NMSpinning, s.NeedSpinning, s.SpawnLeft)
 	return b.String()
@@ -171,6 +185,7 @@ type tlaM struct {
 	p, curg  int64
 	spinning bool
 	scan     string
+	wake     string
 }
 
 // TLAKey renders a GMP.tla state (its variable st) in SpecKey's format.
@@ -241,8 +256,8 @@ func tlaState(vars map[string]Value, b spec.Bounds) (string, []tlaM, error) {
 	for m := 0; m < b.Ms; m++ {
 		mv := index(M, m)
 		ms[m] = tlaM{pc: field(mv, "pc").Str, p: field(mv, "p").Int, curg: field(mv, "curg").Int,
-			spinning: field(mv, "spinning").Str == "TRUE", scan: scan(field(mv, "scan"))}
-		fmt.Fprintf(&out, "|M%d %s %d %d %v %s", m, ms[m].pc, ms[m].p, ms[m].curg, ms[m].spinning, ms[m].scan)
+			spinning: field(mv, "spinning").Str == "TRUE", scan: scan(field(mv, "scan")), wake: field(mv, "wake").Str}
+		fmt.Fprintf(&out, "|M%d %s %d %d %v %s %s", m, ms[m].pc, ms[m].p, ms[m].curg, ms[m].spinning, ms[m].scan, ms[m].wake)
 	}
 	fmt.Fprintf(&out, "|Runq %s|%d %d %v %d", gids(field(st, "Runq")), field(st, "NPIdle").Int,
 		field(st, "NMSpinning").Int, field(st, "NeedSpinning").Str == "TRUE", field(st, "SpawnLeft").Int)
@@ -250,9 +265,9 @@ func tlaState(vars map[string]Value, b spec.Bounds) (string, []tlaM, error) {
 }
 
 // attributeTLA finds the agent of a GMP.tla transition from its two states:
-//   - a schedule-loop step of M m: the one M in its schedule loop (any pc
-//     but idle and run) whose record changes (a wakep inside the step may
-//     start another M, but that one was idle);
+//   - a schedule-loop or wakep step of M m: the one M in its schedule loop
+//     or in wakep (InLoop) whose record changes (WakepStartM starts another
+//     M, but that one was idle);
 //   - Preempt(p): the M whose G is preempted goes from run to sched; p is
 //     its P;
 //   - Retake(p): the M in a syscall loses its P p.
@@ -265,7 +280,7 @@ func attributeTLA(label string, from, to []tlaM) (int, error) {
 		a, b := from[m], to[m]
 		switch {
 		case schedLabels[label]:
-			if inLoop(a.pc) && a != b {
+			if inLoop(a.pc, a.wake) && a != b {
 				cands = append(cands, m)
 			}
 		case label == labelPreempt:
@@ -366,7 +381,7 @@ func ExploreSpecGraph(ctx context.Context, b spec.Bounds) (*SpecGraph, error) {
 			}
 		}
 		for m := 0; m < s.NumMs(); m++ {
-			if inLoop(s.M[m].PC.String()) && !schedOK[m] {
+			if inLoop(s.M[m].PC.String(), tlaWake[s.M[m].Wake]) && !schedOK[m] {
 				g.PrunedOnly++
 			}
 		}

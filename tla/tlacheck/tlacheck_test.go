@@ -179,15 +179,21 @@ func TestSafetyCfg(t *testing.T) {
 }
 
 func TestAttributeTLA(t *testing.T) {
-	idle := tlaM{pc: "idle", p: -1}
-	from := []tlaM{{pc: "sched", p: 0}, idle, {pc: "run", p: 1, curg: 2}}
-	// m0 runs a G and its wakep starts m1: the agent is m0, not m1.
-	to := []tlaM{{pc: "run", p: 0, curg: 1}, {pc: "sched", p: 1, spinning: true}, from[2]}
+	idle := tlaM{pc: "idle", p: -1, wake: "none"}
+	from := []tlaM{{pc: "sched", p: 0, wake: "none"}, idle, {pc: "run", p: 1, curg: 2, wake: "none"}}
+	// m0 runs a G (a spinning M calls wakep): the agent is m0.
+	to := []tlaM{{pc: "run", p: 0, curg: 1, wake: "pending"}, idle, from[2]}
 	if m, err := attributeTLA("RunqGet", from, to); err != nil || m != 0 {
 		t.Errorf("SchedStep: got m%d, %v; want m0", m, err)
 	}
+	// m0's wakep starts m1: the agent is m0 (whose pc is run), not m1.
+	from2 := []tlaM{{pc: "run", p: 0, curg: 1, wake: "cas"}, idle, from[2]}
+	to = []tlaM{{pc: "run", p: 0, curg: 1, wake: "none"}, {pc: "sched", p: 1, spinning: true, wake: "none"}, from[2]}
+	if m, err := attributeTLA("WakepStartM", from2, to); err != nil || m != 0 {
+		t.Errorf("WakepStartM: got m%d, %v; want m0", m, err)
+	}
 	// Preempt of m2's G on p1.
-	to = []tlaM{from[0], idle, {pc: "sched", p: 1}}
+	to = []tlaM{from[0], idle, {pc: "sched", p: 1, wake: "pending"}}
 	if p, err := attributeTLA(labelPreempt, from, to); err != nil || p != 1 {
 		t.Errorf("Preempt: got p%d, %v; want p1", p, err)
 	}
