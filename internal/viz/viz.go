@@ -287,13 +287,13 @@ func build(pg Page) page {
 		// Ms.
 		for m := 0; m < nm; m++ {
 			ms := &s.M[m]
-			mc := mcell{Name: "m" + strconv.Itoa(m), PC: ms.PC.String(), Spinning: ms.Spinning, Scan: scanString(ms.Scan)}
+			mc := mcell{Name: "m" + strconv.Itoa(m), PC: pcString(ms), Spinning: ms.Spinning, Scan: scanString(ms.Scan)}
 			if ms.P != spec.NoP {
 				mc.P = "p" + strconv.Itoa(int(ms.P))
 			}
 			if prev != nil {
 				pm := &prev.M[m]
-				mc.PCChg = pm.PC != ms.PC
+				mc.PCChg = pm.PC != ms.PC || pm.Wake != ms.Wake
 				mc.PChg = pm.P != ms.P
 				mc.SpinChg = pm.Spinning != ms.Spinning
 				mc.ScanChg = pm.Scan != ms.Scan
@@ -486,4 +486,13 @@ func camelPieces(s string) []string {
 		}
 	}
 	return append(out, s[start:])
+}
+
+// pcString is an M's pc, with the wakep stage it is in, if any: "run in
+// wakep-cas".
+func pcString(ms *spec.MState) string {
+	if ms.Wake == spec.WakeNone {
+		return ms.PC.String()
+	}
+	return ms.PC.String() + " in " + ms.Wake.String()
 }

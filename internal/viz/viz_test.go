@@ -28,7 +28,7 @@ var (
 	samplesErr  error
 )
 
-// lostWakeup is the go1.19 bound of 'gmpcheck verify': a 10-step lasso.
+// lostWakeup is the go1.19 bound of 'gmpcheck verify': an 11-step lasso.
 var lostWakeup = spec.Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true, Netpoll: true, Go: spec.Go119}
 
 // violations explores the go1.19 bound and every seeded bug once.
@@ -195,12 +195,12 @@ func noExternal(t *testing.T, page string) {
 }
 
 func TestChangesHighlighted(t *testing.T) {
-	s := violations(t)[0] // go1.19: step 1 is m0: Gosched, which queues g1 globally and wakes m1 on p1
+	s := violations(t)[0] // go1.19: step 1 is m0: Park, step 2 netpoll's InjectGList(g1), which queues g1 globally
 	page := render(t, Page{Title: "t", Violation: s.v})
-	// The global-queue cell of step 1 is marked changed, and the one of the
+	// The global-queue cell of step 2 is marked changed, and the one of the
 	// initial state is not.
-	if !regexp.MustCompile(`<td data-c="1" class="[^"]*\bchg\b[^"]*"><span class="g g1 c">g1</span>`).MatchString(page) {
-		t.Error("the global queue change of step 1 is not highlighted")
+	if !regexp.MustCompile(`<td data-c="2" class="[^"]*\bchg\b[^"]*"><span class="g g1 c">g1</span>`).MatchString(page) {
+		t.Error("the global queue change of step 2 is not highlighted")
 	}
 	if regexp.MustCompile(`<td data-c="0" class="[^"]*\bchg\b`).MatchString(page) {
 		t.Error("the initial state has highlighted changes")
@@ -214,7 +214,7 @@ func TestChangesHighlighted(t *testing.T) {
 // The lasso's witness is spelled out: what holds in every state of the loop.
 func TestWitness(t *testing.T) {
 	want := map[string]string{
-		"go119-lost-wakeup": "Throughout the cycle: p0 idle, g2 runnable, no M spinning.",
+		"go119-lost-wakeup": "Throughout the cycle: p1 idle, g2 runnable, no M spinning.",
 		"ready-no-wakep":    "In the last state, forever: p1 idle, g1 runnable, no M spinning.",
 		"no-61":             "Throughout the cycle: g1 in sched.runq.",
 		"gosched-local":     "Throughout the cycle: g1 in sched.runq.",

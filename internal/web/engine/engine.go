@@ -272,6 +272,9 @@ func (s *Session) View() View {
 	for m := 0; m < st.NumMs(); m++ {
 		ms := st.M[m]
 		mv := MView{PC: ms.PC.String(), P: int(ms.P), CurG: int(ms.CurG), Spinning: ms.Spinning, Scan: []int{}}
+		if ms.Wake != spec.WakeNone {
+			mv.PC += " in " + ms.Wake.String() // the M is inside wakep (spec.WakeStage)
+		}
 		for p := 0; p < spec.MaxPs; p++ {
 			if ms.Scan&(1<<p) != 0 {
 				mv.Scan = append(mv.Scan, p)
