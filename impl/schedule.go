@@ -36,6 +36,8 @@ func (s *Sched) schedStep(m *M) stepResult {
 		return s.dropSpinningStep(m)
 	case spec.MRecheck:
 		return s.recheckStep(m)
+	case spec.MRecheckP:
+		return s.recheckPStep(m)
 	case spec.MRecheckRunqs:
 		return s.recheckRunqsStep(m)
 	case spec.MStop:
@@ -223,27 +225,15 @@ func (s *Sched) recheckStep(m *M) stepResult {
 }
 
 // recheckRunqsStep is checkRunqsNoP, one P per step in allp order: a P that
-// is not idle and has local work sends the M to pidlegetSpinning, which
-// gets it an idle P (it comes back spinning to steal that work) or sets
-// needspinning and ends the recheck; any other P is passed over.
+// is not idle and has local work sends the M on to pidlegetSpinning
+// (recheckPStep); any other P is passed over.
 func (s *Sched) recheckRunqsStep(m *M) stepResult {
 	i := m.rpos
 	p2 := s.allp[i]
 	ev := Event{Kind: EvAction, M: m.id, P: -1, Victim: p2.id}
 	if !s.idlep.read(i) && !p2.runq.Empty() {
-		s.glob.Lock()
-		pp := s.pidlegetSpinning()
-		s.glob.Unlock()
-		m.rpos = 0
-		if pp != nil {
-			acquirep(m, pp)
-			m.pc = spec.MSched
-			s.becomeSpinning(m)
-			ev.Action, ev.P = spec.ActRecheckRunqs, pp.id
-		} else {
-			m.pc = spec.MStop
-			ev.Action = spec.ActRecheckRunqsNoP
-		}
+		m.pc, m.rpos = spec.MRecheckP, 0
+		ev.Action = spec.ActRecheckFound
 		s.emit(ev)
 		return stepAgain
 	}
@@ -254,5 +244,25 @@ func (s *Sched) recheckRunqsStep(m *M) stepResult {
 	}
 	ev.Action = spec.ActRecheckMiss
 	s.emit(ev)
+	return stepAgain
+}
+
+// recheckPStep is checkRunqsNoP's sched.lock section after it saw work on
+// a P: pidlegetSpinning gets the M an idle P (it comes back spinning to
+// steal that work, which may be gone by now) or sets needspinning and ends
+// the recheck.
+func (s *Sched) recheckPStep(m *M) stepResult {
+	s.glob.Lock()
+	pp := s.pidlegetSpinning()
+	s.glob.Unlock()
+	if pp == nil {
+		m.pc = spec.MStop
+		s.emitAction(spec.ActRecheckRunqsNoP, m, -1, nil)
+		return stepAgain
+	}
+	acquirep(m, pp)
+	m.pc = spec.MSched
+	s.becomeSpinning(m)
+	s.emitAction(spec.ActRecheckRunqs, m, pp.id, nil)
 	return stepAgain
 }

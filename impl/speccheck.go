@@ -178,7 +178,7 @@ func (r *specRun) toSpec(e Event) (spec.Action, error) {
 	switch e.Action {
 	case spec.ActReady:
 		a.G = r.gid[r.findG(e.G)]
-	case spec.ActSteal, spec.ActStealMiss, spec.ActRecheckRunqs, spec.ActRecheckRunqsNoP, spec.ActRecheckMiss:
+	case spec.ActSteal, spec.ActStealMiss, spec.ActRecheckFound, spec.ActRecheckMiss:
 		a.P = int8(e.Victim)
 	case spec.ActPreempt, spec.ActRetake:
 		a.M, a.P = spec.NoP, int8(e.P)

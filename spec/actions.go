@@ -32,8 +32,9 @@ const (
 	ActDropSpinning        // m.spinning = false; nmspinning.Add(-1) after releasing the P
 	ActRecheckGlobal       // no-P recheck of sched.runq: pidlegetSpinning got a P
 	ActRecheckGlobalNoP    // no-P recheck of sched.runq: no idle P, needspinning = 1
-	ActRecheckRunqs        // checkRunqsNoP: a P has work, pidlegetSpinning got a P (param P: that P)
-	ActRecheckRunqsNoP     // checkRunqsNoP: a P has work, no idle P, needspinning = 1 (param P)
+	ActRecheckFound        // checkRunqsNoP looks at a P and sees work there (param P)
+	ActRecheckRunqs        // then sched.lock: pidlegetSpinning got a P
+	ActRecheckRunqsNoP     // then sched.lock: no idle P, needspinning = 1
 	ActRecheckMiss         // checkRunqsNoP looks at a P and finds nothing (param P)
 	ActStopM               // stopm: mput under sched.lock
 	ActExitSyscallLateP    // exitsyscallNoP: pidleget under sched.lock got a P → execute
@@ -73,6 +74,7 @@ var actionNames = [numActionKinds]string{
 	ActDropSpinning:        "DropSpinning",
 	ActRecheckGlobal:       "RecheckGlobal",
 	ActRecheckGlobalNoP:    "RecheckGlobalNoP",
+	ActRecheckFound:        "RecheckFound",
 	ActRecheckRunqs:        "RecheckRunqs",
 	ActRecheckRunqsNoP:     "RecheckRunqsNoP",
 	ActRecheckMiss:         "RecheckMiss",
@@ -138,7 +140,7 @@ func (a Action) String() string {
 	switch a.Kind {
 	case ActReady, ActNetpoll, ActInjectGList:
 		s += "(" + gName(a.G) + ")"
-	case ActSteal, ActStealMiss, ActRecheckRunqs, ActRecheckRunqsNoP, ActRecheckMiss, ActPreempt, ActRetake:
+	case ActSteal, ActStealMiss, ActRecheckFound, ActRecheckMiss, ActPreempt, ActRetake:
 		s += "(p" + strconv.Itoa(int(a.P)) + ")"
 	}
 	return s

@@ -80,7 +80,7 @@ func (md *Model) check(s *State) error {
 			return inv(InvMShape, "m%d at %v has a scan in progress %s", m, ms.PC, scanString(ms.Scan))
 		}
 		switch ms.PC {
-		case MIdle, MRecheck, MRecheckRunqs, MStop:
+		case MIdle, MRecheck, MRecheckRunqs, MRecheckP, MStop:
 			if ms.P != NoP || ms.CurG != NoG || ms.Spinning {
 				return inv(InvMShape, "m%d at %v holds p%d / %s / spinning=%v", m, ms.PC, ms.P, gName(ms.CurG), ms.Spinning)
 			}

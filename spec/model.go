@@ -115,6 +115,12 @@ func (md *Model) appendEnabled(dst []Action, s *State) []Action {
 			}
 		case MRecheckRunqs:
 			dst = md.appendRecheckRunqs(dst, s, mi)
+		case MRecheckP:
+			k := ActRecheckRunqsNoP
+			if s.NPIdle > 0 {
+				k = ActRecheckRunqs
+			}
+			dst = append(dst, Action{Kind: k, M: mi, P: NoP})
 		case MStop:
 			dst = append(dst, Action{Kind: ActStopM, M: mi, P: NoP})
 		case MSyscallNoP:
@@ -246,8 +252,9 @@ func (md *Model) appendDropSteps(dst []Action, s *State, mi int8) []Action {
 }
 
 // appendRecheckRunqs is checkRunqsNoP, one P per step: a P not idle with a
-// non-empty run queue sends the M to pidlegetSpinning (which gets an idle
-// P, or sets needspinning); any other P is passed over.
+// non-empty run queue sends the M on to pidlegetSpinning, under sched.lock
+// in a step of its own (which gets an idle P, or sets needspinning); any
+// other P is passed over.
 func (md *Model) appendRecheckRunqs(dst []Action, s *State, mi int8) []Action {
 	ms := &s.M[mi]
 	if md.noRecheckRunqs {
@@ -259,10 +266,7 @@ func (md *Model) appendRecheckRunqs(dst []Action, s *State, mi int8) []Action {
 		}
 		k := ActRecheckMiss
 		if s.P[p].Status == PRunning && !s.P[p].empty() {
-			k = ActRecheckRunqsNoP
-			if s.NPIdle > 0 {
-				k = ActRecheckRunqs
-			}
+			k = ActRecheckFound
 		}
 		dst = append(dst, Action{Kind: k, M: mi, P: int8(p)})
 	}
@@ -424,13 +428,15 @@ func (md *Model) step(s *State, a Action) (info stepInfo, err error) {
 	case ActRecheckGlobalNoP:
 		md.noIdleP(s)
 		ms.PC = MRecheckRunqs
+	case ActRecheckFound:
+		ms.PC, ms.Scan = MRecheckP, 0
 	case ActRecheckRunqs:
 		ms.P = int8(s.pidleget())
-		ms.PC, ms.Scan = MSched, 0
+		ms.PC = MSched
 		md.becomeSpinning(s, ms)
 	case ActRecheckRunqsNoP:
 		md.noIdleP(s)
-		ms.PC, ms.Scan = MStop, 0
+		ms.PC = MStop
 	case ActRecheckMiss:
 		ms.Scan |= 1 << a.P
 		ms.PC = MRecheckRunqs

@@ -56,13 +56,14 @@ const (
 	MDropSpin                // released its P while spinning; next: nmspinning.Add(-1)
 	MRecheck                 // no P, spinning dropped; next: the global-queue recheck under sched.lock
 	MRecheckRunqs            // no P; checkRunqsNoP, Scan holds the Ps looked at
+	MRecheckP                // no P; checkRunqsNoP saw work; next: pidlegetSpinning under sched.lock
 	MStop                    // no P, nothing found; next: stopm's mput under sched.lock
 	MSyscallNoP              // exitsyscallNoP: curg made runnable, next: pidleget or globrunqput
 	MRun                     // running its curg (GRunning or GSyscall)
 	numMPCs
 )
 
-var mpcNames = [...]string{"idle", "sched", "steal", "drop", "dropspin", "recheck", "recheckrunqs", "stop", "syscallnop", "run"}
+var mpcNames = [...]string{"idle", "sched", "steal", "drop", "dropspin", "recheck", "recheckrunqs", "recheckp", "stop", "syscallnop", "run"}
 
 func (pc MPC) String() string {
 	if int(pc) < len(mpcNames) {
@@ -74,7 +75,9 @@ func (pc MPC) String() string {
 // rechecking reports whether an M at pc is in findRunnable's no-P recheck:
 // it has dropped (or is about to drop) nmspinning and will look at every
 // source of work again before it stops.
-func (pc MPC) rechecking() bool { return pc == MDropSpin || pc == MRecheck || pc == MRecheckRunqs }
+func (pc MPC) rechecking() bool {
+	return pc == MDropSpin || pc == MRecheck || pc == MRecheckRunqs || pc == MRecheckP
+}
 
 // excused reports whether the M's fairness family is disabled: it is
 // parked (MIdle) or runs its G (MRun), whose next step the program decides,

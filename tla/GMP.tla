@@ -70,7 +70,7 @@ Half == Cap \div 2
 
 GStatuses == {"idle", "runnable", "running", "waiting", "syscall", "dead"}
 MPCs == {"idle", "sched", "steal", "drop", "dropspin", "recheck", "recheckrunqs",
-         "stop", "syscallnop", "run"}
+         "recheckp", "stop", "syscallnop", "run"}
 
 Min(S) == CHOOSE x \in S : \A y \in S : x <= y
 Min3(a, b, c) == Min({a, b, c})
@@ -401,13 +401,21 @@ RecheckGlobalNoP(m) ==
 AtRecheckRunqs(m) == PC(m) = "recheckrunqs" \/ (PC(m) = "recheck" /\ (st.Runq = <<>> \/ ~RecheckGlobalOn))
 RecheckAt(m, p) == AtRecheckRunqs(m) /\ p \notin st.M[m].scan
 
-RecheckRunqs(m, p) ==
-    /\ RecheckAt(m, p) /\ HasWork(st, p) /\ st.NPIdle > 0
-    /\ st' = BecomeSpin([TakeIdleP(st, m) EXCEPT !.M[m].pc = "sched", !.M[m].scan = {}], m)
+\* checkRunqsNoP sees work on p (runqempty false); its sched.lock section
+\* is the next step (pc "recheckp").
+RecheckFound(m, p) ==
+    /\ RecheckAt(m, p) /\ HasWork(st, p)
+    /\ st' = [st EXCEPT !.M[m].pc = "recheckp", !.M[m].scan = {}]
 
-RecheckRunqsNoP(m, p) ==
-    /\ RecheckAt(m, p) /\ HasWork(st, p) /\ ~(st.NPIdle > 0)
-    /\ st' = [NoIdleP(st) EXCEPT !.M[m].pc = "stop", !.M[m].scan = {}]
+\* sched.lock: pidlegetSpinning got a P; the M spins on it (goto top).
+RecheckRunqs(m) ==
+    /\ PC(m) = "recheckp" /\ st.NPIdle > 0
+    /\ st' = BecomeSpin([TakeIdleP(st, m) EXCEPT !.M[m].pc = "sched"], m)
+
+\* sched.lock: no idle P; needspinning is set and the M stops.
+RecheckRunqsNoP(m) ==
+    /\ PC(m) = "recheckp" /\ ~(st.NPIdle > 0)
+    /\ st' = [NoIdleP(st) EXCEPT !.M[m].pc = "stop"]
 
 RecheckMiss(m, p) ==
     /\ RecheckAt(m, p) /\ ~HasWork(st, p)
@@ -508,7 +516,7 @@ SchedStep(m) ==
     \/ (\E v \in Ps : Steal(m, v)) \/ (\E v \in Ps : StealMiss(m, v))
     \/ NeedSpinning(m) \/ ReleaseP(m) \/ DropSpinning(m)
     \/ RecheckGlobal(m) \/ RecheckGlobalNoP(m)
-    \/ (\E p \in Ps : RecheckRunqs(m, p)) \/ (\E p \in Ps : RecheckRunqsNoP(m, p))
+    \/ (\E p \in Ps : RecheckFound(m, p)) \/ RecheckRunqs(m) \/ RecheckRunqsNoP(m)
     \/ (\E p \in Ps : RecheckMiss(m, p))
     \/ StopM(m) \/ ExitSyscallLateP(m) \/ ExitSyscallGlobrunq(m)
     \/ Wakep(m) \/ WakepSkip(m) \/ WakepStartM(m) \/ WakepNoP(m)
@@ -639,7 +647,7 @@ InvMShape ==
         /\ r.wake # "none" => /\ r.p # NoP
                               /\ \/ r.pc = "run" /\ r.curg # NoG
                                  \/ r.pc = "sched" /\ r.curg = NoG
-        /\ CASE r.pc \in {"idle", "recheck", "recheckrunqs", "stop"} ->
+        /\ CASE r.pc \in {"idle", "recheck", "recheckrunqs", "recheckp", "stop"} ->
                     r.p = NoP /\ r.curg = NoG /\ ~r.spinning
              [] r.pc \in {"sched", "drop"} -> r.p # NoP /\ r.curg = NoG
              [] r.pc = "steal" -> r.p # NoP /\ r.curg = NoG /\ r.spinning /\ r.p \notin r.scan
@@ -653,7 +661,7 @@ InvMShape ==
 (* tla-checker 0.9.0's own verdict on them is not used).                    *)
 
 \* An M in the no-P recheck: it will look at every source of work again.
-Rechecking(m) == st.M[m].pc \in {"dropspin", "recheck", "recheckrunqs"}
+Rechecking(m) == st.M[m].pc \in {"dropspin", "recheck", "recheckrunqs", "recheckp"}
 
 \* Some G is runnable, a P is idle, and no M is looking for work.
 LostWakeup ==

@@ -261,7 +261,7 @@ func (r *Recorder) action(ts float64, e impl.Event) {
 			args["g"] = e.G
 		}
 		name := a.String()
-		if a == spec.ActSteal || a == spec.ActStealMiss || a == spec.ActRecheckRunqs || a == spec.ActRecheckRunqsNoP || a == spec.ActRecheckMiss {
+		if a == spec.ActSteal || a == spec.ActStealMiss || a == spec.ActRecheckFound || a == spec.ActRecheckMiss {
 			name += "(p" + strconv.Itoa(int(e.Victim)) + ")"
 		}
 		if e.M >= 0 {

@@ -170,7 +170,7 @@ func box(g spec.GID, chg bool) gbox {
 // targetsP reports whether the action's P parameter is meaningful.
 func targetsP(k spec.ActionKind) bool {
 	switch k {
-	case spec.ActSteal, spec.ActStealMiss, spec.ActRecheckRunqs, spec.ActRecheckRunqsNoP,
+	case spec.ActSteal, spec.ActStealMiss, spec.ActRecheckFound,
 		spec.ActRecheckMiss, spec.ActPreempt, spec.ActRetake:
 		return true
 	}
