@@ -39,6 +39,7 @@ least -min-rate in every area.`)
 	sample := fs.Int("sample", 0, "judge only this many mutants, chosen at random by -seed (0: all)")
 	seed := fs.Uint64("seed", 0, "the sample's seed (0: one from the clock, printed)")
 	perArea := fs.Bool("per-area", false, "-sample n takes n mutants from each area rather than n in all")
+	fullCatalog := fs.Bool("full-catalog", false, "with -sample: sample the operator mutants only and judge every catalog mutant")
 	parallel := fs.Int("parallel", 2, "mutants judged at once (1..2: the checks are CPU-bound)")
 	mutantTimeout := fs.Duration("mutant-timeout", mutate.DefaultMutantTimeout, "time limit per mutant, builds included (a mutant cut short is inconclusive)")
 	partTimeout := fs.Duration("test-timeout", mutate.DefaultPartTimeout, "-test.timeout of each test binary run (a hang is a kill)")
@@ -128,6 +129,18 @@ least -min-rate in every area.`)
 		if *seed == 0 {
 			*seed = uint64(time.Now().UnixNano())
 		}
+		var keep []mutate.Mutant
+		if *fullCatalog {
+			var ops []mutate.Mutant
+			for _, m := range sel {
+				if m.Kind == mutate.KindSemantic {
+					keep = append(keep, m)
+				} else {
+					ops = append(ops, m)
+				}
+			}
+			sel = ops
+		}
 		n := len(sel)
 		if *perArea {
 			var out []mutate.Mutant
@@ -140,6 +153,7 @@ least -min-rate in every area.`)
 		}
 		fmt.Fprintf(log, "mutate: sample of %d out of %d mutants, seed %d (rerun: -sample %d -seed %d%s)\n", len(sel), n, *seed, *sample, *seed,
 			map[bool]string{true: " -per-area"}[*perArea])
+		sel = append(sel, keep...)
 	}
 	if *list {
 		for _, m := range sel {

@@ -30,15 +30,15 @@ func TestHarnessBites(t *testing.T) {
 	if len(base) != 1 || base[0].Outcome != "pass" || len(r.BaselineFailures()) != 0 {
 		t.Fatalf("baseline: %+v %v", base, r.BaselineFailures())
 	}
-	const line = "func (q *Runq) Cap() int { return int(q.mask) + 1 }"
+	const line = "func (q *Runq) size() uint32 { return q.mask + 1 }"
 	ms := []Mutant{
 		{ID: "killed", Kind: KindSemantic, Area: AreaRunq, File: "impl/runq.go", Orig: line,
-			Repl: "func (q *Runq) Cap() int { return int(q.mask) }"},
+			Repl: "func (q *Runq) size() uint32 { return q.mask }"},
 		{ID: "noop", Kind: KindSemantic, Area: AreaRunq, File: "impl/runq.go", Orig: line,
-			Repl: "func (q *Runq) Cap() int { return 1 + int(q.mask) }"},
+			Repl: "func (q *Runq) size() uint32 { return 1 + q.mask }"},
 		{ID: "stale", Kind: KindSemantic, Area: AreaRunq, File: "impl/runq.go", Orig: "no such text in runq.go", Repl: "x"},
 		{ID: "broken", Kind: KindSemantic, Area: AreaRunq, File: "impl/runq.go", Orig: line,
-			Repl: "func (q *Runq) Cap() int { return q.mask + 1 }"},
+			Repl: "func (q *Runq) size() uint32 { return int(q.mask) + 1 }"},
 	}
 	want := map[string]Status{"killed": Killed, "noop": Survived, "stale": Stale, "broken": NotViable}
 	for _, res := range r.Run(ctx, ms) {

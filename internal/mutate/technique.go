@@ -29,14 +29,13 @@ func (p Part) binKey() string { return p.Pkg + "|" + p.Tags }
 // technique only, so that the matrix says which method did the killing.
 var (
 	techUnit = Technique{Name: "unit", Parts: []Part{
-		{Pkg: "impl", Run: "^(TestRunq(PutGetWrap|StealHalf|StealRunnext|StealOverflow|PutSlowSpillsHalf|EmptyNeverSpurious)|TestNilGRejected|TestNewRunqRejectsBadCapacity|TestGlobalRunqGetBatch)$"},
+		{Pkg: "impl", Run: "^(TestRunq(PutGetWrap|StealHalf|StealRunnext|StealOverflow|PutSlowSpillsHalf|EmptyNeverSpurious)|TestNilGRejected|TestNewRunqRejectsBadCapacity|TestGlobalRunqGetBatch|TestMutationKillRunq.*)$"},
 	}}
 	techRapid = Technique{Name: "rapid", Parts: []Part{
 		{Pkg: "impl", Run: "^TestRunqMatchesSpec$"},
-		{Pkg: "fuzz", Run: "^TestRapidRunQueue$"},
 	}}
 	techInterleave = Technique{Name: "interleave", Parts: []Part{
-		{Pkg: "impl", Tags: "gmpcheck_hooks", Run: "^TestRunq(EmptyRecheck|GetCommitRace|StealCommitRace|PublishRace)$"},
+		{Pkg: "impl", Tags: "gmpcheck_hooks", Run: "^(TestRunq(EmptyRecheck|GetCommitRace|StealCommitRace|PublishRace)|TestMutationKillHooks.*)$"},
 		{Pkg: "internal/interleave", Tags: "gmpcheck_hooks", Run: "^(TestLinearizable|TestConservation|TestExploreScenarios|TestModelAgreesOnScenarios|TestChainedStealBatchInFlight)$"},
 	}}
 	techPorcupine = Technique{Name: "porcupine", Parts: []Part{
@@ -45,23 +44,23 @@ var (
 	techStress = Technique{Name: "stress", Parts: []Part{
 		{Pkg: "impl", Run: "^(TestRunqStressConservation|TestStress)$"},
 	}}
-	techFuzzQueue = Technique{Name: "fuzz", Parts: []Part{
-		{Pkg: "fuzz", Run: "^(FuzzRunQueueOps|FuzzRapidRunQueue)$"},
+	techFuzzQueue = Technique{Name: "fuzz-runq", Parts: []Part{
+		{Pkg: "fuzz", Run: "^(FuzzRunQueueOps|FuzzRapidRunQueue|TestRapidRunQueue)$"},
 	}}
 	techDriver = Technique{Name: "driver", Parts: []Part{
 		{Pkg: "impl", Run: "^TestDriver(MatchesSpec|MatchesSpecLong|SeesNeedSpinning)$"},
 	}}
 	techSched = Technique{Name: "sched-tests", Parts: []Part{
-		{Pkg: "impl", Run: "^(TestParallelism|TestPingPongNoStarvation|TestYieldProgress|TestTightLoopPreempted|TestPreemptAfterSyscall|TestSyscallRetake|TestSched(SpawnTree|ParkReadyChain|Deadlock)|TestRetakeStoresPidleBeforeHandoff|TestExitSyscallLateP|TestSysmonWokenBySyscallNotStartm|TestEventStream|TestSchedtrace|TestSchedtraceNeedSpinning|TestReadyMisuse|TestTaskUseAfterExitPanics|TestDeadlockAllParked|TestConfigErrors|TestTraceOffNoAllocs)$"},
+		{Pkg: "impl", Run: "^(TestParallelism|TestPingPongNoStarvation|TestYieldProgress|TestTightLoopPreempted|TestPreemptAfterSyscall|TestSyscallRetake|TestSched(SpawnTree|ParkReadyChain|Deadlock)|TestRetakeStoresPidleBeforeHandoff|TestExitSyscallLateP|TestSysmonWokenBySyscallNotStartm|TestEventStream|TestSchedtrace|TestSchedtraceNeedSpinning|TestReadyMisuse|TestTaskUseAfterExitPanics|TestDeadlockAllParked|TestConfigErrors|TestTraceOffNoAllocs|TestMutationKillSched.*)$"},
 	}}
 	techWorkloads = Technique{Name: "workloads", Parts: []Part{
-		{Pkg: "impl", Run: "^(TestBothSchedulers|TestWorkloads)$"},
+		{Pkg: "impl", Run: "^(TestBothSchedulers|TestWorkloads|TestMutationKillGM.*)$"},
 	}}
-	techFuzzSched = Technique{Name: "fuzz", Parts: []Part{
+	techFuzzSched = Technique{Name: "fuzz-sched", Parts: []Part{
 		{Pkg: "fuzz", Run: "^(FuzzScheduler|FuzzSchedulerSpec|TestCheckSnapshotInvariants)$"},
 	}}
 	techSpecUnit = Technique{Name: "spec-unit", Parts: []Part{
-		{Pkg: "spec", Run: "^(TestBoundsValidate|TestStepRejectsDisabledAction|TestKeyRoundTripAndValueSemantics|TestCheckRejectsBrokenStates|TestTerminalKinds|TestCompactQueuesMatchReference|TestSeededBugCaseMatchRejectsOthers)$"},
+		{Pkg: "spec", Run: "^(TestBoundsValidate|TestStepRejectsDisabledAction|TestKeyRoundTripAndValueSemantics|TestCheckRejectsBrokenStates|TestTerminalKinds|TestCompactQueuesMatchReference|TestSeededBugCaseMatchRejectsOthers|TestMutationKillSpec.*)$"},
 	}}
 	techExplorer = Technique{Name: "explorer", Parts: []Part{
 		{Pkg: "spec", Run: "^(TestCorrectModelPasses|TestSeededBugsAreFound|TestOldReleasesLoseWakeup|TestNonAtomicScanNeedsRecheckRunqs|TestAllGroupsViolations|TestCutLivenessIsInconclusive|TestCutShortIsIncomplete)$"},
@@ -76,15 +75,19 @@ var (
 	techTLC        = Technique{Name: "tlc", TLA: "tlc"}
 )
 
-// Plan lists an area's techniques, fastest to kill first (measured on the
-// unmutated tree: the unit and rapid runs take well under a second, the
-// stress and the TLA+ cross-check several).
+// Plan lists an area's techniques, fastest to kill first. Building the
+// test binaries on the overlay costs more than most test runs (a mutated
+// impl/ file recompiles every package above it), so the techniques whose
+// tests live in the same binary come together: for the run queues, impl's
+// own tests first (unit, rapid, driver, scheduler tests, then the 15 s
+// stress), then the instrumented interleaving explorer, porcupine and the
+// fuzz targets' seed corpora, each a binary of its own.
 func Plan(a Area) []Technique {
 	switch a {
 	case AreaRunq:
-		return []Technique{techUnit, techRapid, techInterleave, techPorcupine, techFuzzQueue, techStress, techDriver, techSched, techWorkloads}
+		return []Technique{techUnit, techRapid, techDriver, techSched, techWorkloads, techStress, techInterleave, techPorcupine, techFuzzQueue}
 	case AreaSched:
-		return []Technique{techDriver, techSched, techWorkloads, techFuzzSched, techStress}
+		return []Technique{techDriver, techSched, techWorkloads, techStress, techFuzzSched}
 	case AreaGM:
 		return []Technique{techWorkloads, techSched}
 	case AreaSpec:

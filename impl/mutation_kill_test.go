@@ -1,0 +1,216 @@
+package impl
+
+import (
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gmpcheck/gmpcheck/spec"
+)
+
+// Tests added for the mutants of docs/mutation.md that every other check
+// let live. Each names the mutant it kills.
+
+// TestMutationKillRunqCap kills impl/runq.go's Cap() +1 -> -1: Cap is what
+// the scheduler's callers and the checks read as the ring's capacity.
+func TestMutationKillRunqCap(t *testing.T) {
+	for c := 2; c <= DefaultQueueCapacity; c *= 2 {
+		q, err := NewRunq(c, NewGlobalRunq())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.Cap() != c {
+			t.Errorf("NewRunq(%d).Cap() = %d", c, q.Cap())
+		}
+	}
+}
+
+// TestMutationKillSchedShutdownIdleCount kills impl/sched.go's Shutdown
+// nmidle-- -> nmidle++: the Ms Shutdown takes off the idle list must leave
+// sched.nmidle equal to the number of Ms still idle (checkdead and
+// schedtrace read it).
+func TestMutationKillSchedShutdownIdleCount(t *testing.T) {
+	s, err := New(Config{Procs: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 64 {
+		if err := s.Go(func(tk Task) { tk.Gosched() }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	s.Shutdown()
+	s.glob.Lock()
+	defer s.glob.Unlock()
+	idle := 0
+	for _, m := range s.allm {
+		if m.idle {
+			idle++
+		}
+	}
+	if int(s.nmidle) != idle {
+		t.Errorf("after Shutdown nmidle = %d, but %d of %d Ms are idle", s.nmidle, idle, len(s.allm))
+	}
+}
+
+// TestMutationKillSchedStealEventCount kills impl/steal.go's EvSteal
+// N: Len()+1 -> Len()-1: a steal event counts the Gs the thief took, the
+// one it runs included, so N is at least 1 (a steal of runnext alone, or of
+// a one-G ring, takes exactly one).
+func TestMutationKillSchedStealEventCount(t *testing.T) {
+	steals := 0
+	for round := 0; round < 20 && steals < 20; round++ {
+		var mu sync.Mutex
+		var bad []Event
+		s, err := New(Config{Procs: 4, QueueCapacity: 4, Trace: func(e Event) {
+			if e.Kind != EvSteal {
+				return
+			}
+			mu.Lock()
+			steals++
+			if e.N < 1 || int(e.N) > 4/2+1 {
+				bad = append(bad, e)
+			}
+			mu.Unlock()
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 8 {
+			s.Go(func(tk Task) {
+				for range 6 {
+					tk.Go(func(tk Task) { spinFor(20 * time.Microsecond) })
+				}
+				spinFor(100 * time.Microsecond)
+			})
+		}
+		if err := s.Wait(); err != nil {
+			t.Fatal(err)
+		}
+		s.Shutdown()
+		for _, e := range bad {
+			t.Errorf("steal event with N = %d: %+v", e.N, e)
+		}
+	}
+	t.Logf("%d steal events", steals)
+}
+
+// spinFor burns CPU for d without a scheduling point of the scheduler's own.
+func spinFor(d time.Duration) {
+	for start := time.Now(); time.Since(start) < d; {
+	}
+}
+
+// TestMutationKillSchedSyscallGlobPutEvent kills impl/syscall.go's
+// EvGlobPut P: -1 -> +1 in exitsyscallNoP: a G that returns from a syscall
+// to find no P goes to the global queue from an M without a P, and the
+// event says so (a trace viewer draws it on no P's track).
+func TestMutationKillSchedSyscallGlobPutEvent(t *testing.T) {
+	var evs []Event
+	d, err := NewDriver(Config{Procs: 1, Trace: func(e Event) { evs = append(evs, e) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Sched().Shutdown()
+	if err := d.EnterSyscall(0); err != nil {
+		t.Fatal(err)
+	}
+	if took, err := d.Retake(0); err != nil || !took {
+		t.Fatalf("retake: %v %v", took, err)
+	}
+	if err := d.ExitSyscall(0); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Step(0); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for i, e := range evs {
+		if e.Kind == EvAction && e.Action == spec.ActExitSyscallGlobrunq {
+			found = true
+			if i+1 >= len(evs) || evs[i+1].Kind != EvGlobPut || evs[i+1].P != -1 || evs[i+1].G != e.G {
+				t.Errorf("after %+v: want EvGlobPut of g%d with P -1, got %+v", e, e.G, evs[i+1:])
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no ExitSyscallGlobrunq in %+v", evs)
+	}
+}
+
+// TestMutationKillGMCPULimit kills impl/gm.go's mloop mcpu >= procs ->
+// mcpu > procs: the GM scheduler runs at most procs Gs' code at once, even
+// when syscalls made it start more Ms than procs.
+func TestMutationKillGMCPULimit(t *testing.T) {
+	const procs = 1
+	s, err := NewGM(procs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Shutdown()
+	var running, peak atomic.Int32
+	user := func(d time.Duration) {
+		n := running.Add(1)
+		for {
+			p := peak.Load()
+			if n <= p || peak.CompareAndSwap(p, n) {
+				break
+			}
+		}
+		spinFor(d)
+		running.Add(-1)
+	}
+	for range 4 {
+		s.Go(func(tk Task) {
+			for range 5 {
+				user(50 * time.Microsecond)
+				tk.Syscall(func() { time.Sleep(300 * time.Microsecond) })
+			}
+		})
+	}
+	for range 40 {
+		s.Go(func(tk Task) {
+			for range 5 {
+				user(100 * time.Microsecond)
+				tk.Gosched()
+			}
+		})
+	}
+	if err := s.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if p := peak.Load(); p > procs {
+		t.Errorf("%d Gs ran user code at once with procs = %d", p, procs)
+	}
+}
+
+// TestMutationKillGMSyscallHandsOff kills impl/gm.go's Syscall
+// runq.n > 0 -> <= 0 and nidle > 0 -> >= 0: a G that blocks in a syscall
+// with work queued must get that work an M (an idle one, else a new one);
+// here the work is what ends the syscall, so without it the program hangs.
+func TestMutationKillGMSyscallHandsOff(t *testing.T) {
+	s, err := NewGM(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := make(chan struct{})
+	s.Go(func(tk Task) {
+		tk.Go(func(Task) { close(ch) })
+		tk.Syscall(func() { <-ch })
+	})
+	done := make(chan error, 1)
+	go func() { done <- s.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Shutdown()
+	case <-time.After(10 * time.Second):
+		t.Fatal("the G blocked in a syscall waits for a G that no M runs")
+	}
+}

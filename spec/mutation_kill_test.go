@@ -1,0 +1,105 @@
+package spec
+
+import "testing"
+
+// Tests added for the mutants of docs/mutation.md that every other check
+// let live. Each names the mutant it kills.
+
+// TestMutationKillSpecCheckEveryG kills spec/check.go's per-G loop
+// g <= nG -> g < nG: Check must judge every G, the last one included.
+func TestMutationKillSpecCheckEveryG(t *testing.T) {
+	md, err := NewModel(Bounds{Ps: 2, Gs: 3, Cap: 2, Spawn: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for g := 2; g <= 3; g++ {
+		s := md.Init()
+		s.G[g] = GRunnable // runnable but in no queue and no M's curg
+		if err := md.Check(s); err == nil {
+			t.Errorf("g%d runnable nowhere: not detected", g)
+		}
+	}
+}
+
+// TestMutationKillSpecRecheckEveryP kills spec/model.go's
+// appendRecheckRunqs continue -> break: an M in checkRunqsNoP may look at
+// any P it has not looked at yet, in any order, so in every reachable state
+// its enabled recheck actions name exactly its unscanned Ps.
+func TestMutationKillSpecRecheckEveryP(t *testing.T) {
+	md, err := NewModel(Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[State]bool{}
+	queue := []State{md.Init()}
+	checked := 0
+	for len(queue) > 0 && len(seen) < 20000 {
+		s := queue[0]
+		queue = queue[1:]
+		if seen[s] {
+			continue
+		}
+		seen[s] = true
+		acts := md.Enabled(s)
+		for m := 0; m < s.NumMs(); m++ {
+			ms := s.M[m]
+			if ms.PC != MRecheckRunqs {
+				continue
+			}
+			checked++
+			var want, got uint8
+			for p := 0; p < s.NumPs(); p++ {
+				if ms.Scan&(1<<p) == 0 {
+					want |= 1 << p
+				}
+			}
+			for _, a := range acts {
+				// In checkRunqsNoP an M's only actions are its looks at
+				// the Ps, each naming its P.
+				if !a.Kind.external() && int(a.M) == m && a.P >= 0 {
+					got |= 1 << a.P
+				}
+			}
+			if got != want {
+				t.Fatalf("m%d in checkRunqsNoP with scan %03b: recheck actions for Ps %03b, want %03b", m, ms.Scan, got, want)
+			}
+		}
+		for _, a := range acts {
+			next, err := md.Step(s, a)
+			if err != nil {
+				continue // a transition the M bound cuts
+			}
+			queue = append(queue, next)
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no state with an M in checkRunqsNoP")
+	}
+	t.Logf("%d states, %d Ms in checkRunqsNoP checked", len(seen), checked)
+}
+
+// TestMutationKillSpecFullRingPop kills spec/runq.go's popFront
+// i < N -> i <= N: on a ring of the largest capacity (MaxCap), full, the
+// slot after the last is outside the array. (On any other ring that slot is
+// already empty and the mutant changes nothing.)
+func TestMutationKillSpecFullRingPop(t *testing.T) {
+	var s State
+	for i := range MaxCap {
+		s.runqput(0, GID(i+1), false, MaxCap)
+	}
+	if s.P[0].N != MaxCap {
+		t.Fatalf("ring holds %d, want %d", s.P[0].N, MaxCap)
+	}
+	for i := range MaxCap {
+		if g, _ := s.P[0].runqget(); g != GID(i+1) {
+			t.Fatalf("get %d: g%d, want g%d", i, g, i+1)
+		}
+	}
+	var buf [MaxCap]GID
+	for i := range MaxCap {
+		s.runqput(1, GID(i+1), false, MaxCap)
+	}
+	if n := s.P[1].runqsteal(&buf); n != MaxCap/2 {
+		t.Fatalf("steal of a full ring took %d, want %d", n, MaxCap/2)
+	}
+}
