@@ -11,10 +11,10 @@ type EventKind uint8
 
 const (
 	// EvAction is one step of the scheduler, named by the spec action it
-	// implements (Event.Action): NewProc, GoExit, Gosched, Park, Ready,
-	// EnterSyscall, ExitSyscallFast/IdleP/NoP, Global61, RunqGet,
-	// GlobRunqGetBatch, BecomeSpinning, Steal, ReleaseP, RecheckGlobal,
-	// RecheckRunqs, StopM, Preempt, Retake, InjectGList.
+	// implements (Event.Action, one of spec.ActionKinds): the goroutine
+	// actions, the syscall exits, every step of findRunnable and its no-P
+	// recheck, stopm, wakep's steps (which follow the action that called
+	// wakep, in the same call), Preempt, Retake, InjectGList.
 	EvAction    EventKind = iota
 	EvGStatus             // a G changed status: From → To
 	EvRunqPut             // G put on P's local queue (On: into runnext)
