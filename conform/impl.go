@@ -110,6 +110,14 @@ type ImplOptions struct {
 	// findRunnable's queue operation as separate steps (the spec takes them
 	// as one: filter "late-resetspinning").
 	LateResetSpinning bool
+	// LatePidleput accepts an ExitSyscallNoP where the spec, with an idle
+	// P, enables ExitSyscallIdleP, if that P is one a retake's handoffp put
+	// on the idle list after the exiting M looked (filter "late-pidleput").
+	LatePidleput bool
+	// StaleTop lets a spinning M read its local and the global queue
+	// empty at the top of findRunnable some time before it visits its
+	// first victim (filter "stale-top").
+	StaleTop bool
 	// RunnextKick accepts a steal that took a victim's runnext while the
 	// G that runnext displaced was not yet in the victim's ring (runqput's
 	// two atomic steps, one in the spec: filter "runnext-kick").
@@ -658,6 +666,11 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 			}
 		}
 	}
+	if err != nil && e.Action == spec.ActExitSyscallNoP && c.opt.LatePidleput {
+		if n2, ok := c.latePidleput(cf, o, act); ok {
+			next, err, filter = n2, nil, "late-pidleput"
+		}
+	}
 	if err != nil && e.Action == spec.ActSpinLimit && c.opt.WakepTransient {
 		next, err = c.transientSpinLimit(st, o.actor)
 		filter = "wakep-transient"
@@ -741,6 +754,9 @@ func cmpU64(a, b uint64) int {
 // resetspinnings (one after another, in order) have taken effect.
 func (c *checker) resolvings(cf config) []config {
 	out := []config{cf}
+	if c.opt.StaleTop {
+		out = append(out, c.staleTops(cf)...)
+	}
 	cur := cf
 	for len(cur.late) > 0 {
 		m := int(cur.late[0])
@@ -754,6 +770,39 @@ func (c *checker) resolvings(cf config) []config {
 		next.filtered = append(slices.Clone(cur.filtered), filterUse{"late-resetspinning", m})
 		out = append(out, next)
 		cur = next
+	}
+	return out
+}
+
+// staleTops are the variants of cf in which a spinning M at the top of
+// findRunnable, whose next observation is a steal visit, has already read
+// its local and the global queue empty (they are empty now): it waits at
+// the steal scan (PC Steal, nothing visited), where the spec's own Steal
+// and StealMiss then apply whatever those queues hold later. The impl (and
+// proc.go) read the queues, then visit the first victim, as separate
+// steps; the spec takes them as one (filter "stale-top").
+func (c *checker) staleTops(cf config) []config {
+	var out []config
+	for a, actor := range c.actors {
+		if actor < 0 || int(cf.cur[a]) == len(c.obs) {
+			continue
+		}
+		k := c.obs[cf.cur[a]].ev.Action
+		if k != spec.ActSteal && k != spec.ActStealMiss {
+			continue
+		}
+		ms := &cf.st.M[actor]
+		if ms.PC != spec.MSched || !ms.Spinning || cf.st.Runq.N != 0 || ms.P < 0 {
+			continue
+		}
+		if ps := &cf.st.P[ms.P]; ps.N != 0 || ps.RunNext != spec.NoG {
+			continue
+		}
+		v := cf
+		v.st.M[actor].PC = spec.MSteal
+		v.st.M[actor].Scan = 0
+		v.filtered = append(slices.Clone(cf.filtered), filterUse{"stale-top", actor})
+		out = append(out, v)
 	}
 	return out
 }
@@ -820,6 +869,39 @@ func (c *checker) lateVariant(cf *config, a int) (config, bool) {
 	lc.st.M[m].Spinning = true
 	lc.late = append(slices.Clone(cf.late), int8(m))
 	return lc, true
+}
+
+// latePidleput is ExitSyscallNoP taken while a retake's handoffp had not
+// yet put its P on the idle list (the spec's Retake does both at once):
+// the spec's step from the state without that idle P, which is idle again
+// after. It applies only if a retake that handed its P to the idle list
+// has been taken, that P is idle, and the retake's handoffp may still have
+// been running when the exiting M looked (its interval reaches past the
+// exit's start).
+func (c *checker) latePidleput(cf *config, o *obs, act spec.Action) (spec.State, bool) {
+	for a, actor := range c.actors {
+		if actor != actorSysmon {
+			continue
+		}
+		for _, i := range c.next[a] {
+			if i >= cf.cur[a] {
+				break // not taken yet
+			}
+			r := &c.obs[i]
+			if r.handoff != handoffIdle || r.hi <= o.lo || cf.st.P[r.ev.P].Status != spec.PIdle {
+				continue
+			}
+			mid := cf.st
+			mid.NPIdle--
+			next, err := c.md.Step(mid, act)
+			if err != nil {
+				continue
+			}
+			next.NPIdle++
+			return next, true
+		}
+	}
+	return cf.st, false
 }
 
 func (c *checker) slotOr(cf *config, goid uint64) spec.GID {
