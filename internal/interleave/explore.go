@@ -66,7 +66,10 @@ type Options struct {
 	MaxExecutions int
 	Run           RunOptions
 	// OnExecution, if set, sees every execution that ran to its end (for
-	// tests that compare what different searches reach).
+	// tests that compare what different searches reach). With StateCache
+	// those are the executions that reached a terminal state along an
+	// edge not explored before: every outcome at least once, not every
+	// class of schedules.
 	OnExecution func(*Execution)
 	// Progress, if set, receives a line every few seconds.
 	Progress io.Writer
@@ -84,7 +87,7 @@ type Result struct {
 	Reduction       Reduction
 	PreemptionBound int
 	WindowOrders    bool
-	Executions      int // schedules run to the end (or to a violation)
+	Executions      int // schedules run to the end (or to a violation); see also Runs
 	Cut             int // schedules cut at RunOptions.MaxSteps
 	SleepBlocked    int // schedules abandoned by sleep sets as redundant
 	// Traces is the number of Mazurkiewicz traces of complete schedules
