@@ -18,8 +18,16 @@
 // scenario from scratch for each one (stateless model checking). By default
 // it prunes with dynamic partial-order reduction (Flanagan and Godefroid's
 // DPOR): two steps that touch different words, or only read the same one,
-// commute, so only one order of them is run. With a preemption bound it
+// commute, so only one order of them is run. The StateCache reduction
+// (stateful.go) runs sleep sets over the graph of states instead: each
+// (state, sleep set) is expanded once, and the Mazurkiewicz traces are
+// counted rather than run one by one, which makes tokio's loom tests
+// (LoomScenarios) exhaustive in minutes. With a preemption bound it
 // enumerates plainly, counting switches away from a still-runnable actor.
+//
+// A scenario's scripts are queue calls plus loops, conditionals on the
+// latest call's result, Return, and Join (wait for another actor to
+// finish), so that loom's tests are written as they are.
 //
 // After each complete schedule, Check looks for: a panic in the queue code,
 // an actor that spins alone without end, conservation (every G is taken
