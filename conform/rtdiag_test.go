@@ -24,21 +24,27 @@ func TestRuntimeFiles(t *testing.T) {
 	}
 }
 
-func TestCorpusAll(t *testing.T) {
-	if os.Getenv("CONFORM_CORPUS") == "" {
-		t.Skip()
+// TestCorpusLong is the long tier of the runtime check (GMPCHECK_LONG=1,
+// or CONFORM_CORPUS="name ..." for a part): every corpus program at
+// GOMAXPROCS 1, 2 and 4, each trace accepted.
+func TestCorpusLong(t *testing.T) {
+	var names []string
+	switch {
+	case os.Getenv("CONFORM_CORPUS") != "":
+		names = strings.Fields(os.Getenv("CONFORM_CORPUS"))
+	case os.Getenv("GMPCHECK_LONG") == "":
+		t.Skip("GMPCHECK_LONG=1 runs the long tier")
 	}
 	ctx := context.Background()
-	names := strings.Fields(os.Getenv("CONFORM_CORPUS"))
-	if names[0] == "all" {
-		names = nil
-	}
 	c, err := BuildCorpus(ctx, names)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
 	_, err = RunCorpus(ctx, c, names, []int{1, 2, 4}, func(r CorpusRow) {
+		if r.Result.Verdict != Accepted {
+			t.Errorf("%s %d: %v", r.Program, r.Procs, r.Result)
+		}
 		t.Logf("%s %d: %v (%v)\nactions: %s\nfiltered: %s", r.Program, r.Procs, r.Result, r.Result.Elapsed, Summary(r.Result.Actions), Summary(r.Result.Filtered))
 	})
 	if err != nil {
