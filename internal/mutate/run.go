@@ -123,7 +123,7 @@ func (r *Runner) Baseline(ctx context.Context, areas []Area) ([]TechResult, erro
 			if t.TLA != "" {
 				tr = r.runTLABaseline(ctx, t)
 			} else {
-				tr = r.runGo(ctx, b, t, true)
+				tr = r.runGo(ctx, b, t, true, filepath.Join(r.opt.Root, "tla"))
 			}
 			fmt.Fprintf(r.opt.Log, "baseline %-15s %-9s %6.1fs %s\n", t.Name, map[bool]string{true: "pass", false: tr.Outcome}[tr.Outcome == "survived"], tr.Elapsed.Seconds(), firstLine(tr.Detail))
 			if ctx.Err() != nil {
@@ -216,6 +216,7 @@ func (r *Runner) One(ctx context.Context, m Mutant) (res Result) {
 		if err == nil {
 			err = r.tlaSyntax(ctx, tlaDir, m.File)
 		}
+		b = &builder{r: r, dir: tmp} // Go techniques on a TLA+ mutant: no overlay, GMPCHECK_TLA_DIR
 	} else {
 		b, err = newOverlayBuilder(r, tmp, filepath.Join(r.opt.Root, filepath.FromSlash(m.File)), src)
 	}
@@ -239,7 +240,7 @@ func (r *Runner) One(ctx context.Context, m Mutant) (res Result) {
 		if t.TLA != "" {
 			tr = r.runTLA(ctx, t, tlaDir, moduleOf(m.File))
 		} else {
-			tr = r.runGo(ctx, b, t, false)
+			tr = r.runGo(ctx, b, t, false, tlaDir)
 		}
 		if tr.Outcome == "error" && strings.HasPrefix(tr.Detail, notViablePrefix) {
 			res.Status, res.Detail = NotViable, tr.Detail
@@ -372,7 +373,7 @@ var (
 // every part passes, "inconclusive" when the mutant's budget ran out, and
 // "error" when a binary could not be built for a reason other than the
 // mutant (or, on the baseline, selected no test).
-func (r *Runner) runGo(ctx context.Context, b *builder, t Technique, baseline bool) (tr TechResult) {
+func (r *Runner) runGo(ctx context.Context, b *builder, t Technique, baseline bool, tlaDir string) (tr TechResult) {
 	tr = TechResult{Technique: t.Name, Outcome: "survived"}
 	var elapsed time.Duration
 	defer func() { tr.Elapsed = elapsed }()
@@ -403,6 +404,9 @@ func (r *Runner) runGo(ctx context.Context, b *builder, t Technique, baseline bo
 		procgroup.KillOnCancel(cmd)
 		cmd.Dir = filepath.Join(r.opt.Root, filepath.FromSlash(p.Pkg))
 		cmd.Env = testEnv()
+		if p.TLADir && tlaDir != "" {
+			cmd.Env = append(cmd.Env, "GMPCHECK_TLA_DIR="+tlaDir)
+		}
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		start := time.Now()

@@ -17,6 +17,9 @@ type Part struct {
 	Tags string // build tags, e.g. "gmpcheck_hooks"
 	Run  string // -test.run
 	Skip string // -test.skip
+	// TLADir: the tests read the TLA+ modules from $GMPCHECK_TLA_DIR, which
+	// the harness points at the mutant's temporary tla/ directory.
+	TLADir bool
 }
 
 func (p Part) binKey() string { return p.Pkg + "|" + p.Tags }
@@ -72,7 +75,10 @@ var (
 		{Pkg: "tla", Run: "^(TestModels|TestKeyMapping)$/^GMP$"},
 	}}
 	techTLAChecker = Technique{Name: "tla-checker", TLA: "tla-checker"}
-	techTLC        = Technique{Name: "tlc", TLA: "tlc"}
+	techTLATests   = Technique{Name: "tla-selftests", Parts: []Part{
+		{Pkg: "tla", Run: "^TestMutationKillTLA.*$", TLADir: true},
+	}}
+	techTLC = Technique{Name: "tlc", TLA: "tlc"}
 )
 
 // Plan lists an area's techniques, fastest to kill first. Building the
@@ -93,7 +99,7 @@ func Plan(a Area) []Technique {
 	case AreaSpec:
 		return []Technique{techSpecUnit, techExplorer, techSymmetry, techRapid, techDriver, techPorcupine, techFuzzSched, techCrossTLA}
 	case AreaTLA:
-		return []Technique{techTLAChecker, techTLC}
+		return []Technique{techTLAChecker, techTLATests, techTLC}
 	}
 	return nil
 }
