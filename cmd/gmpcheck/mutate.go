@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -171,11 +172,17 @@ least -min-rate in every area.`)
 		}
 	}
 	fmt.Fprintf(log, "mutate: %d mutants in %v; root %s; %d at a time\n", len(sel), used, *root, *parallel)
+	var tlaMods []string
+	for _, m := range sel {
+		if mod := strings.TrimSuffix(filepath.Base(m.File), ".tla"); m.Area == mutate.AreaTLA && !slices.Contains(tlaMods, mod) {
+			tlaMods = append(tlaMods, mod)
+		}
+	}
 	var results []mutate.Result
 	done := 0
 	r := mutate.NewRunner(mutate.Options{
 		Root: *root, Parallel: *parallel, MutantTimeout: *mutantTimeout, PartTimeout: *partTimeout,
-		Matrix: *matrix, TLC: *tlc, Log: log,
+		Matrix: *matrix, TLC: *tlc, Log: log, TLAModules: tlaMods,
 		OnResult: func(res mutate.Result) {
 			done++
 			fmt.Fprintf(log, "[%d/%d] %s\n", done, len(sel), res.Line())

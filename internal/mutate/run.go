@@ -43,6 +43,9 @@ type Options struct {
 	OnResult      func(Result)  // called once per mutant as it finishes (serialised)
 	// Plan, if set, replaces the package's Plan (the techniques per area).
 	Plan func(Area) []Technique
+	// TLAModules, if set, limits the TLA+ baseline to these modules (those
+	// of the mutants to be judged); default every module the catalog mutates.
+	TLAModules []string
 }
 
 func (o *Options) defaults() {
@@ -655,7 +658,11 @@ func (r *Runner) runTLABaseline(ctx context.Context, t Technique) TechResult {
 		return TechResult{Technique: t.Name, Outcome: "error", Detail: err.Error()}
 	}
 	total := TechResult{Technique: t.Name, Outcome: "survived"}
-	for _, mod := range tlaModules() {
+	mods := r.opt.TLAModules
+	if len(mods) == 0 {
+		mods = tlaModules()
+	}
+	for _, mod := range mods {
 		tr := r.runTLA(ctx, t, dir, mod)
 		total.Elapsed += tr.Elapsed
 		if tr.Outcome != "survived" {

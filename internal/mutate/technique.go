@@ -99,7 +99,7 @@ func Plan(a Area) []Technique {
 	case AreaSpec:
 		return []Technique{techSpecUnit, techExplorer, techSymmetry, techRapid, techDriver, techPorcupine, techFuzzSched, techCrossTLA}
 	case AreaTLA:
-		return []Technique{techTLAChecker, techTLATests, techTLC}
+		return []Technique{techTLATests, techTLAChecker, techTLC}
 	}
 	return nil
 }
