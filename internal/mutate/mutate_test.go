@@ -10,8 +10,9 @@ import (
 )
 
 // TestHarnessBites: on the real tree, with one technique (impl's run-queue
-// unit tests), a mutant that breaks the ring's capacity is reported killed
-// by the test that sees it, an equivalent rewrite of the same line survives,
+// unit tests), a mutant of runqput's room check (t-h -> t+h) is reported
+// killed by the tests that see it, an equivalent rewrite of the same line
+// survives,
 // a mutant whose text is gone is stale, and one that does not compile is
 // not viable. The baseline runs first and must pass.
 func TestHarnessBites(t *testing.T) {
@@ -19,7 +20,7 @@ func TestHarnessBites(t *testing.T) {
 		t.Skip("builds the impl test binary three times")
 	}
 	root := moduleRoot(t)
-	opt := Options{Root: root, Parallel: 1, MutantTimeout: 2 * time.Minute, PartTimeout: time.Minute,
+	opt := Options{Root: root, Parallel: 1, MutantTimeout: 2 * time.Minute, PartTimeout: 30 * time.Second,
 		Plan: func(Area) []Technique { return []Technique{techUnit} }}
 	r := NewRunner(opt)
 	ctx := context.Background()
@@ -30,15 +31,12 @@ func TestHarnessBites(t *testing.T) {
 	if len(base) != 1 || base[0].Outcome != "pass" || len(r.BaselineFailures()) != 0 {
 		t.Fatalf("baseline: %+v %v", base, r.BaselineFailures())
 	}
-	const line = "func (q *Runq) size() uint32 { return q.mask + 1 }"
+	const line = "\t\tif t-h < q.size() {\n"
 	ms := []Mutant{
-		{ID: "killed", Kind: KindSemantic, Area: AreaRunq, File: "impl/runq.go", Orig: line,
-			Repl: "func (q *Runq) size() uint32 { return q.mask }"},
-		{ID: "noop", Kind: KindSemantic, Area: AreaRunq, File: "impl/runq.go", Orig: line,
-			Repl: "func (q *Runq) size() uint32 { return 1 + q.mask }"},
+		{ID: "killed", Kind: KindSemantic, Area: AreaRunq, File: "impl/runq.go", Orig: line, Repl: "\t\tif t+h < q.size() {\n"},
+		{ID: "noop", Kind: KindSemantic, Area: AreaRunq, File: "impl/runq.go", Orig: line, Repl: "\t\tif (t - h) < q.size() {\n"},
 		{ID: "stale", Kind: KindSemantic, Area: AreaRunq, File: "impl/runq.go", Orig: "no such text in runq.go", Repl: "x"},
-		{ID: "broken", Kind: KindSemantic, Area: AreaRunq, File: "impl/runq.go", Orig: line,
-			Repl: "func (q *Runq) size() uint32 { return int(q.mask) + 1 }"},
+		{ID: "broken", Kind: KindSemantic, Area: AreaRunq, File: "impl/runq.go", Orig: line, Repl: "\t\tif t-h < q.size {\n"},
 	}
 	want := map[string]Status{"killed": Killed, "noop": Survived, "stale": Stale, "broken": NotViable}
 	for _, res := range r.Run(ctx, ms) {

@@ -385,7 +385,7 @@ func (r *Runner) runGo(ctx context.Context, b *builder, t Technique, baseline bo
 		if err != nil {
 			tr.Outcome = "error"
 			if errors.Is(err, errNotViable) {
-				tr.Detail = notViablePrefix + err.Error()
+				tr.Detail = err.Error() // "not viable: ..."
 			} else if ctx.Err() != nil {
 				tr.Outcome, tr.Detail = "inconclusive", "cut short while building"
 			} else {
