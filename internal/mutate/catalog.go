@@ -131,6 +131,6 @@ func sem(id string, a Area, file, what, orig, repl string) Mutant {
 // mutant ID -> the reason (docs/mutation.md has the argument in full).
 // They are excluded from the kill rates' denominators.
 var Equivalents = map[string]string{
-	"sched/dropg-m-not-cleared": "dropg keeps g.x.m: g.x.m is read only on the G's own goroutine while the G runs (mustRun checks Grunning first, the carrier after fn returns), and execute sets it before the status becomes Grunning again, so a stale value is never read; the runtime clears gp.m for the GC and tracebacks, and here Ms are never freed",
+	"sched/dropg-m-not-cleared":               "dropg keeps g.x.m: g.x.m is read only on the G's own goroutine while the G runs (mustRun checks Grunning first, the carrier after fn returns), and execute sets it before the status becomes Grunning again, so a stale value is never read; the runtime clears gp.m for the GC and tracebacks, and here Ms are never freed",
 	"impl/gm.go:220:13/CONDITIONALS_BOUNDARY": "newproc's nidle > 0 -> >= 0: with nidle == 0 no M waits on s.cond (nidle counts exactly the Ms blocked in cond.Wait, both under s.mu), and sync.Cond.Signal with no waiter does nothing",
 }
