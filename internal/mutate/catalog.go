@@ -132,5 +132,7 @@ func sem(id string, a Area, file, what, orig, repl string) Mutant {
 // They are excluded from the kill rates' denominators.
 var Equivalents = map[string]string{
 	"sched/dropg-m-not-cleared":               "dropg keeps g.x.m: g.x.m is read only on the G's own goroutine while the G runs (mustRun checks Grunning first, the carrier after fn returns), and execute sets it before the status becomes Grunning again, so a stale value is never read; the runtime clears gp.m for the GC and tracebacks, and here Ms are never freed",
+	"sched/recheck-runqs-skips-idle-check":    "checkRunqsNoP's m.rpos = 0 after a hit removed: the M leaves MRecheckRunqs (to MSched or MStop) and every way back in (recheckStep's three paths) sets rpos to 0 first; rpos is read only at MRecheckRunqs (the step and the driver's snapshot)",
+	"sched/exitsyscall-oldp-kept":             "exitsyscall keeps m.oldp: the field is written (entersyscall, exitsyscall) and never read in impl/ (the runtime reads oldp in exitsyscallfast to retry its old P; this implementation's fast path looks at m.p), so clearing it has no effect",
 	"impl/gm.go:220:13/CONDITIONALS_BOUNDARY": "newproc's nidle > 0 -> >= 0: with nidle == 0 no M waits on s.cond (nidle counts exactly the Ms blocked in cond.Wait, both under s.mu), and sync.Cond.Signal with no waiter does nothing",
 }
