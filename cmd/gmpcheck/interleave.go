@@ -40,6 +40,8 @@ type interleaveFlags struct {
 	bug        string
 	replay     string
 	maxExecs   int
+	reduction  string
+	loom       bool
 	list       bool
 	stage      bool
 	noReexec   bool
@@ -66,6 +68,8 @@ cache) and re-runs.`)
 	fs.BoolVar(&f.windows, "windows", false, "also explore every order of the calls' first and last steps, so linearizability is checked under every real-time order (10-100x more schedules)")
 	fs.StringVar(&f.bug, "bug", "", "run with a seeded queue bug, which must be found (exit 0 found, 1 missed): "+interleaveBugNames())
 	fs.StringVar(&f.replay, "replay", "", "run one schedule (a string of actor digits, as a failure prints) of the -run scenario and print it step by step")
+	fs.StringVar(&f.reduction, "reduction", "dpor", "how schedules are pruned: dpor (DPOR with sleep sets) or state (sleep sets over the graph of states, each state explored once; counts the Mazurkiewicz traces; not with -windows or -preemption-bound)")
+	fs.BoolVar(&f.loom, "loom", false, "also select tokio's loom queue tests as written (loom-basic takes minutes: use -reduction state)")
 	fs.IntVar(&f.maxExecs, "max-executions", 0, "stop each scenario after this many schedules (0: no limit; a search cut short is inconclusive)")
 	fs.addTimeout(10*time.Minute, "time limit")
 	fs.BoolVar(&f.list, "list", false, "list the scenarios and the seeded bug each one must find")
@@ -90,6 +94,7 @@ cache) and re-runs.`)
 		{"list", "run"}, {"list", "bug"}, {"list", "replay"}, {"list", "stage"}, {"list", "windows"},
 		{"list", "html"}, {"stage", "html"}, {"stage", "run"}, {"stage", "bug"}, {"stage", "replay"}, {"stage", "windows"}, {"stage", "preemption-bound"}, {"stage", "max-executions"},
 		{"replay", "windows"}, {"replay", "preemption-bound"}, {"replay", "max-executions"},
+		{"stage", "reduction"}, {"stage", "loom"}, {"replay", "reduction"}, {"list", "reduction"},
 	} {
 		if fs.set(c[0]) && fs.set(c[1]) {
 			return usageError(stderr, "interleave", "-%s and -%s do not go together", c[0], c[1])
@@ -106,7 +111,7 @@ cache) and re-runs.`)
 	if err != nil {
 		return usageError(stderr, "interleave", "%v", err)
 	}
-	scs := selectScenarios(re)
+	scs := selectScenarios(re, f.loom)
 	if len(scs) == 0 {
 		return usageError(stderr, "interleave", "-run %q matches no scenario (gmpcheck interleave -list shows them)", f.run)
 	}
@@ -122,6 +127,13 @@ cache) and re-runs.`)
 		if schedule, err = interleave.ParseSchedule(f.replay); err != nil {
 			return usageError(stderr, "interleave", "-replay: %v", err)
 		}
+	}
+	reduction, err := interleave.ParseReduction(f.reduction)
+	if err != nil || reduction == interleave.NoReduction {
+		return usageError(stderr, "interleave", "-reduction %q: want dpor or state", f.reduction)
+	}
+	if reduction == interleave.StateCache && (f.windows || f.bound >= 0) {
+		return usageError(stderr, "interleave", "-reduction state goes with neither -windows nor -preemption-bound")
 	}
 	if f.bound < -1 {
 		return usageError(stderr, "interleave", "-preemption-bound %d: want -1 (none) or >= 0", f.bound)
@@ -158,7 +170,7 @@ cache) and re-runs.`)
 		}
 		return out.result(verdictOf(code), "replay of "+f.replay, map[string]any{"scenario": scs[0].Name})
 	}
-	opt := interleave.Options{Reduction: interleave.DPOR, PreemptionBound: f.bound, WindowOrders: f.windows, MaxExecutions: f.maxExecs}
+	opt := interleave.Options{Reduction: reduction, PreemptionBound: f.bound, WindowOrders: f.windows, MaxExecutions: f.maxExecs}
 	if !f.quiet {
 		opt.Progress = stdout
 	}
@@ -171,7 +183,11 @@ cache) and re-runs.`)
 			fmt.Fprintf(stderr, "interleave: %v\n", err)
 			return out.result(fail, err.Error(), nil)
 		}
-		total += r.Executions
+		if r.Reduction == interleave.StateCache {
+			total += r.Runs
+		} else {
+			total += r.Executions
+		}
 		fmt.Fprintf(stdout, "%v\n", r)
 		rv := pass
 		switch {
@@ -192,6 +208,12 @@ cache) and re-runs.`)
 		if r.Violation != nil {
 			row["violation"] = string(r.Violation.Kind)
 		}
+		if r.Reduction == interleave.StateCache {
+			row["runs"], row["states"], row["sleep_blocked"] = r.Runs, r.States, r.SleepBlocked
+			if r.Complete {
+				row["traces"] = r.Traces
+			}
+		}
 		out.row("scenario", row)
 		overall = worst(overall, rv)
 		if r.Violation != nil && bug != impl.NoBug {
@@ -211,10 +233,15 @@ cache) and re-runs.`)
 	return out.result(overall, fmt.Sprintf("%d scenarios, %d interleavings", len(scs), total), map[string]any{"executions": total})
 }
 
-// selectScenarios is every scenario whose name re matches (all for nil).
-func selectScenarios(re *regexp.Regexp) []interleave.Scenario {
+// selectScenarios is every scenario whose name re matches (all for nil),
+// with loom: of the loom tests too.
+func selectScenarios(re *regexp.Regexp, loom bool) []interleave.Scenario {
 	var out []interleave.Scenario
-	for _, sc := range interleave.Scenarios() {
+	all := interleave.Scenarios()
+	if loom {
+		all = append(all, interleave.LoomScenarios()...)
+	}
+	for _, sc := range all {
 		if re == nil || re.MatchString(sc.Name) {
 			out = append(out, sc)
 		}

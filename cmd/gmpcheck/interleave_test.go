@@ -20,7 +20,20 @@ func TestInterleaveUsage(t *testing.T) {
 		{[]string{"interleave", "-run", "("}, exitUsage, "-run"},
 		{[]string{"interleave", "extra"}, exitUsage, "unexpected arguments"},
 		{[]string{"interleave", "-list"}, exitPass, "two-thieves-drain"},
+		{[]string{"interleave", "-reduction", "nosuch"}, exitUsage, `-reduction "nosuch"`},
+		{[]string{"interleave", "-reduction", "state", "-windows"}, exitUsage, "-reduction state goes with neither"},
+		{[]string{"interleave", "-reduction", "state", "-preemption-bound", "2"}, exitUsage, "-reduction state goes with neither"},
 	})
+}
+
+// TestInterleaveLoomStateCache: tokio's loom tests as written, selected
+// with -loom, explored with the state-caching reduction, which counts the
+// Mazurkiewicz traces (3433 for loom-steal-overflow, as DPOR's executions).
+func TestInterleaveLoomStateCache(t *testing.T) {
+	code, out := runCmd("interleave", "-loom", "-run", "^loom-steal-overflow$", "-reduction", "state")
+	if code != exitPass || !strings.Contains(out, "3433 Mazurkiewicz traces") || !strings.Contains(out, "PASS") {
+		t.Fatalf("exit %d, want %d with the trace count:\n%s", code, exitPass, out)
+	}
 }
 
 // TestInterleaveWithoutHooksIsNotAPass: the default build has no yield
