@@ -1,6 +1,7 @@
 package impl
 
 import (
+	"errors"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -213,4 +214,75 @@ func TestMutationKillGMSyscallHandsOff(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the G blocked in a syscall waits for a G that no M runs")
 	}
+}
+
+// TestMutationKillSchedStealOrderCoprimes kills impl/steal.go's
+// newRandomOrder i++ -> i--: the steal order's strides are every number in
+// 1..count coprime to count (the runtime's randomOrder), so that the
+// victims' order varies; with stride 1 alone every scan from a start visits
+// the Ps in the same order.
+func TestMutationKillSchedStealOrderCoprimes(t *testing.T) {
+	for count := uint32(1); count <= 12; count++ {
+		var want []uint32
+		for i := uint32(1); i <= count; i++ {
+			if gcd(i, count) == 1 {
+				want = append(want, i)
+			}
+		}
+		got := newRandomOrder(count).coprimes
+		if len(got) != len(want) {
+			t.Fatalf("count %d: coprimes %v, want %v", count, got, want)
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("count %d: coprimes %v, want %v", count, got, want)
+			}
+		}
+	}
+}
+
+// TestMutationKillSchedStealBackoffNoCurg kills impl/steal.go's
+// stealBackoff g == nil || ... -> &&: a thief may look at a running P whose
+// M is between Gs (curg nil, in findRunnable); the backoff must not touch
+// the missing G.
+func TestMutationKillSchedStealBackoffNoCurg(t *testing.T) {
+	d, err := NewDriver(Config{Procs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Sched().Shutdown()
+	if err := d.Gosched(0); err != nil { // m0 keeps p0, with no curg
+		t.Fatal(err)
+	}
+	s := d.Sched()
+	if m := s.allp[0].m.Load(); m == nil || m.curg.Load() != nil {
+		t.Fatalf("p0 should be held by an M without a G")
+	}
+	s.stealBackoff(s.allp[0])()
+}
+
+// TestMutationKillGMDeadlock kills impl/gm.go's checkdead
+// nlive > 0 -> <= 0: every M idle, the queue empty and a live G parked for
+// ever is a deadlock, which Wait reports.
+func TestMutationKillGMDeadlock(t *testing.T) {
+	s, err := NewGM(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	s.Go(func(tk Task) {
+		mu.Lock()
+		tk.ParkUnlock("for ever", &mu)
+	})
+	done := make(chan error, 1)
+	go func() { done <- s.Wait() }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrDeadlock) {
+			t.Fatalf("Wait = %v, want ErrDeadlock", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Wait did not report the deadlock")
+	}
+	s.Shutdown()
 }
