@@ -72,7 +72,7 @@ var (
 		{Pkg: "spec", Run: "^(TestParallel.*|TestSymmetry.*|TestGSymmetry.*|TestMaxMemoryIsInconclusive|TestProgressLines)$"},
 	}}
 	techCrossTLA = Technique{Name: "tla-crosscheck", Parts: []Part{
-		{Pkg: "tla", Run: "^(TestModels|TestKeyMapping)$/^GMP$"},
+		{Pkg: "tla", Run: "^(TestModels|TestKeyMapping)$/^(GMP|GMP_netpoll)$"},
 	}}
 	techTLAChecker = Technique{Name: "tla-checker", TLA: "tla-checker"}
 	techTLATests   = Technique{Name: "tla-selftests", Parts: []Part{
