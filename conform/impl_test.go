@@ -77,7 +77,7 @@ func TestImplTracesLong(t *testing.T) {
 	}
 	t0 := time.Now()
 	acc, inc, actions, d := implTraces(t, 500, 40, true)
-	t.Logf("%d accepted, %d inconclusive, in %v; %d actions checked in %v (%.0f actions/s)", acc, inc, time.Since(t0), actions, d, float64(actions)/d.Seconds())
+	t.Logf("%d accepted, %d rejected, %d inconclusive, in %v; %d actions checked in %v (%.0f actions/s)", acc, 1000-acc-inc, inc, time.Since(t0), actions, d, float64(actions)/d.Seconds())
 	if acc < 1000*9/10 {
 		t.Errorf("only %d of 1000 runs accepted", acc)
 	}
