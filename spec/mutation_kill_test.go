@@ -103,3 +103,13 @@ func TestMutationKillSpecFullRingPop(t *testing.T) {
 		t.Fatalf("steal of a full ring took %d, want %d", n, MaxCap/2)
 	}
 }
+
+// TestMutationKillSpecScanString kills spec/state.go's scanString
+// mask&(1<<p) -> mask|(1<<p): the invariant messages name the Ps of a scan.
+func TestMutationKillSpecScanString(t *testing.T) {
+	for mask, want := range map[uint8]string{0: "{}", 1: "{p0}", 0b101: "{p0,p2}"} {
+		if got := scanString(mask); got != want {
+			t.Errorf("scanString(%03b) = %q, want %q", mask, got, want)
+		}
+	}
+}
