@@ -66,7 +66,7 @@ var Catalog = []Mutant{
 	sem("sched/dropstep-ignores-needspinning", AreaSched, "impl/schedule.go", "guard removed: an M about to release its P ignores needspinning",
 		"\tif !m.spinning && s.needspinning.Load() == 1 {", "\tif false {"),
 	sem("sched/recheck-runqs-skips-idle-check", AreaSched, "impl/schedule.go", "step reordered: checkRunqsNoP's P cursor is not reset after a hit",
-		"\t\ts.glob.Unlock()\n\t\tm.rpos = 0\n\t\tif pp != nil {", "\t\ts.glob.Unlock()\n\t\tif pp != nil {"),
+		"\t\tm.pc, m.rpos = spec.MRecheckP, 0\n", "\t\tm.pc = spec.MRecheckP\n"),
 	sem("sched/dropspinning-no-dec", AreaSched, "impl/schedule.go", "dropped step: the delicate dance does not decrement nmspinning",
 		"\tif s.nmspinning.Add(-1) < 0 {\n\t\tpanic(\"findRunnable: negative nmspinning\")\n\t}\n\tm.pc = spec.MRecheck", "\tm.pc = spec.MRecheck"),
 	sem("sched/exitsyscall-oldp-kept", AreaSched, "impl/syscall.go", "field not cleared: exitsyscall keeps m.oldp",
@@ -132,7 +132,7 @@ func sem(id string, a Area, file, what, orig, repl string) Mutant {
 // They are excluded from the kill rates' denominators.
 var Equivalents = map[string]string{
 	"sched/dropg-m-not-cleared":               "dropg keeps g.x.m: g.x.m is read only on the G's own goroutine while the G runs (mustRun checks Grunning first, the carrier after fn returns), and execute sets it before the status becomes Grunning again, so a stale value is never read; the runtime clears gp.m for the GC and tracebacks, and here Ms are never freed",
-	"sched/recheck-runqs-skips-idle-check":    "checkRunqsNoP's m.rpos = 0 after a hit removed: the M leaves MRecheckRunqs (to MSched or MStop) and every way back in (recheckStep's three paths) sets rpos to 0 first; rpos is read only at MRecheckRunqs (the step and the driver's snapshot)",
+	"sched/recheck-runqs-skips-idle-check":    "checkRunqsNoP's m.rpos = 0 after a hit removed: the M leaves MRecheckRunqs (to MRecheckP, whose step does not read rpos, or MStop) and every way back in (recheckStep's three paths) sets rpos to 0 first; rpos is read only at MRecheckRunqs (the step and the driver's snapshot)",
 	"sched/exitsyscall-oldp-kept":             "exitsyscall keeps m.oldp: the field is written (entersyscall, exitsyscall) and never read in impl/ (the runtime reads oldp in exitsyscallfast to retry its old P; this implementation's fast path looks at m.p), so clearing it has no effect",
 	"spec/steal-scan-not-cleared":             "ActSteal's ms.Scan = 0 removed: the step goes on to md.run, which sets ms.CurG, ms.PC, ms.Scan = g, MRun, 0 in the same step, so no state differs",
 	"impl/gm.go:220:13/CONDITIONALS_BOUNDARY": "newproc's nidle > 0 -> >= 0: with nidle == 0 no M waits on s.cond (nidle counts exactly the Ms blocked in cond.Wait, both under s.mu), and sync.Cond.Signal with no waiter does nothing",
