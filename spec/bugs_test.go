@@ -10,6 +10,7 @@ import (
 // deterministic, so the length is exact). The same bounds with BugNone must
 // pass: the failure is the bug's, not the bounds'.
 func TestSeededBugsAreFound(t *testing.T) {
+	sequentialUnderRace(t)
 	seen := map[Bug]bool{}
 	for _, c := range SeededBugCases() {
 		b := c.Bounds

@@ -10,6 +10,7 @@ import (
 // The real algorithm passes every check (invariants, deadlock, both liveness
 // properties) on a spread of small bounds.
 func TestCorrectModelPasses(t *testing.T) {
+	sequentialUnderRace(t)
 	cases := []Bounds{
 		{Ps: 1, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true, Netpoll: true},
 		{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true},
@@ -128,6 +129,7 @@ func TestKeyRoundTripAndValueSemantics(t *testing.T) {
 //     on the global queue waits while a P idles (golang/go#55160, masked in
 //     practice by sysmon's preemption, golang/go#60693).
 func TestOldReleasesLoseWakeup(t *testing.T) {
+	sequentialUnderRace(t)
 	for _, c := range []struct {
 		b         Bounds
 		steps     int
@@ -177,6 +179,7 @@ func TestOldReleasesLoseWakeup(t *testing.T) {
 // accumulate in the no-P recheck (each woken spinning onto the P the one
 // before released), so no finite Ms avoids the cut.
 func TestCutLivenessIsInconclusive(t *testing.T) {
+	sequentialUnderRace(t)
 	b := Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2}
 	r, err := Explore(context.Background(), b, Options{Liveness: true})
 	if err != nil {
@@ -253,6 +256,7 @@ func TestCheckRejectsBrokenStates(t *testing.T) {
 // woken spinning onto p1, looks at p0 before g2 arrives there, gives p1 back
 // and stops.
 func TestNonAtomicScanNeedsRecheckRunqs(t *testing.T) {
+	sequentialUnderRace(t)
 	b := Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2}
 	md, err := NewModel(b)
 	if err != nil {

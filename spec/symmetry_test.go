@@ -10,6 +10,7 @@ import (
 // canonicalizing every state of the unreduced graph gives as many keys as
 // the reduced search finds, on models where the reduction bites.
 func TestSymmetryCountsOrbits(t *testing.T) {
+	sequentialUnderRace(t)
 	for _, b := range []Bounds{
 		{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2},
 		{Ps: 1, Ms: 3, Gs: 3, Cap: 2, Spawn: 2, SchedTick: 2, Syscalls: true},
@@ -35,6 +36,7 @@ func TestSymmetryCountsOrbits(t *testing.T) {
 // counterexamples of the same kind and prefix, that replay on the model;
 // the same for the go1.19 lost wakeup and the correct model.
 func TestSymmetrySameVerdicts(t *testing.T) {
+	sequentialUnderRace(t)
 	reducedKeepsVerdicts(t, "symmetry", func(o *Options) { o.Symmetry = true },
 		[]Bounds{
 			{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true},
@@ -62,6 +64,7 @@ func TestSymmetrySameVerdicts(t *testing.T) {
 // properties fail through cycles (not only stutters), and each lasso found
 // under symmetry replays and returns to its start.
 func TestSymmetryLivenessExact(t *testing.T) {
+	sequentialUnderRace(t)
 	cases := []Bounds{
 		SeededBugCases()[1].Bounds, // no-61: three starvation cycles
 		SeededBugCases()[3].Bounds, // gosched-local
@@ -216,6 +219,7 @@ func TestGSymmetryCanonical(t *testing.T) {
 // With G symmetry the seeded safety bugs are found with their exact
 // traces, which replay; the correct model passes; liveness does not use it.
 func TestGSymmetrySafety(t *testing.T) {
+	sequentialUnderRace(t)
 	for _, c := range SeededBugCases() {
 		if c.Kind != KindInvariant {
 			continue
@@ -240,6 +244,7 @@ func TestGSymmetrySafety(t *testing.T) {
 // verdicts (work conservation; starvation of some G) are those of the
 // unreduced graph; the correct model passes.
 func TestGSymmetryLiveness(t *testing.T) {
+	sequentialUnderRace(t)
 	reducedKeepsVerdicts(t, "G symmetry", func(o *Options) { o.GSymmetry = true },
 		[]Bounds{
 			{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true},

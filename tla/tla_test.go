@@ -37,7 +37,7 @@ var slowCfgs = map[string]time.Duration{"GMP_np3": 40 * time.Minute}
 // long tier cross-checks, so equal counts are what agreement means here.
 var longCfgs = tlacheck.LongCfgs
 
-var longTier = flag.Bool("long", os.Getenv("GMPCHECK_LONG") == "1", "also run tla-checker on the long cfgs (GMP_np3)")
+var longTier = flag.Bool("long", os.Getenv("GMPCHECK_LONG") == "1", "also run tla-checker on the long cfgs (tlacheck.LongCfgs)")
 
 // exploreCfg checks a GMP cfg's bounds with the Go explorer (Ms as the
 // thread limit, as GoLiveness does): the default tier's stand-in for a
