@@ -93,6 +93,9 @@ func TestVisualizeInBrowser(t *testing.T) {
 		}
 	}
 	if browser == "" {
+		if os.Getenv("GMPCHECK_BROWSER") == "1" {
+			t.Fatal("GMPCHECK_BROWSER=1 but no Chromium on PATH: the browser stage cannot pass without one")
+		}
 		t.Skip("no Chromium on PATH: the page's script is checked as text only (TestVisualizeMarksFirstError)")
 	}
 	var illegal *Case
