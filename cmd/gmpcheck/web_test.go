@@ -59,8 +59,7 @@ func TestWebOut(t *testing.T) {
 		if os.Getenv("GMPCHECK_BROWSER") == "1" {
 			t.Fatal("GMPCHECK_BROWSER=1 but no Chromium on PATH: the browser stage cannot pass without one")
 		}
-		t.Log("no Chromium on PATH: the page was not loaded in a browser")
-		return
+		t.Skip("no Chromium on PATH: the files were checked, the page was not loaded in a browser (CI's browser stage sets GMPCHECK_BROWSER=1)")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
