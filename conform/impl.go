@@ -56,6 +56,7 @@ var emitAfter = map[spec.ActionKind]bool{
 	spec.ActRecheckGlobalNoP: true, spec.ActRecheckRunqs: true, spec.ActRecheckRunqsNoP: true,
 	spec.ActRecheckMiss: true, spec.ActExitSyscallFast: true, spec.ActExitSyscallIdleP: true,
 	spec.ActExitSyscallNoP: true, spec.ActExitSyscallGlobrunq: true,
+	spec.ActRecheckFound: true, spec.ActWakep: true, spec.ActWakepSkip: true, spec.ActWakepNoP: true,
 }
 
 // obs is one observed spec action. Its step took effect strictly after the
@@ -93,12 +94,6 @@ type ImplOptions struct {
 	// then be able to end there too (a lost wakeup shows here: the spec
 	// would have started an M the run never had).
 	Quiescent bool
-	// WakepTransient accepts an M's SpinLimit where the spec enables only
-	// BecomeSpinning, if one more spinning M would make the limit say no
-	// and nmspinning is 0: the M read the 1 that another M's wakep holds
-	// between its CAS 0→1 and the pidlegetSpinning that finds no P (the
-	// spec takes wakep as one step: filter "wakep-transient").
-	WakepTransient bool
 	// StaleHandoff accepts a retake whose handoffp started an M on work
 	// (or a spinning need) it read before its startm ran, when the state
 	// at the startm no longer shows it (the spec takes handoffp's reads
@@ -600,7 +595,7 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 		return fail("bound", "m%d beyond the spec's %d Ms", o.actor, st.NumMs())
 	}
 	switch e.Action {
-	case spec.ActSteal, spec.ActStealMiss, spec.ActRecheckRunqs, spec.ActRecheckRunqsNoP, spec.ActRecheckMiss:
+	case spec.ActSteal, spec.ActStealMiss, spec.ActRecheckFound, spec.ActRecheckMiss:
 		act.P = int8(e.Victim)
 	case spec.ActPreempt, spec.ActRetake:
 		act.M, act.P = spec.NoP, int8(e.P)
@@ -670,10 +665,6 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 		if n2, ok := c.latePidleput(cf, o, act); ok {
 			next, err, filter = n2, nil, "late-pidleput"
 		}
-	}
-	if err != nil && e.Action == spec.ActSpinLimit && c.opt.WakepTransient {
-		next, err = c.transientSpinLimit(st, o.actor)
-		filter = "wakep-transient"
 	}
 	switch {
 	case errors.Is(err, spec.ErrNoIdleM):
@@ -934,21 +925,6 @@ func (c *checker) kickSteal(cf *config, act spec.Action) (spec.State, error) {
 		return next, nil
 	}
 	return cf.st, fmt.Errorf("no kick in flight on p%d", act.P)
-}
-
-// transientSpinLimit is SpinLimit taken on a stale nmspinning of 1 (see
-// ImplOptions.WakepTransient): the M goes to the lock section that releases
-// its P.
-func (c *checker) transientSpinLimit(s spec.State, m int) (spec.State, error) {
-	en := false
-	for _, a := range c.md.Enabled(s) {
-		en = en || (a.Kind == spec.ActBecomeSpinning && int(a.M) == m)
-	}
-	if !en || s.NMSpinning != 0 || 2*(int(s.NMSpinning)+1) < s.NumPs()-int(s.NPIdle) {
-		return s, fmt.Errorf("spec: m%d: SpinLimit is not enabled, even with a transient nmspinning of 1", m)
-	}
-	s.M[m].PC = spec.MDrop
-	return s, nil
 }
 
 // startedSpinning reports whether the M holding p in s is spinning.
