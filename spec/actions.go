@@ -19,11 +19,14 @@ const (
 	ActExitSyscallIdleP // exitsyscallTryGetP → pidleget
 	ActExitSyscallNoP   // exitsyscallNoP: curg Grunning → Grunnable, dropg
 	// The schedule loop, by an M in findRunnable (weakly fair per M).
-	ActGlobal61            // schedtick%61 == 0 → globrunqget
+	ActGlobal61            // schedtick%61 == 0 and sched.runq not empty → globrunqget under sched.lock
+	ActGlobal61Miss        // schedtick%61 == 0 but sched.runq empty (read, or found under the lock)
 	ActRunqGet             // runqget
 	ActGlobRunqGetBatch    // globrunqgetbatch + runqputbatch (top, or before releasing the P)
+	ActGlobRunqMiss        // local queue and sched.runq seen empty at the top
 	ActNetpoll             // netpoll(0) in findRunnable (param G)
-	ActBecomeSpinning      // the spinning limit allows it → becomeSpinning
+	ActSpinOK              // 2*nmspinning < procs-npidle: the limit allows spinning
+	ActBecomeSpinning      // becomeSpinning: m.spinning, nmspinning.Add(1), needspinning = 0
 	ActSpinLimit           // 2*nmspinning >= procs-npidle: do not spin
 	ActSteal               // stealWork visits a victim and runqsteal takes work (param P: victim)
 	ActStealMiss           // stealWork visits a victim and finds nothing (param P: victim)
@@ -39,6 +42,7 @@ const (
 	ActStopM               // stopm: mput under sched.lock
 	ActExitSyscallLateP    // exitsyscallNoP: pidleget under sched.lock got a P → execute
 	ActExitSyscallGlobrunq // exitsyscallNoP: no idle P → globrunqput, then stopm
+	ActResetSpinning       // schedule: resetspinning (nmspinning.Add(-1), then wakep) and execute
 	// wakep, by the M that called it (weakly fair per M, like the loop).
 	ActWakep       // nmspinning was 0 and the CAS 0 → 1 won
 	ActWakepSkip   // nmspinning != 0 (an M spins already): return
@@ -62,9 +66,12 @@ var actionNames = [numActionKinds]string{
 	ActExitSyscallIdleP:    "ExitSyscallIdleP",
 	ActExitSyscallNoP:      "ExitSyscallNoP",
 	ActGlobal61:            "Global61",
+	ActGlobal61Miss:        "Global61Miss",
 	ActRunqGet:             "RunqGet",
 	ActGlobRunqGetBatch:    "GlobRunqGetBatch",
+	ActGlobRunqMiss:        "GlobRunqMiss",
 	ActNetpoll:             "Netpoll",
+	ActSpinOK:              "SpinOK",
 	ActBecomeSpinning:      "BecomeSpinning",
 	ActSpinLimit:           "SpinLimit",
 	ActSteal:               "Steal",
@@ -81,6 +88,7 @@ var actionNames = [numActionKinds]string{
 	ActStopM:               "StopM",
 	ActExitSyscallLateP:    "ExitSyscallLateP",
 	ActExitSyscallGlobrunq: "ExitSyscallGlobrunq",
+	ActResetSpinning:       "ResetSpinning",
 	ActWakep:               "Wakep",
 	ActWakepSkip:           "WakepSkip",
 	ActWakepStartM:         "WakepStartM",

@@ -42,7 +42,7 @@ func (md *Model) check(s *State) error {
 		return nil
 	}
 	var holders [MaxPs]uint8
-	var inHand [MaxGs + 1]bool // runnable curg of an M in exitsyscallNoP
+	var inHand [MaxGs + 1]bool // runnable curg of an M in exitsyscallNoP or about to resetspinning
 	spinning := 0
 	for m := 0; m < nM; m++ {
 		ms := &s.M[m]
@@ -53,15 +53,17 @@ func (md *Model) check(s *State) error {
 			holders[ms.P]++
 		}
 		// A spinning M's own run queue is empty: only the G running on a
-		// P puts Gs on its local queue, and a spinning M runs none. This
-		// holds only because timers are not modelled: stealWork runs other
-		// Ps' timers, whose ready() puts Gs on the spinning M's own P.
+		// P puts Gs on its local queue, and a spinning M runs none, until
+		// it has found work (a steal or a global batch fills the queue just
+		// before resetspinning: PC ResetSpin). This holds only because
+		// timers are not modelled: stealWork runs other Ps' timers, whose
+		// ready() puts Gs on the spinning M's own P.
 		if ms.Spinning {
 			spinning++
 			switch {
 			case ms.P == NoP && ms.PC != MDropSpin:
 				return inv(InvSpinning, "m%d spins without a P", m)
-			case ms.P != NoP:
+			case ms.P != NoP && ms.PC != MResetSpin:
 				if ps := &s.P[ms.P]; !ps.empty() {
 					return inv(InvSpinning, "m%d spins but its p%d has local work (runnext=%s, %d in ring)", m, ms.P, gName(ps.RunNext), ps.N)
 				}
@@ -84,7 +86,7 @@ func (md *Model) check(s *State) error {
 			if ms.P != NoP || ms.CurG != NoG || ms.Spinning {
 				return inv(InvMShape, "m%d at %v holds p%d / %s / spinning=%v", m, ms.PC, ms.P, gName(ms.CurG), ms.Spinning)
 			}
-		case MSched, MDrop:
+		case MSched, MLocal, MPoll, MSpin, MDrop:
 			if ms.P == NoP || ms.CurG != NoG {
 				return inv(InvMShape, "m%d at %v with P=%d curg=%s", m, ms.PC, ms.P, gName(ms.CurG))
 			}
@@ -96,6 +98,12 @@ func (md *Model) check(s *State) error {
 			if ms.P != NoP || ms.CurG != NoG || !ms.Spinning {
 				return inv(InvMShape, "m%d dropping spinning with P=%d curg=%s spinning=%v", m, ms.P, gName(ms.CurG), ms.Spinning)
 			}
+		case MResetSpin:
+			if ms.P == NoP || ms.CurG == NoG || int(ms.CurG) > nG || !ms.Spinning {
+				return inv(InvMShape, "m%d about to resetspinning with P=%d curg=%s spinning=%v", m, ms.P, gName(ms.CurG), ms.Spinning)
+			}
+			curg[ms.CurG]++
+			inHand[ms.CurG] = true
 		case MSyscallNoP:
 			if ms.P != NoP || ms.CurG == NoG || int(ms.CurG) > nG || ms.Spinning {
 				return inv(InvMShape, "m%d in exitsyscallNoP with P=%d curg=%s spinning=%v", m, ms.P, gName(ms.CurG), ms.Spinning)

@@ -96,7 +96,7 @@ func (md *Model) appendEnabled(dst []Action, s *State) []Action {
 				}
 				dst = append(dst, Action{Kind: k, M: mi, P: NoP})
 			}
-		case MSched:
+		case MSched, MLocal, MPoll, MSpin:
 			dst = md.appendSchedSteps(dst, s, mi)
 		case MSteal:
 			dst = md.appendStealSteps(dst, s, mi)
@@ -104,6 +104,8 @@ func (md *Model) appendEnabled(dst []Action, s *State) []Action {
 			dst = md.appendDropSteps(dst, s, mi)
 		case MDropSpin:
 			dst = append(dst, Action{Kind: ActDropSpinning, M: mi, P: NoP})
+		case MResetSpin:
+			dst = append(dst, Action{Kind: ActResetSpinning, M: mi, P: NoP})
 		case MRecheck:
 			switch {
 			case s.Runq.N == 0 || !md.b.recheckGlobal():
@@ -178,22 +180,48 @@ func (md *Model) wakeAction(s *State, mi int8) Action {
 }
 
 // appendSchedSteps is the top of findRunnable for an M holding a P and no
-// G: the first source of work that has some wins, in the runtime's order;
-// netpoll may return a G whatever the later sources hold. With nothing
-// found, a spinning M goes on to stealWork, and a non-spinning one takes
-// the spinning-limit decision (its two loads of nmspinning and npidle).
+// G, one shared read per step, in the runtime's order. At MSched: the 1/61
+// check, which reads sched.runq only when schedtick is a multiple of the
+// period (else it is local and the M goes straight on). At MLocal: runqget,
+// then the global queue. At MPoll: netpoll(0), which may return a G
+// whatever the queues hold; then a spinning M goes on to stealWork, and a
+// non-spinning one takes the spinning-limit decision (its loads of
+// nmspinning and npidle), whose becomeSpinning is the next step (MSpin).
+//
+// A read and the lock section it leads to are one step: taking the read
+// at the lock's instant loses nothing, because the lock section decides
+// again from what it sees (globrunqget finding nothing is Global61Miss).
+// A read that leads nowhere (a miss) is a step of its own, since the
+// state it saw may change before the next read.
 func (md *Model) appendSchedSteps(dst []Action, s *State, mi int8) []Action {
 	ms := &s.M[mi]
 	p := int(ms.P)
 	ps := &s.P[p]
-	switch {
-	case md.cond61(s, p):
-		return append(dst, Action{Kind: ActGlobal61, M: mi, P: NoP})
-	case !ps.empty():
-		return append(dst, Action{Kind: ActRunqGet, M: mi, P: NoP})
-	case s.Runq.N > 0:
-		return append(dst, Action{Kind: ActGlobRunqGetBatch, M: mi, P: NoP})
+	switch ms.PC {
+	case MSched:
+		if md.check61(s, p) {
+			k := ActGlobal61Miss
+			if s.Runq.N > 0 {
+				k = ActGlobal61
+			}
+			return append(dst, Action{Kind: k, M: mi, P: NoP})
+		}
+		fallthrough
+	case MLocal:
+		// The local queue gains work only from its owner, this M: a
+		// runqget that finds nothing stays true until the global read.
+		k := ActGlobRunqMiss
+		switch {
+		case !ps.empty():
+			k = ActRunqGet
+		case s.Runq.N > 0:
+			k = ActGlobRunqGetBatch
+		}
+		return append(dst, Action{Kind: k, M: mi, P: NoP})
+	case MSpin:
+		return append(dst, Action{Kind: ActBecomeSpinning, M: mi, P: NoP})
 	}
+	// MPoll.
 	if md.b.Netpoll {
 		for g := 1; g <= int(s.nG); g++ {
 			if s.G[g] == GWaiting {
@@ -205,7 +233,7 @@ func (md *Model) appendSchedSteps(dst []Action, s *State, mi int8) []Action {
 		return md.appendStealSteps(dst, s, mi)
 	}
 	if 2*int(s.NMSpinning) < int(s.nP)-int(s.NPIdle) {
-		return append(dst, Action{Kind: ActBecomeSpinning, M: mi, P: NoP})
+		return append(dst, Action{Kind: ActSpinOK, M: mi, P: NoP})
 	}
 	return append(dst, Action{Kind: ActSpinLimit, M: mi, P: NoP})
 }
@@ -273,8 +301,10 @@ func (md *Model) appendRecheckRunqs(dst []Action, s *State, mi int8) []Action {
 	return dst
 }
 
-func (md *Model) cond61(s *State, p int) bool {
-	return md.b.Bug != BugNo61 && s.P[p].SchedTick == 0 && s.Runq.N > 0
+// check61 reports whether the 1/61 check reads sched.runq: schedtick is
+// a multiple of the period (the model keeps it modulo the period).
+func (md *Model) check61(s *State, p int) bool {
+	return md.b.Bug != BugNo61 && s.P[p].SchedTick == 0
 }
 
 // retakeCond is sysmon's untimed rule for a P in a syscall: retake it if it
@@ -382,13 +412,20 @@ func (md *Model) step(s *State, a Action) (info stepInfo, err error) {
 		ms.CurG, ms.PC = NoG, MStop
 	case ActGlobal61:
 		info.freshP, err = md.run(s, a.M, s.globrunqget(), false)
+	case ActGlobal61Miss:
+		ms.PC = MLocal
+	case ActGlobRunqMiss:
+		ms.PC = MPoll
 	case ActRunqGet:
 		g, inherit := s.P[ms.P].runqget()
 		info.freshP, err = md.run(s, a.M, g, inherit)
 	case ActGlobRunqGetBatch:
 		info.freshP, err = md.takeGlobalBatch(s, a.M, &buf)
 	case ActNetpoll:
+		s.G[a.G] = GRunnable // netpoll's list is made runnable, then run
 		info.freshP, err = md.run(s, a.M, a.G, false)
+	case ActSpinOK:
+		ms.PC = MSpin
 	case ActBecomeSpinning:
 		md.becomeSpinning(s, ms)
 		ms.PC = MSteal
@@ -445,6 +482,13 @@ func (md *Model) step(s *State, a Action) (info stepInfo, err error) {
 		}
 	case ActStopM:
 		ms.PC, ms.Scan = MIdle, 0
+	case ActResetSpinning:
+		ms.Spinning = false
+		if md.b.Bug != BugSpinNoDec {
+			s.NMSpinning--
+		}
+		info.freshP = md.execute(s, ms, ms.CurG, false)
+		md.wakep(ms)
 	case ActPreempt:
 		m := &s.M[s.holder(int(a.P))]
 		g := m.CurG
@@ -532,25 +576,34 @@ func (md *Model) goschedImpl(s *State, ms *MState, g GID) {
 	}
 }
 
-// run is the end of schedule: resetspinning if the M was spinning, then
-// execute. It returns the P whose time slice restarted, or NoP.
+// run is the end of schedule. A spinning M first takes resetspinning, a
+// step of its own (ResetSpinning): until then it holds g, still runnable,
+// and counts in nmspinning, and other Ms may read that count. Otherwise
+// the M executes g. It returns the P whose time slice restarted, or NoP.
 func (md *Model) run(s *State, m int8, g GID, inheritTime bool) (int8, error) {
 	ms := &s.M[m]
 	if ms.Spinning {
-		ms.Spinning = false
-		if md.b.Bug != BugSpinNoDec {
-			s.NMSpinning--
+		if inheritTime {
+			// A spinning M's own queue is empty: runnext is not its to inherit.
+			return NoP, fmt.Errorf("spec: spinning m%d inherits a time slice", m)
 		}
-		md.wakep(ms)
+		ms.CurG, ms.PC, ms.Scan = g, MResetSpin, 0
+		return NoP, nil
 	}
+	return md.execute(s, ms, g, inheritTime), nil
+}
+
+// execute runs g on the M: Grunning, and schedtick incremented unless the
+// G inherits the time slice. It returns the P whose slice restarted, or NoP.
+func (md *Model) execute(s *State, ms *MState, g GID, inheritTime bool) int8 {
 	s.G[g] = GRunning
 	ms.CurG, ms.PC, ms.Scan = g, MRun, 0
 	if inheritTime {
-		return NoP, nil
+		return NoP
 	}
 	ps := &s.P[ms.P]
 	ps.SchedTick = uint8((int(ps.SchedTick) + 1) % int(md.period))
-	return ms.P, nil
+	return ms.P
 }
 
 // wakep is the call of wakep at the end of its caller's step: the M goes

@@ -50,7 +50,10 @@ type MPC uint8
 
 const (
 	MIdle         MPC = iota // parked in stopm, on sched.midle
-	MSched                   // top of findRunnable, holding a P, no curg
+	MSched                   // top of findRunnable, holding a P, no curg; next: the 1/61 check
+	MLocal                   // past the 1/61 check; next: runqget, then the global queue's read and lock section
+	MPoll                    // local and global queues seen empty; next: netpoll(0), then the spinning limit (or stealWork)
+	MSpin                    // the spinning limit allowed it; next: becomeSpinning's nmspinning.Add(1)
 	MSteal                   // spinning in stealWork; Scan holds the victims visited
 	MDrop                    // found nothing; next: the sched.lock section that releases the P
 	MDropSpin                // released its P while spinning; next: nmspinning.Add(-1)
@@ -59,11 +62,12 @@ const (
 	MRecheckP                // no P; checkRunqsNoP saw work; next: pidlegetSpinning under sched.lock
 	MStop                    // no P, nothing found; next: stopm's mput under sched.lock
 	MSyscallNoP              // exitsyscallNoP: curg made runnable, next: pidleget or globrunqput
+	MResetSpin               // a spinning M took curg (still runnable) from a queue; next: resetspinning, then execute
 	MRun                     // running its curg (GRunning or GSyscall)
 	numMPCs
 )
 
-var mpcNames = [...]string{"idle", "sched", "steal", "drop", "dropspin", "recheck", "recheckrunqs", "recheckp", "stop", "syscallnop", "run"}
+var mpcNames = [...]string{"idle", "sched", "local", "poll", "spin", "steal", "drop", "dropspin", "recheck", "recheckrunqs", "recheckp", "stop", "syscallnop", "resetspin", "run"}
 
 func (pc MPC) String() string {
 	if int(pc) < len(mpcNames) {

@@ -300,7 +300,7 @@ func reducedKeepsVerdicts(t *testing.T, name string, set func(*Options), passing
 	opt := Options{Liveness: true, ThreadLimit: true}
 	set(&opt)
 	r, _ := Explore(context.Background(), b, opt)
-	if r.Violation == nil || r.Violation.Kind != KindWorkConservation || r.Violation.Trace.Len() != 11 {
+	if r.Violation == nil || r.Violation.Kind != KindWorkConservation || r.Violation.Trace.Len() != 13 {
 		t.Fatalf("go1.19 with %s: %v\n%v", name, r, r.Violation)
 	}
 	checkTraceReplays(t, b, r.Violation.Trace)
