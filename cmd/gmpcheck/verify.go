@@ -73,6 +73,9 @@ type stage struct {
 	name  string
 	order int // stages run in increasing order
 	run   func(ctx context.Context, log io.Writer) stageResult
+	// budget, if positive, is the stage's own time limit (the long tier's
+	// stages): past it the stage is cut short and INCONCLUSIVE.
+	budget time.Duration
 }
 
 var stages []stage
@@ -105,12 +108,13 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	for _, s := range sortedStages() {
 		names = append(names, s.name)
 	}
-	fs := newFlags("verify", "[-run regexp] [-timeout d] [-q] [-json]",
-		"Runs every check gmpcheck has at a bounded budget, each with its seeded-bug\nself-test, and prints a summary table. Stages: "+strings.Join(names, ", ")+".")
-	match := fs.String("run", "", "only the stages whose name matches this regular expression (stages: "+strings.Join(names, ", ")+")")
+	fs := newFlags("verify", "[-run regexp] [-timeout d] [-q] [-json] | -long [-run regexp] [-budget d] [-seed n] [-mutants n] [-impl-runs n] [-lifecycles n] [-tlc jar] [-timeout d]",
+		"Runs every check gmpcheck has at a bounded budget, each with its seeded-bug\nself-test, and prints a summary table. Stages: "+strings.Join(names, ", ")+".\n\n"+longUsage())
+	match := fs.String("run", "", "only the stages whose name matches this regular expression (stages: "+strings.Join(names, ", ")+"; with -long: "+strings.Join(longStageNames(), ", ")+")")
 	only := fs.String("only", "", "deprecated: -run 'name|name'")
-	fs.addTimeout(15*time.Minute, "overall time limit")
+	fs.addTimeout(15*time.Minute, "overall time limit (with -long the default is none: each long stage has its own budget)")
 	quiet := fs.Bool("q", false, "print only the summary table")
+	lf := addLongFlags(fs)
 	if code, ok := fs.parse(args, stdout, stderr); !ok {
 		return code
 	}
@@ -129,14 +133,31 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if err != nil {
 		return usageError(stderr, "verify", "%v", err)
 	}
+	all := sortedStages()
+	var lopt longOptions
+	if *lf.long {
+		if lopt, err = lf.options(fs); err != nil {
+			return usageError(stderr, "verify", "%v", err)
+		}
+		all, names = longStages(lopt), longStageNames()
+		if !fs.set("timeout") {
+			fs.timeout = 0
+		}
+	} else if err := lf.rejectWithoutLong(fs); err != nil {
+		return usageError(stderr, "verify", "%v", err)
+	}
 	var selected []stage
-	for _, s := range sortedStages() {
+	for _, s := range all {
 		if re == nil || re.MatchString(s.name) {
 			selected = append(selected, s)
 		}
 	}
 	if len(selected) == 0 {
-		return usageError(stderr, "verify", "-run %q matches no stage (stages: %s)", *match, strings.Join(names, ", "))
+		tier := "stage"
+		if *lf.long {
+			tier = "long stage"
+		}
+		return usageError(stderr, "verify", "-run %q matches no %s (stages: %s)", *match, tier, strings.Join(names, ", "))
 	}
 	out := newOutput(fs, stdout, stderr)
 	stdout = out.human
@@ -148,6 +169,11 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	log := stdout
 	if *quiet {
 		log = io.Discard
+	}
+	beat := heartbeatEvery
+	if *lf.long {
+		beat = longHeartbeatEvery
+		lopt.header(log, selected)
 	}
 	type row struct {
 		name string
@@ -164,18 +190,27 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		if ctx.Err() != nil {
 			res = stageResult{verdict: inconclusive, summary: "not run: " + interrupted(ctx)}
 		} else {
-			w, stop := heartbeat(prefixWriter(log, "      "), s.name, heartbeatEvery)
-			res = s.run(ctx, w)
+			sctx, scancel := withTimeout(ctx, s.budget)
+			w, stop := heartbeat(prefixWriter(log, "      "), s.name, beat)
+			res = s.run(sctx, w)
 			stop()
-			if ctx.Err() != nil && res.verdict == pass {
+			if sctx.Err() != nil && res.verdict == pass {
 				res.verdict = inconclusive
 			}
+			if sctx.Err() != nil && ctx.Err() == nil && res.verdict != fail {
+				res.summary += fmt.Sprintf(" (budget %s reached)", s.budget)
+			}
+			scancel()
 		}
 		took := time.Since(start)
 		fmt.Fprintf(log, "[%d/%d] %s %s (%s)\n", i+1, len(selected), s.name, res.verdict, took.Round(time.Millisecond))
 		rows = append(rows, row{s.name, res, took})
-		out.row("stage", map[string]any{"stage": s.name, "verdict": res.verdict.String(), "seconds": took.Seconds(),
-			"summary": res.summary, "seeded_bugs": res.seeded, "caught_bugs": res.caught})
+		fields := map[string]any{"stage": s.name, "verdict": res.verdict.String(), "seconds": took.Seconds(),
+			"summary": res.summary, "seeded_bugs": res.seeded, "caught_bugs": res.caught}
+		if s.budget > 0 {
+			fields["budget_seconds"] = s.budget.Seconds()
+		}
+		out.row("stage", fields)
 		overall = worst(overall, res.verdict)
 		seeded, caught = seeded+res.seeded, caught+res.caught
 	}
@@ -195,8 +230,13 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stdout, "\nverify: stopped early (%s): the stages above are what ran\n", why)
 	}
 	fmt.Fprintf(stdout, "\nverify: %s\n", overall)
-	return out.result(overall, fmt.Sprintf("%d stages; %d/%d seeded bugs caught", len(rows), caught, seeded),
-		map[string]any{"seeded_bugs": seeded, "caught_bugs": caught})
+	extra := map[string]any{"seeded_bugs": seeded, "caught_bugs": caught}
+	tier := ""
+	if *lf.long {
+		extra["long"], extra["seed"] = true, lopt.seed
+		tier = " (long tier)"
+	}
+	return out.result(overall, fmt.Sprintf("%d stages%s; %d/%d seeded bugs caught", len(rows), tier, caught, seeded), extra)
 }
 
 func sortedStages() []stage {
