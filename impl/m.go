@@ -181,9 +181,11 @@ func (s *Sched) pidlegetSpinning() *P {
 	return pp
 }
 
-// resetspinning is called when a spinning M found work: it stops spinning
-// and, since it may not be the only work, wakes another spinning M.
-func (s *Sched) resetspinning(m *M) {
+// resetspinningStep is the step after a spinning M found work (its G in
+// hand, m.curg, still runnable): it stops spinning and, since the work it
+// found may not be the only work, wakes another spinning M; then it runs
+// the G.
+func (s *Sched) resetspinningStep(m *M) stepResult {
 	if !m.spinning {
 		panic("resetspinning: not a spinning m")
 	}
@@ -194,7 +196,10 @@ func (s *Sched) resetspinning(m *M) {
 			panic("findRunnable: negative nmspinning")
 		}
 	}
+	s.emitAction(spec.ActResetSpinning, m, pidOf(m.p.Load()), m.curg.Load())
 	s.wakep(m)
+	s.execute(m, m.curg.Load(), false)
+	return stepRun
 }
 
 // becomeSpinning marks m spinning and counts it; a spinning M now exists to

@@ -135,13 +135,21 @@ func (s *Sched) execute(m *M, g *G, inheritTime bool) {
 	m.pc = spec.MRun
 }
 
-// run is the end of schedule: a spinning M that found work stops spinning
-// (and wakes another), then executes g.
-func (s *Sched) run(m *M, g *G, inheritTime bool) {
+// run is the end of schedule. A spinning M that found g holds it, still
+// runnable, and takes resetspinning as its next step (resetspinningStep):
+// until then it counts in nmspinning, which other Ms may read. Any other M
+// executes g at once.
+func (s *Sched) run(m *M, g *G, inheritTime bool) stepResult {
 	if m.spinning {
-		s.resetspinning(m)
+		if inheritTime {
+			panic("schedule: a spinning M inherits a time slice")
+		}
+		m.curg.Store(g)
+		m.pc = spec.MResetSpin
+		return stepAgain
 	}
 	s.execute(m, g, inheritTime)
+	return stepRun
 }
 
 // dropg detaches m's current G.

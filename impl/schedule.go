@@ -26,8 +26,14 @@ const (
 // A step never blocks, which is what lets the Driver run it directly.
 func (s *Sched) schedStep(m *M) stepResult {
 	switch m.pc {
-	case spec.MSched:
+	case spec.MSched, spec.MLocal:
 		return s.findRunnableStep(m)
+	case spec.MPoll:
+		return s.spinLimitStep(m)
+	case spec.MSpin:
+		return s.becomeSpinningStep(m)
+	case spec.MResetSpin:
+		return s.resetspinningStep(m)
 	case spec.MSteal:
 		return s.stealStep(m)
 	case spec.MDrop:
@@ -53,9 +59,10 @@ func (s *Sched) schedStep(m *M) stepResult {
 }
 
 // findRunnableStep is the top of findRunnable for an M holding a P, in the
-// runtime's order: the 1-in-61 global check, the local queue, a batch from
-// the global queue; with nothing there a spinning M goes on to stealWork,
-// and a non-spinning one takes the spinning-limit decision.
+// runtime's order and one shared read per step: the 1-in-61 global check
+// (a step of its own when schedtick calls for it, pc MSched), then the
+// local queue and a batch from the global queue (pc MLocal). With nothing
+// there the M goes on to the spinning limit (spinLimitStep).
 func (s *Sched) findRunnableStep(m *M) stepResult {
 	pp := m.p.Load()
 	if m.spinning && !pp.runq.Empty() && !s.anyBug() {
@@ -63,32 +70,46 @@ func (s *Sched) findRunnableStep(m *M) stepResult {
 	}
 	// Fairness: two Gs that keep readying each other through runnext
 	// could otherwise keep the global queue waiting forever.
-	if !s.bugOn(spec.BugNo61) && pp.schedtick.Load()%s.period == 0 {
+	if m.pc == spec.MSched && !s.bugOn(spec.BugNo61) && pp.schedtick.Load()%s.period == 0 {
 		s.glob.Lock()
 		g := s.glob.get()
 		s.glob.Unlock()
 		if g != nil {
 			s.emitAction(spec.ActGlobal61, m, pp.id, g)
-			s.run(m, g, false)
-			return stepRun
+			return s.run(m, g, false)
 		}
+		// The global queue may fill before the M reads it again below.
+		m.pc = spec.MLocal
+		s.emitAction(spec.ActGlobal61Miss, m, pp.id, nil)
+		return stepAgain
 	}
+	// Only this M puts Gs on pp's queue, so finding it empty stays true
+	// until the global queue is read.
 	if g, inherit := pp.runq.Get(); g != nil {
 		s.emitAction(spec.ActRunqGet, m, pp.id, g)
-		s.run(m, g, inherit)
-		return stepRun
+		return s.run(m, g, inherit)
 	}
 	s.glob.Lock()
 	if g := s.globrunqgetbatch(pp); g != nil {
 		s.glob.Unlock()
 		s.emitAction(spec.ActGlobRunqGetBatch, m, pp.id, g)
-		s.run(m, g, false)
-		return stepRun
+		return s.run(m, g, false)
 	}
 	s.glob.Unlock()
+	m.pc = spec.MPoll
+	s.emitAction(spec.ActGlobRunqMiss, m, pp.id, nil)
+	return stepAgain
+}
+
+// spinLimitStep follows the top's misses: a spinning M goes on to
+// stealWork; a non-spinning one reads nmspinning and npidle for the
+// spinning limit, and becomes spinning in a step of its own
+// (becomeSpinningStep), so two Ms may both pass the limit.
+func (s *Sched) spinLimitStep(m *M) stepResult {
 	if m.spinning {
 		return s.startSteal(m)
 	}
+	pp := m.p.Load()
 	// At most half of the busy Ps get a spinning M: with many Ps and
 	// little parallelism, spinning would only burn CPU.
 	if !spinOK(s.nmspinning.Load(), s.gomaxprocs, s.npidle.Load()) {
@@ -96,6 +117,15 @@ func (s *Sched) findRunnableStep(m *M) stepResult {
 		s.emitAction(spec.ActSpinLimit, m, pp.id, nil)
 		return stepAgain
 	}
+	m.pc = spec.MSpin
+	s.emitAction(spec.ActSpinOK, m, pp.id, nil)
+	return stepAgain
+}
+
+// becomeSpinningStep is becomeSpinning after the limit allowed it, then
+// the start of stealWork's scan.
+func (s *Sched) becomeSpinningStep(m *M) stepResult {
+	pp := m.p.Load()
 	s.becomeSpinning(m)
 	s.emitAction(spec.ActBecomeSpinning, m, pp.id, nil)
 	m.pc = spec.MSteal
@@ -156,8 +186,7 @@ func (s *Sched) dropStep(m *M) stepResult {
 	if g := s.globrunqgetbatch(pp); g != nil {
 		s.glob.Unlock()
 		s.emitAction(spec.ActGlobRunqGetBatch, m, pp.id, g)
-		s.run(m, g, false)
-		return stepRun
+		return s.run(m, g, false)
 	}
 	if !m.spinning && s.needspinning.Load() == 1 {
 		s.becomeSpinning(m)
@@ -211,8 +240,7 @@ func (s *Sched) recheckStep(m *M) stepResult {
 			m.pc = spec.MSched
 			s.becomeSpinning(m)
 			s.emitAction(spec.ActRecheckGlobal, m, pp.id, g)
-			s.run(m, g, false)
-			return stepRun
+			return s.run(m, g, false)
 		}
 		s.glob.Unlock()
 		m.pc, m.rpos = spec.MRecheckRunqs, 0

@@ -103,8 +103,7 @@ func (s *Sched) stealStep(m *M) stepResult {
 					s.emit(Event{Kind: EvSteal, M: m.id, P: pp.id, Victim: p2.id, G: g.goid, N: int32(pp.runq.Len() + 1)})
 					s.emit(Event{Kind: EvAction, Action: spec.ActSteal, M: m.id, P: pp.id, Victim: p2.id, G: g.goid})
 				}
-				s.run(m, g, false)
-				return stepRun
+				return s.run(m, g, false)
 			}
 		}
 		if !last {

@@ -64,7 +64,9 @@ func TestExitSyscallLateP(t *testing.T) {
 	_, err = d.Retake(0) // handoffp: nobody spins, no P idle: m1 spins on p0
 	step("retake", err, spec.ActRetake)
 	step("exit", d.ExitSyscall(0), spec.ActExitSyscallNoP) // no idle P yet
-	step("m1 looks", d.Step(1), spec.ActReleaseP)          // one P: no victim, p0 goes idle
+	step("m1 looks at sched.runq", d.Step(1), spec.ActGlobal61Miss)
+	step("m1 looks at both queues", d.Step(1), spec.ActGlobRunqMiss)
+	step("m1 gives up", d.Step(1), spec.ActReleaseP) // one P: no victim, p0 goes idle
 	tick := d.Sched().allp[0].schedtick.Load()
 	status = nil
 	step("m0 locks", d.Step(0), spec.ActExitSyscallLateP)

@@ -1,0 +1,121 @@
+package spec
+
+import "testing"
+
+// Each test here is a behaviour of proc.go that a coarser model forbade:
+// an interleaving between two shared accesses that the spec once took as
+// one step. Each was seen in the concurrent impl's real runs and rejected
+// by trace validation (docs/conformance.md) before the split.
+
+// granularityState starts from Init with Ms 1.. holding the other Ps at
+// the given PC, none spinning unless spin says so: the shape findRunnable
+// leaves after startm, written down directly.
+func granularityState(t *testing.T, md Model, pc MPC, spin bool) State {
+	t.Helper()
+	s := md.Init()
+	for p := 1; p < md.b.Ps; p++ {
+		s.P[p].Status = PRunning
+		s.M[p] = MState{PC: pc, P: int8(p), Spinning: spin}
+		if spin {
+			s.NMSpinning++
+		}
+	}
+	s.NPIdle = 0
+	if err := md.Check(s); err != nil {
+		t.Fatalf("test state breaks an invariant: %v\n%v", err, s)
+	}
+	return s
+}
+
+// steps applies each action in turn: each must be enabled.
+func steps(t *testing.T, md Model, s State, acts ...Action) State {
+	t.Helper()
+	for _, a := range acts {
+		var err error
+		if s, err = md.Step(s, a); err != nil {
+			t.Fatalf("%v: %v\nenabled: %v\n%v", a, err, md.Enabled(s), s)
+		}
+		if err := md.Check(s); err != nil {
+			t.Fatalf("after %v: %v", a, err)
+		}
+	}
+	return s
+}
+
+func mAct(k ActionKind, m int8) Action { return Action{Kind: k, M: m, P: NoP} }
+
+// Two Ms may both pass the spinning limit: each reads nmspinning before
+// the other's becomeSpinning adds to it, so more Ms spin than the limit
+// allows any one of them to see.
+func TestSpinLimitReadApartFromBecomeSpinning(t *testing.T) {
+	md, err := NewModel(Bounds{Ps: 4, Ms: 4, Gs: 1, Cap: 2, SchedTick: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// With four busy Ps at most two Ms may spin (2*nmspinning < 4).
+	s := granularityState(t, md, MPoll, false)
+	s = steps(t, md, s, mAct(ActSpinOK, 1), mAct(ActSpinOK, 2), mAct(ActSpinOK, 3),
+		mAct(ActBecomeSpinning, 1), mAct(ActBecomeSpinning, 2), mAct(ActBecomeSpinning, 3))
+	if s.NMSpinning != 3 {
+		t.Fatalf("want three spinning Ms, past the limit of two: nmspinning=%d", s.NMSpinning)
+	}
+	// Read after the others' increments, the limit refuses the third M.
+	s = granularityState(t, md, MPoll, false)
+	s = steps(t, md, s, mAct(ActSpinOK, 1), mAct(ActBecomeSpinning, 1), mAct(ActSpinOK, 2), mAct(ActBecomeSpinning, 2))
+	if en := md.Enabled(s); !contains(en, mAct(ActSpinLimit, 3)) || contains(en, mAct(ActSpinOK, 3)) {
+		t.Fatalf("with two Ms spinning, m3's limit read should refuse: enabled %v", en)
+	}
+}
+
+// The global queue read at the top is not the 1/61 check's: work that
+// lands in between is taken as a batch (globrunqgetbatch), not as the one
+// G of the 1/61 check.
+func TestTopReadsOneWordPerStep(t *testing.T) {
+	md, err := NewModel(Bounds{Ps: 2, Ms: 2, Gs: 1, Cap: 2, SchedTick: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := granularityState(t, md, MSched, false)
+	s = steps(t, md, s,
+		mAct(ActGlobal61Miss, 1), // p1's tick is 0: m1 reads sched.runq, empty
+		mAct(ActGosched, 0),      // g1 to sched.runq
+		mAct(ActWakep, 0), mAct(ActWakepNoP, 0))
+	en := md.Enabled(s)
+	if !contains(en, mAct(ActGlobRunqGetBatch, 1)) || contains(en, mAct(ActGlobal61, 1)) {
+		t.Fatalf("m1 past the 1/61 check should take a batch: enabled %v", en)
+	}
+}
+
+// A spinning M that found work still counts in nmspinning until its
+// resetspinning: a wakep in between sees it and skips, and the finder's own
+// wakep after the decrement is what starts the next M.
+func TestResetSpinningAfterTheFind(t *testing.T) {
+	md, err := NewModel(Bounds{Ps: 2, Ms: 3, Gs: 3, Cap: 2, Spawn: 2, SchedTick: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := granularityState(t, md, MPoll, true)
+	s = steps(t, md, s,
+		mAct(ActNewProc, 0), mAct(ActWakepSkip, 0), // m1 spins: no wakep
+		Action{Kind: ActSteal, M: 1, P: 0}) // m1 takes g2 from p0
+	if s.M[1].PC != MResetSpin || s.G[s.M[1].CurG] != GRunnable || s.NMSpinning != 1 {
+		t.Fatalf("after the steal m1 should hold a runnable G and still count as spinning:\n%v", s)
+	}
+	s = steps(t, md, s, mAct(ActNewProc, 0))
+	if en := md.Enabled(s); !contains(en, mAct(ActWakepSkip, 0)) {
+		t.Fatalf("a wakep between the find and resetspinning should see nmspinning=1: enabled %v", en)
+	}
+	s = steps(t, md, s, mAct(ActWakepSkip, 0), mAct(ActResetSpinning, 1), mAct(ActWakep, 1))
+	if s.NMSpinning != 1 || s.G[s.M[1].CurG] != GRunning {
+		t.Fatalf("resetspinning then wakep: want m1 running its G and its wakep's CAS counted:\n%v", s)
+	}
+}
+
+func contains(as []Action, a Action) bool {
+	for _, b := range as {
+		if a == b {
+			return true
+		}
+	}
+	return false
+}
