@@ -185,7 +185,7 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	seeded, caught := 0, 0
 	for i, s := range selected {
 		fmt.Fprintf(log, "[%d/%d] %s ...\n", i+1, len(selected), s.name)
-		start := time.Now()
+		start, cpu0 := time.Now(), cpuTime()
 		var res stageResult
 		if ctx.Err() != nil {
 			res = stageResult{verdict: inconclusive, summary: "not run: " + interrupted(ctx)}
@@ -202,10 +202,10 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			}
 			scancel()
 		}
-		took := time.Since(start)
-		fmt.Fprintf(log, "[%d/%d] %s %s (%s)\n", i+1, len(selected), s.name, res.verdict, took.Round(time.Millisecond))
+		took, user := time.Since(start), cpuTime()-cpu0
+		fmt.Fprintf(log, "[%d/%d] %s %s (%s; %s user CPU)\n", i+1, len(selected), s.name, res.verdict, took.Round(time.Millisecond), user.Round(10*time.Millisecond))
 		rows = append(rows, row{s.name, res, took})
-		fields := map[string]any{"stage": s.name, "verdict": res.verdict.String(), "seconds": took.Seconds(),
+		fields := map[string]any{"stage": s.name, "verdict": res.verdict.String(), "seconds": took.Seconds(), "user_seconds": user.Seconds(),
 			"summary": res.summary, "seeded_bugs": res.seeded, "caught_bugs": res.caught}
 		if s.budget > 0 {
 			fields["budget_seconds"] = s.budget.Seconds()

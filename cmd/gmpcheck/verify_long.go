@@ -125,7 +125,7 @@ func addLongFlags(fs *cmdFlags) *longFlags {
 		seed:       fs.Uint64("seed", 0, "-long: seed of the mutation sample and the stress (0: from the clock; printed, so a run can be repeated)"),
 		mutants:    fs.Int("mutants", 30, "-long: mutants in the mutation sample, 1..10000"),
 		implRuns:   fs.Int("impl-runs", 1000, "-long: reference-scheduler runs for the trace checker, an even number in 2..2000 (half at Procs 2, half at 4)"),
-		lifecycles: fs.Int("lifecycles", 1_000_000, "-long: G lifecycles of the stress's carrier variant, 8..100000000"),
+		lifecycles: fs.Int("lifecycles", 1_000_000, "-long: G lifecycles of the stress's carrier variant, 20000..100000000 (fewer leave the local mix too few to steal)"),
 		budget:     fs.Duration("budget", 0, "-long: every long stage's own time limit (0: each stage's default; see above)"),
 		tlc:        fs.String("tlc", "", "-long: tla2tools.jar for TLC (default $TLA2TOOLS_JAR, else ../shared/tlc/tla2tools.jar beside the checkout or the working directory)"),
 	}
@@ -147,7 +147,7 @@ func (lf *longFlags) options(fs *cmdFlags) (longOptions, error) {
 	for _, e := range []error{
 		intFlag("mutants", o.mutants, 1, 10000),
 		intFlag("impl-runs", o.implRuns, 2, 2000),
-		intFlag("lifecycles", o.lifecycles, 8, 100_000_000),
+		intFlag("lifecycles", o.lifecycles, 20_000, 100_000_000),
 	} {
 		if e != nil {
 			return o, e
