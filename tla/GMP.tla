@@ -69,8 +69,9 @@ Ms == 0..NM-1
 Half == Cap \div 2
 
 GStatuses == {"idle", "runnable", "running", "waiting", "syscall", "dead"}
-MPCs == {"idle", "sched", "steal", "drop", "dropspin", "recheck", "recheckrunqs",
-         "recheckp", "stop", "syscallnop", "run"}
+MPCs == {"idle", "sched", "local", "poll", "spin", "steal", "drop", "dropspin",
+         "recheck", "recheckrunqs", "recheckp", "stop", "syscallnop", "resetspin",
+         "run"}
 
 Min(S) == CHOOSE x \in S : \A y \in S : x <= y
 Min3(a, b, c) == Min({a, b, c})
@@ -172,16 +173,16 @@ Execute(s, m, g, inherit) ==
     IN IF inherit THEN s1
        ELSE [s1 EXCEPT !.P[s1.M[m].p].tick = (@ + 1) % SchedTick]
 
-\* The end of schedule: resetspinning if m was spinning (its wakep may need
-\* an M beyond the bound), then execute g.
-ResetSpinning(s, m) ==
-    IF s.M[m].spinning
-      THEN CallWakep([s EXCEPT !.M[m].spinning = FALSE,
-                               !.NMSpinning = IF Bug = "nmspinning-no-dec" THEN @ ELSE @ - 1], m)
-      ELSE s
+\* The end of schedule. A spinning M first takes resetspinning, a step of
+\* its own (ResetSpinning, pc "resetspin"): until then it holds g, still
+\* runnable, as its curg and counts in nmspinning. Any other M executes g.
+\* (A spinning M's own queue is empty, so it never inherits a time slice;
+\* spec.run rejects that case.)
 Run(s, m, g, inherit) ==
-    LET s1 == ResetSpinning(s, m) IN
-    IF Cut(s1) THEN s1 ELSE Execute(s1, m, g, inherit)
+    IF Cut(s) THEN s
+    ELSE IF s.M[m].spinning
+      THEN [s EXCEPT !.M[m].curg = g, !.M[m].pc = "resetspin", !.M[m].scan = {}]
+    ELSE Execute(s, m, g, inherit)
 
 \* goschedImpl (Gosched and preemption of M m's G g on P p): g goes to
 \* sched.runq (or, with the gosched-local bug, to p's runnext), then wakep
@@ -214,7 +215,9 @@ Gfget(s) ==
 Holder(s, p) == CHOOSE m \in Ms : s.M[m].p = p
 HasHolder(s, p) == \E m \in Ms : s.M[m].p = p
 
-Cond61(s, p) == Bug # "no-61" /\ s.P[p].tick = 0 /\ s.Runq # <<>>
+\* The 1/61 check reads sched.runq: schedtick is a multiple of the period
+\* (the model keeps it modulo the period).
+Check61(s, p) == Bug # "no-61" /\ s.P[p].tick = 0
 
 Stealable(s, p) == s.P[p].ring # <<>> \/ s.P[p].runnext # NoG
 
@@ -307,24 +310,35 @@ PC(m) == st.M[m].pc
 MyP(m) == st.M[m].p
 Spinning(m) == st.M[m].spinning
 
-\* The top of findRunnable, holding a P: the first source that has work.
-AtTop(m) == PC(m) = "sched"
-TopNothing(m) == AtTop(m) /\ LocalEmpty(st, MyP(m)) /\ st.Runq = <<>>
+\* The top of findRunnable, holding a P, one shared read per step in the
+\* runtime's order (spec's appendSchedSteps). At "sched": the 1/61 check,
+\* which reads sched.runq only when schedtick is a multiple of the period;
+\* otherwise the M acts as at "local" at once. At "local": runqget, then
+\* the global queue. At "poll": netpoll(0), then stealWork for a spinning
+\* M, or the spinning-limit decision for the others, whose becomeSpinning
+\* is the next step (pc "spin").
+AtLocal(m) == PC(m) = "local" \/ (PC(m) = "sched" /\ ~Check61(st, MyP(m)))
 
-\* stealWork: a spinning M at the top that found nothing, or in its scan.
-Scanning(m) == (TopNothing(m) /\ Spinning(m)) \/ PC(m) = "steal"
+\* stealWork: a spinning M past netpoll, or in its scan.
+Scanning(m) == (PC(m) = "poll" /\ Spinning(m)) \/ PC(m) = "steal"
 Victims(m) == {v \in Ps : v # MyP(m) /\ v \notin st.M[m].scan}
 
 \* The sched.lock section that ends the search with a P: after SpinLimit,
 \* or a steal scan with no victim left.
 AtDrop(m) == PC(m) = "drop" \/ (Scanning(m) /\ Victims(m) = {})
 
+\* The 1/61 check finds sched.runq not empty: globrunqget under sched.lock.
 Global61(m) ==
-    /\ AtTop(m) /\ Cond61(st, MyP(m))
+    /\ PC(m) = "sched" /\ Check61(st, MyP(m)) /\ st.Runq # <<>>
     /\ Succ(Run([st EXCEPT !.Runq = Tail(@)], m, Head(st.Runq), FALSE))
 
+\* The 1/61 check finds sched.runq empty.
+Global61Miss(m) ==
+    /\ PC(m) = "sched" /\ Check61(st, MyP(m)) /\ st.Runq = <<>>
+    /\ st' = [st EXCEPT !.M[m].pc = "local"]
+
 RunqGet(m) ==
-    /\ AtTop(m) /\ ~Cond61(st, MyP(m)) /\ ~LocalEmpty(st, MyP(m))
+    /\ AtLocal(m) /\ ~LocalEmpty(st, MyP(m))
     /\ LET p == MyP(m) IN
        Succ(IF st.P[p].runnext # NoG
               THEN Run([st EXCEPT !.P[p].runnext = NoG], m, st.P[p].runnext, TRUE)
@@ -333,29 +347,43 @@ RunqGet(m) ==
 \* At the top (local queue empty), or in the lock section before releasing
 \* the P.
 GlobRunqGetBatch(m) ==
-    /\ \/ AtTop(m) /\ ~Cond61(st, MyP(m)) /\ LocalEmpty(st, MyP(m))
+    /\ \/ AtLocal(m) /\ LocalEmpty(st, MyP(m))
        \/ AtDrop(m)
     /\ st.Runq # <<>>
     /\ Succ(TakeGlobalBatch(st, m))
 
-Netpoll(m, g) ==
-    /\ NetpollOn /\ TopNothing(m) /\ st.G[g] = "waiting"
-    /\ Succ(Run(st, m, g, FALSE))
+\* The local queue and sched.runq seen empty (the local queue gains work
+\* only from its owner, this M): on to netpoll.
+GlobRunqMiss(m) ==
+    /\ AtLocal(m) /\ LocalEmpty(st, MyP(m)) /\ st.Runq = <<>>
+    /\ st' = [st EXCEPT !.M[m].pc = "poll"]
 
-\* The spinning limit allows it (2*nmspinning < procs-npidle): the M
-\* spins and goes straight to stealWork.
-BecomeSpinning(m) ==
-    /\ TopNothing(m) /\ ~Spinning(m)
+\* netpoll(0) returns waiting G g, whatever the queues hold: it is made
+\* runnable, then run.
+Netpoll(m, g) ==
+    /\ NetpollOn /\ PC(m) = "poll" /\ st.G[g] = "waiting"
+    /\ Succ(Run([st EXCEPT !.G[g] = "runnable"], m, g, FALSE))
+
+\* The spinning limit allows it (2*nmspinning < procs-npidle): the M's
+\* becomeSpinning is its next step.
+SpinOK(m) ==
+    /\ PC(m) = "poll" /\ ~Spinning(m)
     /\ 2 * st.NMSpinning < NP - st.NPIdle
+    /\ st' = [st EXCEPT !.M[m].pc = "spin"]
+
+\* becomeSpinning (nmspinning.Add(1)): the M goes straight to stealWork.
+BecomeSpinning(m) ==
+    /\ PC(m) = "spin"
     /\ st' = ScanDone([BecomeSpin(st, m) EXCEPT !.M[m].pc = "steal"], m)
 
 \* The spinning limit says no: the M goes on to release its P.
 SpinLimit(m) ==
-    /\ TopNothing(m) /\ ~Spinning(m)
+    /\ PC(m) = "poll" /\ ~Spinning(m)
     /\ 2 * st.NMSpinning >= NP - st.NPIdle
     /\ st' = [st EXCEPT !.M[m].pc = "drop"]
 
-\* stealWork visits victim v, which has work then: runqsteal, execute.
+\* stealWork visits victim v, which has work then: runqsteal, then run (a
+\* spinning M: resetspinning is its next step).
 Steal(m, v) ==
     /\ Scanning(m) /\ v \in Victims(m) /\ HasWork(st, v)
     /\ LET b  == StealBatch(st, v)
@@ -439,6 +467,15 @@ ExitSyscallGlobrunq(m) ==
     /\ st' = [st EXCEPT !.Runq = Append(@, st.M[m].curg), !.M[m].curg = NoG,
                         !.M[m].pc = "stop"]
 
+\* resetspinning after a spinning M's find: spinning off, nmspinning - 1
+\* (kept under the nmspinning-no-dec bug), execute the G in hand with a
+\* fresh time slice, then wakep.
+ResetSpinning(m) ==
+    /\ PC(m) = "resetspin"
+    /\ LET s1 == [st EXCEPT !.M[m].spinning = FALSE,
+                            !.NMSpinning = IF Bug = "nmspinning-no-dec" THEN @ ELSE @ - 1]
+       IN st' = CallWakep(Execute(s1, m, st.M[m].curg, FALSE), m)
+
 -----------------------------------------------------------------------------
 (* wakep, by the M that called it (weakly fair per M, like the loop): the  *)
 (* load and CAS of nmspinning, then the sched.lock section.                *)
@@ -510,15 +547,16 @@ Terminated == (AllExited \/ ProgramDeadlock) /\ UNCHANGED st
 \* Every step of M m's schedule loop and of its wakep (the steps weak
 \* fairness is about): spec's ActGlobal61 .. ActWakepNoP.
 SchedStep(m) ==
-    \/ Global61(m) \/ RunqGet(m) \/ GlobRunqGetBatch(m)
-    \/ (\E g \in Gs : Netpoll(m, g))
-    \/ BecomeSpinning(m) \/ SpinLimit(m)
+    \/ Global61(m) \/ Global61Miss(m) \/ RunqGet(m) \/ GlobRunqGetBatch(m)
+    \/ GlobRunqMiss(m) \/ (\E g \in Gs : Netpoll(m, g))
+    \/ SpinOK(m) \/ BecomeSpinning(m) \/ SpinLimit(m)
     \/ (\E v \in Ps : Steal(m, v)) \/ (\E v \in Ps : StealMiss(m, v))
     \/ NeedSpinning(m) \/ ReleaseP(m) \/ DropSpinning(m)
     \/ RecheckGlobal(m) \/ RecheckGlobalNoP(m)
     \/ (\E p \in Ps : RecheckFound(m, p)) \/ RecheckRunqs(m) \/ RecheckRunqsNoP(m)
     \/ (\E p \in Ps : RecheckMiss(m, p))
     \/ StopM(m) \/ ExitSyscallLateP(m) \/ ExitSyscallGlobrunq(m)
+    \/ ResetSpinning(m)
     \/ Wakep(m) \/ WakepSkip(m) \/ WakepStartM(m) \/ WakepNoP(m)
 
 GoroutineStep(m) ==
@@ -593,12 +631,13 @@ QueuedCount(g) ==
 CurgOf(g) == {m \in Ms : st.M[m].curg = g}
 
 \* 1. Each G is in exactly one place consistent with its status. A runnable
-\*    G is queued once, or is the curg of an M in exitsyscallNoP.
+\*    G is queued once, or is "in hand": the curg of an M in exitsyscallNoP
+\*    or of a spinning M about to resetspinning.
 InvGPlace ==
     \A g \in Gs :
         CASE st.G[g] = "runnable" -> \/ QueuedCount(g) = 1 /\ CurgOf(g) = {}
                                      \/ /\ QueuedCount(g) = 0 /\ Cardinality(CurgOf(g)) = 1
-                                        /\ \A m \in CurgOf(g) : st.M[m].pc = "syscallnop"
+                                        /\ \A m \in CurgOf(g) : st.M[m].pc \in {"syscallnop", "resetspin"}
           [] st.G[g] = "running"  -> QueuedCount(g) = 0 /\ Cardinality(CurgOf(g)) = 1
                                      /\ \A m \in CurgOf(g) : st.M[m].p # NoP /\ st.M[m].pc = "run"
           [] st.G[g] = "syscall"  -> QueuedCount(g) = 0 /\ Cardinality(CurgOf(g)) = 1
@@ -609,13 +648,16 @@ InvGPlace ==
 InvQueueCap == \A p \in Ps : Len(st.P[p].ring) <= Cap
 
 \* 3. A spinning M holds a P whose local queue is empty, or has just
-\*    released it (pc "dropspin"). This holds only because timers are not
-\*    modelled: stealWork runs other Ps' timers, whose ready() would put Gs
-\*    on the spinning M's own P.
+\*    released it (pc "dropspin"), or has found work (pc "resetspin": a
+\*    steal or a global batch fills its queue just before resetspinning).
+\*    This holds only because timers are not modelled: stealWork runs
+\*    other Ps' timers, whose ready() would put Gs on the spinning M's own
+\*    P.
 InvSpinning ==
     \A m \in Ms :
         st.M[m].spinning =>
             IF st.M[m].p = NoP THEN st.M[m].pc = "dropspin"
+            ELSE IF st.M[m].pc = "resetspin" THEN TRUE
             ELSE LocalEmpty(st, st.M[m].p)
 
 \* 4. An idle P has an empty local queue and no holder; a running P has
@@ -649,10 +691,11 @@ InvMShape ==
                                  \/ r.pc = "sched" /\ r.curg = NoG
         /\ CASE r.pc \in {"idle", "recheck", "recheckrunqs", "recheckp", "stop"} ->
                     r.p = NoP /\ r.curg = NoG /\ ~r.spinning
-             [] r.pc \in {"sched", "drop"} -> r.p # NoP /\ r.curg = NoG
+             [] r.pc \in {"sched", "local", "poll", "spin", "drop"} -> r.p # NoP /\ r.curg = NoG
              [] r.pc = "steal" -> r.p # NoP /\ r.curg = NoG /\ r.spinning /\ r.p \notin r.scan
              [] r.pc = "dropspin" -> r.p = NoP /\ r.curg = NoG /\ r.spinning
              [] r.pc = "syscallnop" -> r.p = NoP /\ r.curg # NoG /\ ~r.spinning
+             [] r.pc = "resetspin" -> r.p # NoP /\ r.curg # NoG /\ r.spinning
              [] OTHER -> r.curg # NoG
 
 -----------------------------------------------------------------------------
@@ -683,13 +726,16 @@ FairEnabled ==
 NoStuckLostWakeup == ~(LostWakeup /\ ~FairEnabled)
 
 \* A step of P p that starts a fresh time slice (execute with inheritTime
-\* false), or preempts it: sysmon's time slice (forcePreemptNS).
+\* false), or preempts it: sysmon's time slice (forcePreemptNS). A spinning
+\* M's find executes nothing (Run: pc "resetspin"); its ResetSpinning is
+\* the fresh slice. Steal and RecheckGlobal are always a spinning M's.
 FreshSlice(p) ==
     \E m \in Ms :
-        \/ MyP(m) = p /\ (Global61(m) \/ GlobRunqGetBatch(m) \/ (\E g \in Gs : Netpoll(m, g))
-                          \/ (\E v \in Ps : Steal(m, v))
-                          \/ (RunqGet(m) /\ st.P[p].runnext = NoG))
-        \/ (RecheckGlobal(m) \/ ExitSyscallLateP(m)) /\ PidleGot(st) = p
+        \/ MyP(m) = p /\ ~Spinning(m)
+           /\ \/ Global61(m) \/ GlobRunqGetBatch(m) \/ (\E g \in Gs : Netpoll(m, g))
+              \/ (RunqGet(m) /\ st.P[p].runnext = NoG)
+        \/ MyP(m) = p /\ ResetSpinning(m)
+        \/ ExitSyscallLateP(m) /\ PidleGot(st) = p
 TimeSlice == \A p \in Ps : []<>(st.P[p].status = "idle") \/ []<><<FreshSlice(p) \/ Preempt(p)>>_st
 
 \* (b) No starvation of the global queue, given the time slice.
