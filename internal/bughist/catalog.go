@@ -1,0 +1,371 @@
+// Package bughist is the catalog of real Go scheduler bugs (golang/go issues)
+// and the runner that reproduces an entry with gmpcheck's own checks: the
+// spec explorer, GMP.tla through tla/tlacheck, and the reference scheduler
+// (impl.Driver) replaying the explorer's counterexample. Every reproduction
+// also runs the unmodified Go 1.26 model through the same checks, which must
+// pass. An entry whose mechanism the model lacks says which one, and its
+// reproduction reports "not caught" rather than a pass.
+//
+// The facts (versions, fixes) were checked against the released runtime
+// sources (golang.org/toolchain modules, go1.5.4 to go1.27) and the golang/go
+// issue threads; docs/history.md has the long form of each entry and
+// docs/bugs.md the table with the counterexamples.
+package bughist
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/gmpcheck/gmpcheck/spec"
+)
+
+// Technique names, as 'gmpcheck bugs' prints them.
+const (
+	TechExplore = "explore" // spec.Explore with liveness, Ms as the thread limit
+	TechTLA     = "tla"     // GMP.tla's cfg, through tlacheck.CheckCfg
+	TechImpl    = "impl"    // impl.Driver replays the explorer's counterexample
+)
+
+// Techniques lists every technique in the order a reproduction runs them.
+var Techniques = []string{TechExplore, TechTLA, TechImpl}
+
+// Variant is how the model expresses a bug: a release of the spec
+// (Bounds.Go), the bounds each technique checks it on, and GMP.tla's cfg.
+type Variant struct {
+	Go spec.GoVersion
+	// Explore is the explorer's bound (Bounds.Go is set from Go).
+	Explore spec.Bounds
+	// Kind is the property the explorer must find broken.
+	Kind spec.ViolationKind
+	// TLACfg is the cfg in tla/ (without .cfg) that checks the variant; its
+	// go1.26 twin is derived from it (GoVersion = 126, expect: pass).
+	TLACfg string
+	// Driver is the bound whose shortest counterexample impl.Driver can
+	// play: the Driver runs a wakep to its end at once, so the trace must
+	// not step another M inside one.
+	Driver spec.Bounds
+}
+
+// Entry is one bug of Go's scheduler history.
+type Entry struct {
+	Name      string // catalog name, "hist-<issue>"
+	Issue     int    // golang/go issue number
+	Related   []int  // other golang/go issues of the same bug
+	Title     string // the issue's title
+	Affected  string // releases with the bug
+	Fixed     string // the release (and backports) with the fix
+	Mechanism string // where in proc.go it lives
+	Cause     string // root cause, one paragraph
+	Fix       string // what the fix changed, and the change when verified
+	Property  string // the check that catches it, in gmpcheck's terms
+	// Variant is set when the model expresses the bug; Needs otherwise
+	// says which mechanism or property it lacks.
+	Variant *Variant
+	Needs   string
+}
+
+// Expressible reports whether the current model can write the bug down.
+func (e Entry) Expressible() bool { return e.Variant != nil }
+
+// VariantName is the name of the model variant ("go1.19"), or "".
+func (e Entry) VariantName() string {
+	if e.Variant == nil {
+		return ""
+	}
+	return e.Variant.Go.String()
+}
+
+// Link is the issue as docs write it: golang/go#NNNNN.
+func (e Entry) Link() string { return "golang/go#" + strconv.Itoa(e.Issue) }
+
+// ExpressibleText is the catalog's "expressible" column: "yes (go1.19)" or
+// "no, needs <mechanism>".
+func (e Entry) ExpressibleText() string {
+	if e.Expressible() {
+		return "yes (" + e.VariantName() + ")"
+	}
+	return "no, needs " + e.Needs
+}
+
+// Applicable lists the techniques that can check the entry (none when it
+// is not expressible).
+func (e Entry) Applicable() []string {
+	if e.Variant == nil {
+		return nil
+	}
+	var out []string
+	if e.Variant.Explore.Ps > 0 {
+		out = append(out, TechExplore)
+	}
+	if e.Variant.TLACfg != "" {
+		out = append(out, TechTLA)
+	}
+	if e.Variant.Driver.Ps > 0 {
+		out = append(out, TechImpl)
+	}
+	return out
+}
+
+// Lookup finds an entry by catalog name ("hist-45867"), issue number
+// ("45867", "#45867", "golang/go#45867", a related issue too) or variant
+// name ("go1.19").
+func Lookup(name string) (Entry, error) {
+	key := strings.TrimPrefix(strings.TrimPrefix(name, "golang/go"), "#")
+	for _, e := range Catalog() {
+		if e.Name == name || (e.Variant != nil && e.VariantName() == name) {
+			return e, nil
+		}
+		if n, err := strconv.Atoi(key); err == nil {
+			if n == e.Issue {
+				return e, nil
+			}
+			for _, r := range e.Related {
+				if n == r {
+					return e, nil
+				}
+			}
+		}
+	}
+	return Entry{}, fmt.Errorf("unknown bug %q (want a catalog name such as hist-45867, an issue number, or a variant: %s)", name, strings.Join(Names(), ", "))
+}
+
+// Names lists the catalog names.
+func Names() []string {
+	var out []string
+	for _, e := range Catalog() {
+		out = append(out, e.Name)
+	}
+	return out
+}
+
+// smallBounds is Ps=2 Ms=2 Gs=2 Cap=2 Spawn=1 without syscalls and
+// netpoll, at SchedTick tick (GMP_go121.cfg's bound at tick 2): a few
+// thousand states, whose shortest counterexamples impl.Driver can play.
+func smallBounds(gv spec.GoVersion, tick int) spec.Bounds {
+	return spec.Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: tick, Go: gv}
+}
+
+func verifyBounds(gv spec.GoVersion) spec.Bounds {
+	b := spec.VerifyBounds()
+	b.Go = gv
+	return b
+}
+
+// Catalog is every entry, by issue number.
+func Catalog() []Entry {
+	return []Entry{
+		{
+			Name: "hist-10958", Issue: 10958, Related: []int{24543},
+			Title:     "runtime: tight loops should be preemptible",
+			Affected:  "every release up to 1.13",
+			Fixed:     "1.14 (asynchronous preemption, golang/go#24543; preemptM first in go1.14.15's proc.go, absent from go1.13.15)",
+			Mechanism: "sysmon retake -> preemptone; cooperative preemption only at function prologues; the stop-the-world wait",
+			Cause: "sysmon asked a long-running G to yield by setting its preempt flag and poisoning its stack guard, which only a " +
+				"function prologue checks. A loop without calls never reaches one, so it held its P for as long as it ran: the P's " +
+				"local queue starved, and a stop-the-world (GC, GOMAXPROCS) waited for it forever, freezing the program.",
+			Fix:      "signal-based asynchronous preemption at asynchronous safe points (preemptM, 1.14); the change is not verified",
+			Property: "local-queue starvation (c) under a no-async-preempt flag; the freeze: liveness of stop-the-world",
+			Needs:    "a no-async-preempt flag (no time-slice obligation for a P whose G takes no action), a local-queue starvation property, and stop-the-world",
+		},
+		{
+			Name: "hist-13527", Issue: 13527,
+			Title:     "runtime: Gosched causes scheduler thrashing",
+			Affected:  "1.5",
+			Fixed:     "1.6 (resetspinning only for an M that was spinning)",
+			Mechanism: "schedule -> resetspinning -> wakep; nmspinning, npidle",
+			Cause: "In 1.5 schedule called resetspinning after every findrunnable, spinning or not, and resetspinning woke a spinning M " +
+				"whenever none spun and a P idled. A lone G looping on Gosched found itself on the global queue each time, so every " +
+				"yield woke an M that found nothing, released its P and parked again: futex churn that cost measurable CPU in production.",
+			Fix:      "from 1.6 only an M that was spinning and found work wakes another spinner (the parking/unparking protocol at the top of proc.go); the change is not verified",
+			Property: "a cost check (a wakep issued by an M that was not spinning, or a started spinner that stops with nothing run); no safety or liveness property fails",
+			Needs:    "a cost check on transitions (futile wakeups) and a resetspinning-always variant: the defect is CPU cost, not safety or liveness",
+		},
+		{
+			Name: "hist-13546", Issue: 13546, Related: []int{24543},
+			Title:     "runtime: goroutine starvation due to Gosched",
+			Affected:  "up to 1.13 (reported against the 1.6 tree); the policy is unchanged in 1.26",
+			Fixed:     "1.14, by asynchronous preemption (golang/go#24543 lists it); no scheduler-side fix",
+			Mechanism: "goschedImpl -> globrunqput; findRunnable's order (local, global, netpoll, steal); cooperative preemption",
+			Cause: "A G yielding in a loop goes to the global queue, and its P's next findRunnable, finding its local queue empty, takes " +
+				"it straight back from the global queue before ever reaching stealWork. The starved G sits in the local queue of another " +
+				"P whose G spins in a call-free loop that cooperative preemption cannot stop. Its own P never reschedules and the only " +
+				"other P never steals, and the 1/61 check does not help because the global queue holds only the yielder.",
+			Fix:      "none in the scheduler; asynchronous preemption (1.14) lets sysmon stop the looping G, after which its P runs the starved G",
+			Property: "local-queue starvation (c) with a no-async-preempt flag",
+			Needs:    "a local-queue starvation property (the starved G is in a ring, not sched.runq) and a no-async-preempt flag",
+		},
+		{
+			Name: "hist-23098", Issue: 23098,
+			Title:     "runtime: loop over allp causes a nil pointer dereference crash",
+			Affected:  "the 1.10 development tree (allp became a slice procresize can grow); no release",
+			Fixed:     "1.10 (allpSnapshot: absent from go1.9.7, present in go1.10.8)",
+			Mechanism: "procresize (stop-the-world) against findrunnable's no-P recheck over allp",
+			Cause: "After findrunnable drops its P nothing holds off a safe point, so a stop-the-world procresize can run during its " +
+				"recheck loop over allp. The loop could see a grown allp whose new slots were still nil, or a torn slice header, and " +
+				"crash on a nil P.",
+			Fix:      "snapshot allp (and later the idle mask) before dropping the P and iterate the snapshot, whose first len entries never change",
+			Property: "invariant: every P a rechecking M looks at exists; and no G lost across procresize",
+			Needs:    "procresize (GOMAXPROCS changes under stop-the-world, issue 12) and a recheck over a snapshot taken at ReleaseP",
+		},
+		{
+			Name: "hist-28979", Issue: 28979, Related: []int{20395},
+			Title:     "runtime: OS thread appears to be re-used despite never releasing runtime.LockOSThread()",
+			Affected:  "1.10 and 1.11 (since a locked G's exit retires its thread, golang/go#20395)",
+			Fixed:     "1.12, backported to 1.10.x and 1.11.x (go1.10.8 and go1.11.13 keep lockedExt on exit)",
+			Mechanism: "LockOSThread: goexit0 -> mexit -> handoffp -> startm -> newm",
+			Cause: "When a locked G exited, goexit0 cleared the M's external lock count before the M retired through mexit, whose " +
+				"handoffp could start a new M. newm clones the current thread unless that thread is marked locked, in which case the " +
+				"template thread creates it. With the mark gone, the new M was cloned from the tainted thread and inherited the " +
+				"namespace or other state the exiting G had changed.",
+			Fix:      "keep the lock mark while a locked G exits, so that newm hands thread creation to the template thread; the change is not verified",
+			Property: "invariant: no M is created from a tainted M; a locked G runs only on its M",
+			Needs:    "LockOSThread (lockedg, startlockedm, stoplockedm, a locked G's exit ending its M) and M creation with its parent (issue 12)",
+		},
+		{
+			Name: "hist-38070", Issue: 38070,
+			Title:     "runtime: timer self-deadlock due to preemption point",
+			Affected:  "1.14 (per-P timer heaps)",
+			Fixed:     "a 1.14 point release (which one, and the change, are not verified)",
+			Mechanism: "timers: modtimer, wakeNetPoller, checkTimers at the top of schedule; synchronous preemption at a prologue",
+			Cause: "modtimer left the timer in its modifying state and called wakeNetPoller, whose prologue could take a preemption " +
+				"request into goschedImpl and schedule. schedule ran checkTimers on the same P, found that timer at the top of the heap, " +
+				"and spun waiting for it to leave the modifying state, which only the descheduled G could do.",
+			Fix:      "no preemption point between entering and leaving the modifying state",
+			Property: "deadlock (the explorer's stuck states) or liveness of runtimer",
+			Needs:    "timers (per-P heaps with their status machine, checkTimers in schedule) and a preemption point inside a two-step timer modification",
+		},
+		{
+			Name: "hist-38860", Issue: 38860, Related: []int{44343},
+			Title:     "runtime: CPU bound goroutines cause unnecessary timer latency",
+			Affected:  "1.14 and 1.15",
+			Fixed:     "1.16, CL 232298 (shouldStealTimers: in go1.14.15 and go1.15.15, gone in go1.16.15)",
+			Mechanism: "per-P timers, stealWork's timer pass, checkTimersNoP, blocking netpoll until the next timer, sysmon",
+			Cause: "Since 1.14 a timer lives on the heap of the P that set it, and stealing Ms skipped the timers of a running P unless " +
+				"it was marked for preemption. A P busy with a CPU-bound G therefore left its expired timers unrun while other Ps idled, " +
+				"until sysmon noticed at its own period and started an M: work conservation failing for timers, at millisecond scale.",
+			Fix:      "CL 232298: stealing Ms run every P's expired timers, and an M about to sleep blocks in netpoll until the earliest timer of all Ps",
+			Property: "work conservation (a) extended to expired timers",
+			Needs:    "timers (per-P expired timers, timer stealing in the last steal round, checkTimersNoP) and an M blocked in netpoll (issue 12)",
+		},
+		{
+			Name: "hist-40368", Issue: 40368,
+			Title:     "runtime: fatal error: checkdead: runnable g",
+			Affected:  "up to 1.15",
+			Fixed:     "2020, in 1.14.x and 1.15.x (startm reserves the new M's id: mReserveID absent from go1.13.15, present in go1.14.15)",
+			Mechanism: "startm -> newm with sched.lock dropped; exitsyscall's slow path; checkdead",
+			Cause: "With no idle M, startm took an idle P, dropped sched.lock and called newm, and the M was not yet counted where " +
+				"checkdead looks. In that window a G returning from a syscall found no idle P, queued itself globally and its M parked; " +
+				"checkdead then saw a runnable G and no running M and threw.",
+			Fix:      "reserve the new M's id (mReserveID) before dropping sched.lock, so that checkdead counts it",
+			Property: "invariant checkdead: a runnable G implies an M that is not parked",
+			Needs:    "M creation (newm) as two steps with sched.lock dropped between them, and a checkdead invariant; the model cuts startm past the M bound instead",
+		},
+		{
+			Name: "hist-43997", Issue: 43997,
+			Title:     "runtime: non-spinning Ms spin uselessly when work exists",
+			Affected:  "up to 1.16 (every M rechecked all run queues after dropping its P)",
+			Fixed:     "1.17, CL 310850 (only a spinning M rechecks, in checkRunqsNoP)",
+			Mechanism: "findrunnable's drop section and no-P recheck; the spin limit; wakep's transient nmspinning increment",
+			Cause: "Up to 1.16 every M, spinning or not, rechecked every P's queue after releasing its own, and on finding work took an " +
+				"idle P and went back to the top. Ms that had already failed the spin limit kept re-acquiring Ps and spinning, which " +
+				"burned CPU without lowering latency. The report also showed that nmspinning over-counts while wakep's increment is undone.",
+			Fix:      "CL 310850: only an M that was spinning rechecks; that opened golang/go#45867",
+			Property: "a cost check; a go1.16 variant (every M rechecks) must pass work conservation",
+			Needs:    "a go1.16 variant in which non-spinning Ms enter the no-P recheck, and a cost check: the defect is wasted CPU, not lost work",
+		},
+		{
+			Name: "hist-45867", Issue: 45867,
+			Title:     "runtime: broken work conservation due to CL 310850",
+			Affected:  "1.17, 1.18, 1.19 (needspinning absent from go1.19.13)",
+			Fixed:     "1.20 (needspinning and pidlegetSpinning present in go1.20, absent from go1.19.13)",
+			Mechanism: "checkRunqsNoP, the spin limit, the drop section; sched.needspinning, pidlegetSpinning",
+			Cause: "After CL 310850 only a spinning M rechecks the run queues once it has released its P. Such an M can find a G on " +
+				"a running P's queue and no idle P to run it on, because the last P is held by a non-spinning M that has just failed the " +
+				"spin limit while the spinner was still counted. The spinner gives up and parks; the non-spinning M then sees an empty " +
+				"global queue, releases its P and parks without rechecking; and whoever queued the G found nmspinning non-zero and woke " +
+				"nobody. A G stays runnable next to an idle P with no M looking.",
+			Fix: "1.20, CL 389014 (golang/go#60788 names it as the 1.20 change to injectglist's P acquisition; its title is not verified): pidlegetSpinning sets sched.needspinning when it finds no P; a non-spinning M reads it in the same " +
+				"sched.lock section that would release its P and becomes spinning instead; becomeSpinning and handoffp clear it",
+			Property: "work conservation (a)",
+			Variant: &Variant{
+				Go: spec.Go119, Explore: verifyBounds(spec.Go119), Kind: spec.KindWorkConservation,
+				TLACfg: "GMP_go119", Driver: smallBounds(spec.Go119, 1),
+			},
+		},
+		{
+			Name: "hist-52934", Issue: 52934,
+			Title:     "runtime: new goroutine launches can starve other work indefinitely",
+			Affected:  "1.18 and later (open)",
+			Fixed:     "open",
+			Mechanism: "newproc -> runqput(next) into runnext, execute with inheritTime, sysmon's time slice",
+			Cause: "newproc puts the child in its parent's runnext, and a G taken from runnext inherits the time slice, so schedtick " +
+				"does not advance. A P whose Gs keep launching a G and then blocking or exiting keeps running the newest G ahead of its " +
+				"ring; the 10 ms preemption moves only the running G, so the ring runs only when runnext happens to be empty at a " +
+				"preemption or another P steals. (Our reading of the mechanism; the thread's own analysis was not checked in full.)",
+			Fix:      "none: open",
+			Property: "local-queue starvation (c) on the unmodified model",
+			Needs:    "a local-queue starvation property (no fair cycle keeps a G in one P's ring under the time-slice assumption)",
+		},
+		{
+			Name: "hist-55160", Issue: 55160, Related: []int{60693},
+			Title:     "runtime: mayMoreStackPreempt failures (a lost work conservation that sysmon's preemption masked, golang/go#60693)",
+			Affected:  "up to 1.21 (goschedImpl without wakep in go1.21.13)",
+			Fixed:     "1.22 (goschedImpl's wakep and the spinning M's global-queue recheck, both first in go1.22.12)",
+			Mechanism: "goschedImpl -> globrunqput without wakep; the spinning M's recheck after nmspinning-- skips sched.runq",
+			Cause: "The global queue took no part in the spinning handoff. A G put there by Gosched or preemption came with no wakep, " +
+				"and a spinning M's last look at the global queue was in the drop section, before it decremented nmspinning; after the " +
+				"decrement it rechecked only the per-P queues. So a G yielded to the global queue just after the last spinner's look " +
+				"waited there while a P idled, until the busy P's 1/61 check or sysmon's next preemption. sysmon preempting every 10 ms " +
+				"masked it in the field (golang/go#60693); the maymorestack=mayMoreStackPreempt test mode made it time out.",
+			Fix: "1.22: goschedImpl calls wakep after globrunqput, and a spinning M that dropped its P takes sched.lock and, if " +
+				"sched.runq is not empty, takes a P with pidlegetSpinning and a batch (the changes are not verified by number)",
+			Property: "work conservation (a), which assumes no time slice, so nothing masks it",
+			Variant: &Variant{
+				Go: spec.Go121, Explore: verifyBounds(spec.Go121), Kind: spec.KindWorkConservation,
+				TLACfg: "GMP_go121", Driver: smallBounds(spec.Go121, 2),
+			},
+		},
+		{
+			Name: "hist-59600", Issue: 59600, Related: []int{60788},
+			Title:     "runtime: checkdead fires due to suspected race in the Go runtime when GOMAXPROCS=1 on AWS",
+			Affected:  "1.20 (introduced by CL 389014, the golang/go#45867 fix, per golang/go#60788)",
+			Fixed:     "1.21, backported to 1.20.x (startm's lockheld: absent from go1.20, present in go1.21.0 and go1.20.14)",
+			Mechanism: "injectglist's startIdle: pidlegetSpinning, unlock, startm; checkdead",
+			Cause: "CL 389014 made injectglist take an idle P with pidlegetSpinning under sched.lock, unlock, and only then call " +
+				"startm, which locked again to start an M for it. Between the two sections the P was off the idle list with no M " +
+				"accounted for it, and a checkdead run in that window (from a parking M) saw runnable Gs and no running M. With " +
+				"GOMAXPROCS=1 the only P is the one in flight, so the window was easy to hit.",
+			Fix:      "startm(pp, spinning, lockheld): the caller keeps sched.lock from taking the P to starting the M",
+			Property: "invariant checkdead, checked wherever sched.lock is free",
+			Needs:    "injectglist's startIdle as two lock sections and a checkdead invariant (the model's InjectGList is one step)",
+		},
+		{
+			Name: "hist-63555", Issue: 63555,
+			Title:     "runtime: injectglist(glist *gList) npidle may not necessarily be the latest value. Could it cause scheduling starvation issues?",
+			Affected:  "1.15 to 1.22 (the split by npidle first in go1.15.15)",
+			Fixed:     "1.23 (injectglist ends with wakep: absent from go1.22.12, present in go1.23.12)",
+			Mechanism: "injectglist with a P: npidle snapshot, global part with startIdle, runqputbatch of the rest, final wakep",
+			Cause: "An M holding a P that injects a batch of ready Gs (netpoll results) reads npidle once, sends that many Gs to the " +
+				"global queue with as many M starts, and puts the rest on its own run queue. If a P goes idle after the read, the Gs on " +
+				"the local queue have nobody to steal them: the new idle P parked before they were queued, and nothing wakes an M for " +
+				"them, so they wait for as long as the injecting M runs something else.",
+			Fix:      "1.23: injectglist ends with wakep (cheap when no P idles or an M spins)",
+			Property: "work conservation (a)",
+			Needs:    "netpoll with a P: injectglist's npidle load, global part, local part and final wakep as steps (issue 12)",
+		},
+		{
+			Name: "hist-74414", Issue: 74414,
+			Title:     "runtime: use-after-free of allpSnapshot in findRunnable",
+			Affected:  "1.10 (the snapshot of golang/go#23098) to 1.24",
+			Fixed:     "1.25, backported (the snapshot is held by the M in go1.23.12, go1.24.13 and go1.25.14)",
+			Mechanism: "procresize and the GC against the no-P recheck's allp snapshot",
+			Cause: "The allp snapshot lived only on the system stack of an M without a P, which neither stop-the-world nor the GC " +
+				"waits for or scans. procresize could replace allp's backing array, leaving the snapshot its only reference, and a GC " +
+				"could free and reuse it while the rechecking M still read it.",
+			Fix:      "the snapshot is published through the M, where the GC finds it; the change is not verified",
+			Property: "memory safety; outside a run-queue model",
+			Needs:    "procresize and a heap with GC reachability: a memory-lifetime bug, out of the model's scope",
+		},
+	}
+}

@@ -1,0 +1,269 @@
+package bughist
+
+import (
+	"fmt"
+
+	"github.com/gmpcheck/gmpcheck/impl"
+	"github.com/gmpcheck/gmpcheck/spec"
+)
+
+// Replay of a spec counterexample on the reference scheduler.
+//
+// impl.Driver runs the scheduler's real decision code one step at a time:
+// the replay plays every G and sysmon action of the trace itself and, for a
+// scheduler step, only says which M steps; the M decides. Each Driver
+// command yields the spec actions the impl took (a step and, when it ends in
+// wakep, wakep's steps), which must be the trace's next actions, named the
+// same. At the end, and in every state of a lasso's cycle played CycleReps
+// times, the impl's own state must be the lost wakeup: a runnable G, an idle
+// P, and no M spinning or in the no-P recheck. A stutter must also leave
+// every M parked or running its G, so nothing in the scheduler moves again.
+
+// CycleReps is how many times a replay plays a lasso's cycle.
+const CycleReps = 3
+
+// ReplayResult is the outcome of one replay.
+type ReplayResult struct {
+	Go       spec.GoVersion
+	Followed bool   // the impl took every action of the trace
+	Starved  bool   // and ended (and cycled) in the lost-wakeup state
+	Steps    int    // trace actions played (cycle repetitions included)
+	At       int    // 1-based index of the trace action where the impl left it (0: none)
+	Detail   string // what happened
+}
+
+// Caught reports a complete reproduction.
+func (r ReplayResult) Caught() bool { return r.Followed && r.Starved }
+
+// playable reports whether impl.Driver can play t: no action of another M
+// (or of a G, sysmon or netpoll) between a Wakep and the end of that wakep.
+func playable(t spec.Trace) bool {
+	waking := int8(-1)
+	for _, st := range t.Steps {
+		a := st.Action
+		switch a.Kind {
+		case spec.ActWakep:
+			if waking >= 0 {
+				return false
+			}
+			waking = a.M
+			continue
+		case spec.ActWakepNoP, spec.ActWakepStartM:
+			if waking != a.M {
+				return false
+			}
+			waking = -1
+			continue
+		}
+		if waking >= 0 {
+			return false
+		}
+	}
+	return waking < 0
+}
+
+type replayer struct {
+	d     *impl.Driver
+	slots [spec.MaxGs + 1]*impl.G
+	t     spec.Trace
+	n     int // actions played
+}
+
+// ReplayOnImpl plays t (found on bounds b) on an impl.Driver configured as
+// release gv.
+func ReplayOnImpl(b spec.Bounds, gv spec.GoVersion, t spec.Trace) (ReplayResult, error) {
+	res := ReplayResult{Go: gv}
+	if !playable(t) {
+		return res, fmt.Errorf("the trace steps another actor inside a wakep, which impl.Driver runs to its end at once")
+	}
+	d, err := impl.NewDriver(impl.Config{Procs: b.Ps, QueueCapacity: b.Cap, SchedTickPeriod: b.SchedTick, Seed: 1, Go: gv})
+	if err != nil {
+		return res, err
+	}
+	r := &replayer{d: d, t: t}
+	r.slots[1] = d.Main()
+	// The prefix (and, for a lasso, the first pass of the cycle).
+	if i, msg := r.play(0, len(t.Steps), false); msg != "" {
+		res.At, res.Detail, res.Steps = i+1, msg, r.n
+		return res, nil
+	}
+	res.Followed = true
+	if why := r.starved(); why != "" {
+		res.Steps = r.n
+		res.Detail = fmt.Sprintf("the impl followed all %d steps but is not in the lost-wakeup state: %s", len(t.Steps), why)
+		return res, nil
+	}
+	switch {
+	case t.Loop >= 0:
+		for range CycleReps - 1 {
+			if i, msg := r.play(t.Loop, len(t.Steps), true); msg != "" {
+				res.Followed, res.At, res.Detail, res.Steps = false, i+1, "in the cycle: "+msg, r.n
+				return res, nil
+			}
+		}
+		res.Detail = fmt.Sprintf("the impl followed the %d-step prefix and the cycle %d times; a G stayed runnable next to an idle P with no M spinning or rechecking in every state of the cycle",
+			t.Loop, CycleReps)
+	case t.Stutter:
+		if why := r.allExcused(); why != "" {
+			res.Steps = r.n
+			res.Detail = "the trace stutters, but in the impl " + why
+			return res, nil
+		}
+		res.Detail = fmt.Sprintf("the impl followed all %d steps and stays there: a G runnable next to an idle P, every M parked or running its G", len(t.Steps))
+	default:
+		res.Detail = fmt.Sprintf("the impl followed all %d steps into the lost-wakeup state", len(t.Steps))
+	}
+	res.Starved = true
+	res.Steps = r.n
+	return res, nil
+}
+
+// play plays t.Steps[from:to]. With check, every state reached must be
+// starved. It returns the index of the action the impl left the trace at
+// and why ("" when it followed).
+func (r *replayer) play(from, to int, check bool) (int, string) {
+	for i := from; i < to; {
+		a := r.t.Steps[i].Action
+		prev := r.t.Init
+		if i > 0 {
+			prev = r.t.Steps[i-1].State
+		}
+		var newG *impl.G
+		var err error
+		switch a.Kind {
+		case spec.ActNewProc:
+			newG, err = r.d.NewProc(int(a.M))
+		case spec.ActGoExit:
+			err = r.d.GoExit(int(a.M))
+		case spec.ActGosched:
+			err = r.d.Gosched(int(a.M))
+		case spec.ActPark:
+			err = r.d.Park(int(a.M))
+		case spec.ActReady:
+			err = r.d.Ready(int(a.M), r.slots[a.G])
+		case spec.ActEnterSyscall:
+			err = r.d.EnterSyscall(int(a.M))
+		case spec.ActExitSyscallFast, spec.ActExitSyscallIdleP, spec.ActExitSyscallNoP:
+			err = r.d.ExitSyscall(int(a.M))
+		case spec.ActPreempt:
+			err = r.d.Preempt(int(a.P))
+		case spec.ActRetake:
+			var took bool
+			took, err = r.d.Retake(int(a.P))
+			if err == nil && !took {
+				err = fmt.Errorf("the impl's retake does not take p%d", a.P)
+			}
+		case spec.ActInjectGList:
+			err = r.d.Inject(r.slots[a.G])
+		default:
+			err = r.d.Step(int(a.M))
+		}
+		if err != nil {
+			return i, fmt.Sprintf("%v: %v", a, err)
+		}
+		if newG != nil {
+			r.mapNewG(newG, prev, r.t.Steps[i].State)
+		}
+		evs := r.d.Actions()
+		if len(evs) == 0 {
+			return i, fmt.Sprintf("%v: the impl took no action", a)
+		}
+		for j, e := range evs {
+			got := r.toSpec(e)
+			if i+j >= to {
+				return i + j, fmt.Sprintf("the impl took %v past the trace's end", got)
+			}
+			if want := r.t.Steps[i+j].Action; got.String() != want.String() {
+				return i + j, fmt.Sprintf("the impl took %v where the trace has %v", got, want)
+			}
+			r.n++
+		}
+		i += len(evs)
+		if check {
+			if why := r.starved(); why != "" {
+				return i - 1, "not in the lost-wakeup state after it: " + why
+			}
+		}
+	}
+	return 0, ""
+}
+
+// mapNewG gives the impl's new G the slot the spec allocated: the one that
+// went from idle or dead to runnable.
+func (r *replayer) mapNewG(g *impl.G, prev, next spec.State) {
+	for k := 1; k <= next.NumGs(); k++ {
+		if (prev.G[k] == spec.GDead || prev.G[k] == spec.GIdle) && next.G[k] == spec.GRunnable {
+			r.slots[k] = g
+			return
+		}
+	}
+}
+
+func (r *replayer) gid(id uint64) spec.GID {
+	for k, g := range r.slots {
+		if g != nil && g.ID() == id {
+			return spec.GID(k)
+		}
+	}
+	return spec.NoG
+}
+
+// toSpec names an impl action event as the spec does.
+func (r *replayer) toSpec(e impl.Event) spec.Action {
+	a := spec.Action{Kind: e.Action, M: int8(e.M), P: spec.NoP}
+	switch e.Action {
+	case spec.ActReady, spec.ActNetpoll, spec.ActInjectGList:
+		a.G = r.gid(e.G)
+	case spec.ActSteal, spec.ActStealMiss, spec.ActRecheckFound, spec.ActRecheckMiss:
+		a.P = int8(e.Victim)
+	case spec.ActPreempt, spec.ActRetake:
+		a.M, a.P = spec.NoP, int8(e.P)
+	}
+	if e.Action == spec.ActInjectGList {
+		a.M = spec.NoP
+	}
+	return a
+}
+
+// starved says why the impl's state is not the lost wakeup ("" when it is).
+func (r *replayer) starved() string {
+	sn := r.d.Sched().Snapshot()
+	runnable := false
+	for _, g := range sn.Gs {
+		if g.Status() == impl.Grunnable {
+			runnable = true
+		}
+	}
+	if !runnable {
+		return "no G is runnable"
+	}
+	idle := false
+	for _, p := range sn.Ps {
+		if p.Status == spec.PIdle {
+			idle = true
+		}
+	}
+	if !idle {
+		return "no P is idle"
+	}
+	for m, ms := range sn.Ms {
+		if ms.Spinning {
+			return fmt.Sprintf("m%d spins", m)
+		}
+		switch ms.PC {
+		case spec.MDropSpin, spec.MRecheck, spec.MRecheckRunqs, spec.MRecheckP:
+			return fmt.Sprintf("m%d is in the no-P recheck (%v)", m, ms.PC)
+		}
+	}
+	return ""
+}
+
+// allExcused says which M still has a scheduler step to take ("" if none).
+func (r *replayer) allExcused() string {
+	for m, ms := range r.d.Sched().Snapshot().Ms {
+		if ms.PC != spec.MIdle && ms.PC != spec.MRun {
+			return fmt.Sprintf("m%d still has a scheduler step to take (%v)", m, ms.PC)
+		}
+	}
+	return ""
+}
