@@ -27,9 +27,9 @@ func TestExploreHTML(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := string(data)
-	i, j := strings.Index(page, "m0: NewProc"), strings.Index(page, "m1: Steal(p0)")
+	i, j := strings.Index(page, "m0: Gosched"), strings.Index(page, "m1: ResetSpinning")
 	if i < 0 || j < i {
-		t.Errorf("the page lacks the actions in order (NewProc at %d, Steal at %d)", i, j)
+		t.Errorf("the page lacks the actions in order (Gosched at %d, ResetSpinning at %d)", i, j)
 	}
 	for _, want := range []string{"<title>gmpcheck explore: invariant</title>", "invariant 5", "Bug=nmspinning-no-dec"} {
 		if !strings.Contains(page, want) {

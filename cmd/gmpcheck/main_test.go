@@ -100,7 +100,7 @@ func TestExploreExitCodes(t *testing.T) {
 	checkCmdCases(t, []cmdCase{
 		{[]string{"explore", "-q", "-ps", "1", "-gs", "2", "-spawn", "1", "-thread-limit"}, exitPass, "PASS"},
 		// With -bug, the check catching the bug is the command's pass.
-		{[]string{"explore", "-q", "-ps", "2", "-gs", "2", "-spawn", "1", "-bug", "nmspinning-no-dec"}, exitPass, "VIOLATION (4 steps) invariant"},
+		{[]string{"explore", "-q", "-ps", "2", "-gs", "2", "-spawn", "1", "-bug", "nmspinning-no-dec"}, exitPass, "VIOLATION (5 steps) invariant"},
 		{[]string{"explore", "-q", "-ps", "1", "-gs", "2", "-spawn", "1", "-bug", "no-61", "-liveness=false"}, exitFail, "seeded bug no-61 MISSED"},
 		{[]string{"explore", "-q", "-max-states", "100"}, exitInconclusive, "INCONCLUSIVE"},
 		{[]string{"explore", "-bug", "nosuchbug"}, exitUsage, "nosuchbug"},

@@ -195,12 +195,12 @@ func noExternal(t *testing.T, page string) {
 }
 
 func TestChangesHighlighted(t *testing.T) {
-	s := violations(t)[0] // go1.19: step 1 is m0: Park, step 2 netpoll's InjectGList(g1), which queues g1 globally
+	s := violations(t)[0] // go1.19: step 1 is m0: Park, step 4 netpoll's InjectGList(g1), which queues g1 globally
 	page := render(t, Page{Title: "t", Violation: s.v})
-	// The global-queue cell of step 2 is marked changed, and the one of the
+	// The global-queue cell of step 4 is marked changed, and the one of the
 	// initial state is not.
-	if !regexp.MustCompile(`<td data-c="2" class="[^"]*\bchg\b[^"]*"><span class="g g1 c">g1</span>`).MatchString(page) {
-		t.Error("the global queue change of step 2 is not highlighted")
+	if !regexp.MustCompile(`<td data-c="4" class="[^"]*\bchg\b[^"]*"><span class="g g1 c">g1</span>`).MatchString(page) {
+		t.Error("the global queue change of step 4 is not highlighted")
 	}
 	if regexp.MustCompile(`<td data-c="0" class="[^"]*\bchg\b`).MatchString(page) {
 		t.Error("the initial state has highlighted changes")
@@ -214,7 +214,7 @@ func TestChangesHighlighted(t *testing.T) {
 // The lasso's witness is spelled out: what holds in every state of the loop.
 func TestWitness(t *testing.T) {
 	want := map[string]string{
-		"go119-lost-wakeup": "Throughout the cycle: p1 idle, g2 runnable, no M spinning.",
+		"go119-lost-wakeup": "Throughout the cycle: p0 idle, g2 runnable, no M spinning.",
 		"ready-no-wakep":    "In the last state, forever: p1 idle, g1 runnable, no M spinning.",
 		"no-61":             "Throughout the cycle: g1 in sched.runq.",
 		"gosched-local":     "Throughout the cycle: g1 in sched.runq.",
