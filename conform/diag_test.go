@@ -27,7 +27,7 @@ func TestImplDiag(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res := CheckImpl(context.Background(), evs, ImplOptions{Bounds: r.Bounds(), Quiescent: q, LongSyscallRetake: true, RunnextKick: true, StaleHandoff: true, LateResetSpinning: true, LatePidleput: true, StaleTop: true, MaxCandidates: 1 << 16})
+		res := CheckImpl(context.Background(), evs, ImplOptions{Bounds: r.Bounds(), Quiescent: q, LongSyscallRetake: true, RunnextKick: true, StaleHandoff: true, LatePidleput: true, MaxCandidates: 1 << 16})
 		counts[res.Verdict]++
 		if res.Verdict != Accepted {
 			t.Logf("procs %d seed %d: %v", procs, seed, res)
@@ -80,7 +80,7 @@ func TestImplReplay(t *testing.T) {
 		}
 		defer func() { debugFront = nil }()
 	}
-	res := CheckImpl(context.Background(), evs, ImplOptions{Bounds: r.Bounds(), Quiescent: true, LongSyscallRetake: true, RunnextKick: true, StaleHandoff: true, LateResetSpinning: true, LatePidleput: true, StaleTop: true, MaxCandidates: 1 << 16})
+	res := CheckImpl(context.Background(), evs, ImplOptions{Bounds: r.Bounds(), Quiescent: true, LongSyscallRetake: true, RunnextKick: true, StaleHandoff: true, LatePidleput: true, MaxCandidates: 1 << 16})
 	t.Log(res)
 }
 

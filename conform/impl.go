@@ -99,20 +99,10 @@ type ImplOptions struct {
 	// at the startm no longer shows it (the spec takes handoffp's reads
 	// and its startm as one step: filter "stale-handoff").
 	StaleHandoff bool
-	// LateResetSpinning lets an M that took a G while spinning stay
-	// spinning (and counted in nmspinning) until some later point before
-	// its next observation: schedule's resetspinning and its wakep follow
-	// findRunnable's queue operation as separate steps (the spec takes them
-	// as one: filter "late-resetspinning").
-	LateResetSpinning bool
 	// LatePidleput accepts an ExitSyscallNoP where the spec, with an idle
 	// P, enables ExitSyscallIdleP, if that P is one a retake's handoffp put
 	// on the idle list after the exiting M looked (filter "late-pidleput").
 	LatePidleput bool
-	// StaleTop lets a spinning M read its local and the global queue
-	// empty at the top of findRunnable some time before it visits its
-	// first victim (filter "stale-top").
-	StaleTop bool
 	// RunnextKick accepts a steal that took a victim's runnext while the
 	// G that runnext displaced was not yet in the victim's ring (runqput's
 	// two atomic steps, one in the spec: filter "runnext-kick").
@@ -185,10 +175,6 @@ type config struct {
 	// takes one). Until the actor's next observation a thief may see the
 	// ring without g (filter "runnext-kick").
 	kicks []kick
-	// late are the Ms that took a G while spinning and have not yet
-	// dropped their spinning (resetspinning and its wakep come after the
-	// queue operation, as separate steps: filter "late-resetspinning").
-	late []int8
 }
 
 type kick struct {
@@ -209,10 +195,6 @@ func (c *config) key(dst []byte) []byte {
 	dst = c.st.AppendKey(dst)
 	for _, b := range c.bind {
 		dst = append(dst, byte(b.goid), byte(b.goid>>8), byte(b.goid>>16), byte(b.g))
-	}
-	dst = append(dst, 0xfe)
-	for _, m := range c.late {
-		dst = append(dst, byte(m))
 	}
 	dst = append(dst, 0xff)
 	for _, k := range c.kicks {
@@ -399,9 +381,6 @@ func (c *checker) eligible(cf *config, a int) bool {
 	if int(i) == len(c.obs) {
 		return false
 	}
-	if slices.Contains(cf.late, int8(c.actors[a])) {
-		return false // its resetspinning is still to come
-	}
 	lo := c.obs[i].lo
 	for b, j := range cf.cur {
 		if b != a && int(j) < len(c.obs) && c.obs[j].hi < lo {
@@ -437,21 +416,17 @@ func (c *checker) search(ctx context.Context, init config) ImplResult {
 			nextFront = append(nextFront, nc)
 		}
 		for fi := range front {
-			for _, cf := range c.resolvings(front[fi]) {
-				for a := range c.actors {
-					if !c.eligible(&cf, a) {
-						continue
-					}
-					nc, f := c.apply(&cf, a)
-					if f != nil {
-						fails = append(fails, *f)
-						continue
-					}
-					add(nc)
-					if lc, ok := c.lateVariant(&cf, a); ok {
-						add(lc)
-					}
+			cf := &front[fi]
+			for a := range c.actors {
+				if !c.eligible(cf, a) {
+					continue
 				}
+				nc, f := c.apply(cf, a)
+				if f != nil {
+					fails = append(fails, *f)
+					continue
+				}
+				add(nc)
 			}
 		}
 		if debugFront != nil {
@@ -694,7 +669,7 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 		}
 	}
 	next.SpawnLeft = spec.MaxSpawn // a model budget, not runtime state
-	nc := config{cur: slices.Clone(cf.cur), st: next, bind: cf.bind, late: cf.late}
+	nc := config{cur: slices.Clone(cf.cur), st: next, bind: cf.bind}
 	// The actor's earlier kicks have landed; a new one is in flight.
 	for _, k := range cf.kicks {
 		if k.actor != o.actor && !(filter == "runnext-kick" && k.p == act.P) {
@@ -739,127 +714,6 @@ func cmpU64(a, b uint64) int {
 		return 1
 	}
 	return 0
-}
-
-// resolvings are cf and the configurations in which its Ms' late
-// resetspinnings (one after another, in order) have taken effect.
-func (c *checker) resolvings(cf config) []config {
-	out := []config{cf}
-	if c.opt.StaleTop {
-		out = append(out, c.staleTops(cf)...)
-	}
-	cur := cf
-	for len(cur.late) > 0 {
-		m := int(cur.late[0])
-		st, err := lateReset(cur.st, m)
-		if err != nil {
-			break
-		}
-		next := cur
-		next.st = st
-		next.late = slices.Clone(cur.late[1:])
-		next.filtered = append(slices.Clone(cur.filtered), filterUse{"late-resetspinning", m})
-		out = append(out, next)
-		cur = next
-	}
-	return out
-}
-
-// staleTops are the variants of cf in which a spinning M at the top of
-// findRunnable, whose next observation is a steal visit, has already read
-// its local and the global queue empty (they are empty now): it waits at
-// the steal scan (PC Steal, nothing visited), where the spec's own Steal
-// and StealMiss then apply whatever those queues hold later. The impl (and
-// proc.go) read the queues, then visit the first victim, as separate
-// steps; the spec takes them as one (filter "stale-top").
-func (c *checker) staleTops(cf config) []config {
-	var out []config
-	for a, actor := range c.actors {
-		if actor < 0 || int(cf.cur[a]) == len(c.obs) {
-			continue
-		}
-		k := c.obs[cf.cur[a]].ev.Action
-		if k != spec.ActSteal && k != spec.ActStealMiss {
-			continue
-		}
-		ms := &cf.st.M[actor]
-		if ms.PC != spec.MSched || !ms.Spinning || cf.st.Runq.N != 0 || ms.P < 0 {
-			continue
-		}
-		if ps := &cf.st.P[ms.P]; ps.N != 0 || ps.RunNext != spec.NoG {
-			continue
-		}
-		v := cf
-		v.st.M[actor].PC = spec.MSteal
-		v.st.M[actor].Scan = 0
-		v.filtered = append(slices.Clone(cf.filtered), filterUse{"stale-top", actor})
-		out = append(out, v)
-	}
-	return out
-}
-
-// lateReset is resetspinning of m taking effect: m stops spinning and, as
-// the spec's wakep, starts a spinning M on the lowest idle P if none spins
-// (with no idle P, needspinning is set).
-func lateReset(s spec.State, m int) (spec.State, error) {
-	s.M[m].Spinning = false
-	s.NMSpinning--
-	if s.NMSpinning != 0 {
-		return s, nil
-	}
-	p := -1
-	for i := 0; i < s.NumPs(); i++ {
-		if s.P[i].Status == spec.PIdle {
-			p = i
-			break
-		}
-	}
-	if p < 0 {
-		s.NeedSpinning = true
-		return s, nil
-	}
-	for i := 0; i < s.NumMs(); i++ {
-		if s.M[i].PC == spec.MIdle {
-			s.P[p].Status = spec.PRunning
-			s.NPIdle--
-			s.NMSpinning++
-			s.M[i] = spec.MState{PC: spec.MSched, P: int8(p), Spinning: true}
-			return s, nil
-		}
-	}
-	return s, spec.ErrNoIdleM
-}
-
-// lateVariant is the alternative to actor a's run of a G while spinning in
-// which resetspinning has not yet happened: the spec's step taken from a
-// state with one more spinning count (so that the wakep of its
-// resetspinning does nothing, and its decrement leaves m counted), and the
-// M left spinning.
-func (c *checker) lateVariant(cf *config, a int) (config, bool) {
-	if !c.opt.LateResetSpinning {
-		return config{}, false
-	}
-	o := &c.obs[cf.cur[a]]
-	m := o.actor
-	switch o.ev.Action {
-	case spec.ActGlobal61, spec.ActRunqGet, spec.ActGlobRunqGetBatch, spec.ActSteal:
-		if !cf.st.M[m].Spinning {
-			return config{}, false
-		}
-	case spec.ActRecheckGlobal:
-	default:
-		return config{}, false
-	}
-	pre := *cf
-	pre.st.NMSpinning++
-	lc, f := c.apply(&pre, a)
-	if f != nil {
-		return config{}, false
-	}
-	// run's decrement took the extra count back: nmspinning still counts m
-	lc.st.M[m].Spinning = true
-	lc.late = append(slices.Clone(cf.late), int8(m))
-	return lc, true
 }
 
 // latePidleput is ExitSyscallNoP taken while a retake's handoffp had not

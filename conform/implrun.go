@@ -64,7 +64,7 @@ func (r ImplRun) Check(ctx context.Context, maxCandidates int) (ImplResult, erro
 // named filter, and whether the run ended quiescent.
 func (r ImplRun) Options(quiescent bool) ImplOptions {
 	return ImplOptions{Bounds: r.Bounds(), Quiescent: quiescent, LongSyscallRetake: true,
-		RunnextKick: true, StaleHandoff: true, LateResetSpinning: true, LatePidleput: true, StaleTop: true}
+		RunnextKick: true, StaleHandoff: true, LatePidleput: true}
 }
 
 // maxLive bounds the workload's live Gs so that the spec's G slots
