@@ -53,6 +53,8 @@ type Entry struct {
 	Issue     int    // golang/go issue number
 	Related   []int  // other golang/go issues of the same bug
 	Title     string // the issue's title
+	Versions  string // short: "1.17-1.19 -> 1.20"
+	Area      string // short: the mechanism's family, for the table
 	Affected  string // releases with the bug
 	Fixed     string // the release (and backports) with the fix
 	Mechanism string // where in proc.go it lives
@@ -157,7 +159,8 @@ func Catalog() []Entry {
 	return []Entry{
 		{
 			Name: "hist-10958", Issue: 10958, Related: []int{24543},
-			Title:     "runtime: tight loops should be preemptible",
+			Title:    "runtime: tight loops should be preemptible",
+			Versions: "<=1.13 -> 1.14", Area: "preemption (retake)",
 			Affected:  "every release up to 1.13",
 			Fixed:     "1.14 (asynchronous preemption, golang/go#24543; preemptM first in go1.14.15's proc.go, absent from go1.13.15)",
 			Mechanism: "sysmon retake -> preemptone; cooperative preemption only at function prologues; the stop-the-world wait",
@@ -170,7 +173,8 @@ func Catalog() []Entry {
 		},
 		{
 			Name: "hist-13527", Issue: 13527,
-			Title:     "runtime: Gosched causes scheduler thrashing",
+			Title:    "runtime: Gosched causes scheduler thrashing",
+			Versions: "1.5 -> 1.6", Area: "spinning Ms (wakep policy)",
 			Affected:  "1.5",
 			Fixed:     "1.6 (resetspinning only for an M that was spinning)",
 			Mechanism: "schedule -> resetspinning -> wakep; nmspinning, npidle",
@@ -183,7 +187,8 @@ func Catalog() []Entry {
 		},
 		{
 			Name: "hist-13546", Issue: 13546, Related: []int{24543},
-			Title:     "runtime: goroutine starvation due to Gosched",
+			Title:    "runtime: goroutine starvation due to Gosched",
+			Versions: "<=1.13 -> 1.14", Area: "starvation (Gosched)",
 			Affected:  "up to 1.13 (reported against the 1.6 tree); the policy is unchanged in 1.26",
 			Fixed:     "1.14, by asynchronous preemption (golang/go#24543 lists it); no scheduler-side fix",
 			Mechanism: "goschedImpl -> globrunqput; findRunnable's order (local, global, netpoll, steal); cooperative preemption",
@@ -197,7 +202,8 @@ func Catalog() []Entry {
 		},
 		{
 			Name: "hist-23098", Issue: 23098,
-			Title:     "runtime: loop over allp causes a nil pointer dereference crash",
+			Title:    "runtime: loop over allp causes a nil pointer dereference crash",
+			Versions: "1.10 dev -> 1.10", Area: "procresize",
 			Affected:  "the 1.10 development tree (allp became a slice procresize can grow); no release",
 			Fixed:     "1.10 (allpSnapshot: absent from go1.9.7, present in go1.10.8)",
 			Mechanism: "procresize (stop-the-world) against findrunnable's no-P recheck over allp",
@@ -210,7 +216,8 @@ func Catalog() []Entry {
 		},
 		{
 			Name: "hist-28979", Issue: 28979, Related: []int{20395},
-			Title:     "runtime: OS thread appears to be re-used despite never releasing runtime.LockOSThread()",
+			Title:    "runtime: OS thread appears to be re-used despite never releasing runtime.LockOSThread()",
+			Versions: "1.10-1.11 -> 1.12", Area: "LockOSThread",
 			Affected:  "1.10 and 1.11 (since a locked G's exit retires its thread, golang/go#20395)",
 			Fixed:     "1.12, backported to 1.10.x and 1.11.x (go1.10.8 and go1.11.13 keep lockedExt on exit)",
 			Mechanism: "LockOSThread: goexit0 -> mexit -> handoffp -> startm -> newm",
@@ -224,7 +231,8 @@ func Catalog() []Entry {
 		},
 		{
 			Name: "hist-38070", Issue: 38070,
-			Title:     "runtime: timer self-deadlock due to preemption point",
+			Title:    "runtime: timer self-deadlock due to preemption point",
+			Versions: "1.14 -> 1.14.x", Area: "timers",
 			Affected:  "1.14 (per-P timer heaps)",
 			Fixed:     "a 1.14 point release (which one, and the change, are not verified)",
 			Mechanism: "timers: modtimer, wakeNetPoller, checkTimers at the top of schedule; synchronous preemption at a prologue",
@@ -237,7 +245,8 @@ func Catalog() []Entry {
 		},
 		{
 			Name: "hist-38860", Issue: 38860, Related: []int{44343},
-			Title:     "runtime: CPU bound goroutines cause unnecessary timer latency",
+			Title:    "runtime: CPU bound goroutines cause unnecessary timer latency",
+			Versions: "1.14-1.15 -> 1.16", Area: "timers",
 			Affected:  "1.14 and 1.15",
 			Fixed:     "1.16, CL 232298 (shouldStealTimers: in go1.14.15 and go1.15.15, gone in go1.16.15)",
 			Mechanism: "per-P timers, stealWork's timer pass, checkTimersNoP, blocking netpoll until the next timer, sysmon",
@@ -250,7 +259,8 @@ func Catalog() []Entry {
 		},
 		{
 			Name: "hist-40368", Issue: 40368,
-			Title:     "runtime: fatal error: checkdead: runnable g",
+			Title:    "runtime: fatal error: checkdead: runnable g",
+			Versions: "<=1.15 -> 1.14.x/1.15.x", Area: "M creation (checkdead)",
 			Affected:  "up to 1.15",
 			Fixed:     "2020, in 1.14.x and 1.15.x (startm reserves the new M's id: mReserveID absent from go1.13.15, present in go1.14.15)",
 			Mechanism: "startm -> newm with sched.lock dropped; exitsyscall's slow path; checkdead",
@@ -263,7 +273,8 @@ func Catalog() []Entry {
 		},
 		{
 			Name: "hist-43997", Issue: 43997,
-			Title:     "runtime: non-spinning Ms spin uselessly when work exists",
+			Title:    "runtime: non-spinning Ms spin uselessly when work exists",
+			Versions: "<=1.16 -> 1.17", Area: "spinning Ms (no-P recheck)",
 			Affected:  "up to 1.16 (every M rechecked all run queues after dropping its P)",
 			Fixed:     "1.17, CL 310850 (only a spinning M rechecks, in checkRunqsNoP)",
 			Mechanism: "findrunnable's drop section and no-P recheck; the spin limit; wakep's transient nmspinning increment",
@@ -276,7 +287,8 @@ func Catalog() []Entry {
 		},
 		{
 			Name: "hist-45867", Issue: 45867,
-			Title:     "runtime: broken work conservation due to CL 310850",
+			Title:    "runtime: broken work conservation due to CL 310850",
+			Versions: "1.17-1.19 -> 1.20", Area: "spinning Ms (needspinning)",
 			Affected:  "1.17, 1.18, 1.19 (needspinning absent from go1.19.13)",
 			Fixed:     "1.20 (needspinning and pidlegetSpinning present in go1.20, absent from go1.19.13)",
 			Mechanism: "checkRunqsNoP, the spin limit, the drop section; sched.needspinning, pidlegetSpinning",
@@ -295,7 +307,8 @@ func Catalog() []Entry {
 		},
 		{
 			Name: "hist-52934", Issue: 52934,
-			Title:     "runtime: new goroutine launches can starve other work indefinitely",
+			Title:    "runtime: new goroutine launches can starve other work indefinitely",
+			Versions: ">=1.18, open", Area: "runnext fairness",
 			Affected:  "1.18 and later (open)",
 			Fixed:     "open",
 			Mechanism: "newproc -> runqput(next) into runnext, execute with inheritTime, sysmon's time slice",
@@ -309,7 +322,8 @@ func Catalog() []Entry {
 		},
 		{
 			Name: "hist-55160", Issue: 55160, Related: []int{60693},
-			Title:     "runtime: mayMoreStackPreempt failures (a lost work conservation that sysmon's preemption masked, golang/go#60693)",
+			Title:    "runtime: mayMoreStackPreempt failures",
+			Versions: "<=1.21 -> 1.22", Area: "work conservation (global queue)",
 			Affected:  "up to 1.21 (goschedImpl without wakep in go1.21.13)",
 			Fixed:     "1.22 (goschedImpl's wakep and the spinning M's global-queue recheck, both first in go1.22.12)",
 			Mechanism: "goschedImpl -> globrunqput without wakep; the spinning M's recheck after nmspinning-- skips sched.runq",
@@ -328,7 +342,8 @@ func Catalog() []Entry {
 		},
 		{
 			Name: "hist-59600", Issue: 59600, Related: []int{60788},
-			Title:     "runtime: checkdead fires due to suspected race in the Go runtime when GOMAXPROCS=1 on AWS",
+			Title:    "runtime: checkdead fires due to suspected race in the Go runtime when GOMAXPROCS=1 on AWS",
+			Versions: "1.20 -> 1.21/1.20.x", Area: "netpoll (injectglist startIdle)",
 			Affected:  "1.20 (introduced by CL 389014, the golang/go#45867 fix, per golang/go#60788)",
 			Fixed:     "1.21, backported to 1.20.x (startm's lockheld: absent from go1.20, present in go1.21.0 and go1.20.14)",
 			Mechanism: "injectglist's startIdle: pidlegetSpinning, unlock, startm; checkdead",
@@ -342,7 +357,8 @@ func Catalog() []Entry {
 		},
 		{
 			Name: "hist-63555", Issue: 63555,
-			Title:     "runtime: injectglist(glist *gList) npidle may not necessarily be the latest value. Could it cause scheduling starvation issues?",
+			Title:    "runtime: injectglist(glist *gList) npidle may not necessarily be the latest value. Could it cause scheduling starvation issues?",
+			Versions: "1.15-1.22 -> 1.23", Area: "netpoll (injectglist with a P)",
 			Affected:  "1.15 to 1.22 (the split by npidle first in go1.15.15)",
 			Fixed:     "1.23 (injectglist ends with wakep: absent from go1.22.12, present in go1.23.12)",
 			Mechanism: "injectglist with a P: npidle snapshot, global part with startIdle, runqputbatch of the rest, final wakep",
@@ -356,7 +372,8 @@ func Catalog() []Entry {
 		},
 		{
 			Name: "hist-74414", Issue: 74414,
-			Title:     "runtime: use-after-free of allpSnapshot in findRunnable",
+			Title:    "runtime: use-after-free of allpSnapshot in findRunnable",
+			Versions: "1.10-1.24 -> 1.25", Area: "procresize (allp snapshot)",
 			Affected:  "1.10 (the snapshot of golang/go#23098) to 1.24",
 			Fixed:     "1.25, backported (the snapshot is held by the M in go1.23.12, go1.24.13 and go1.25.14)",
 			Mechanism: "procresize and the GC against the no-P recheck's allp snapshot",
