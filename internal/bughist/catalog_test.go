@@ -152,3 +152,25 @@ func TestGo126PassesDriverBounds(t *testing.T) {
 		}
 	}
 }
+
+// docs/bugs.md has a row per entry, written golang/go#NNNNN with no host,
+// and the counterexample of every expressible one.
+func TestDocsTable(t *testing.T) {
+	b, err := os.ReadFile("../../docs/bugs.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	if strings.Contains(doc, "github.com/golang") {
+		t.Error("docs/bugs.md links issues with a host name; write golang/go#NNNNN")
+	}
+	for _, e := range Catalog() {
+		row := "| `" + e.Name + "` | " + e.Link() + " |"
+		if !strings.Contains(doc, row) {
+			t.Errorf("docs/bugs.md has no row %q", row)
+		}
+		if e.Expressible() && !strings.Contains(doc, "(variant `"+e.VariantName()+"`)") {
+			t.Errorf("docs/bugs.md has no section for %s's variant %s", e.Name, e.VariantName())
+		}
+	}
+}
