@@ -78,7 +78,8 @@ func (md *Model) check(s *State) error {
 				return inv(InvMShape, "m%d in %v at %v with P=%d curg=%s", m, ms.Wake, ms.PC, ms.P, gName(ms.CurG))
 			}
 		}
-		if ms.Scan != 0 && ms.PC != MSteal && ms.PC != MRecheckRunqs {
+		snapPC := md.idleSnapshot && (ms.PC == MDrop || ms.PC == MDropSpin || ms.PC == MRecheck)
+		if ms.Scan != 0 && ms.PC != MSteal && ms.PC != MRecheckRunqs && !snapPC {
 			return inv(InvMShape, "m%d at %v has a scan in progress %s", m, ms.PC, scanString(ms.Scan))
 		}
 		switch ms.PC {

@@ -1,6 +1,11 @@
 package spec
 
-import "testing"
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+)
 
 // Each test here is a behaviour of proc.go that a coarser model forbade:
 // an interleaving between two shared accesses that the spec once took as
@@ -118,4 +123,35 @@ func contains(as []Action, a Action) bool {
 		}
 	}
 	return false
+}
+
+// checkRunqsNoP reads the live idle mask: findRunnable's idlepMaskSnapshot
+// copies only the slice header of the pMask. Were it a copy of the bits,
+// a P that was idle at the copy, then taken (here by netpoll's
+// injectglist) and given work while the spinning M still counted in
+// nmspinning (so the work's wakep skipped), would be passed over by the
+// recheck: a lost wakeup the explorer finds at the verify bound (without
+// syscalls, to keep the test fast).
+func TestRecheckNeedsTheLiveIdleMask(t *testing.T) {
+	sequentialUnderRace(t)
+	b := VerifyBounds()
+	b.Syscalls = false // the G that never stops just runs
+	md, err := NewModel(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md.idleSnapshot = true
+	r := exploreModel(context.Background(), md, Options{Liveness: true, ThreadLimit: true})
+	v := r.Violation
+	if v == nil || v.Kind != KindWorkConservation {
+		t.Fatalf("no lost wakeup with a copied idle mask: %v", r)
+	}
+	acts := fmt.Sprint(v.Trace.Actions())
+	for _, step := range []string{"StealMiss(p1)", "InjectGList(g1)", "ReleaseP", "WakepSkip", "DropSpinning", "RecheckMiss(p0)", "StopM"} {
+		if !strings.Contains(acts, step) {
+			t.Errorf("the counterexample lacks %s: %s", step, acts)
+		}
+	}
+	checkModelTraceReplays(t, md, v.Trace)
+	t.Logf("%d steps: %s", v.Trace.Len(), acts)
 }

@@ -16,6 +16,12 @@ type Model struct {
 	// a Bug (the impl has no counterpart); a test uses it to show that the
 	// non-atomic steal scan makes the recheck necessary.
 	noRecheckRunqs bool
+	// idleSnapshot makes checkRunqsNoP skip the Ps that were idle when
+	// the steal scan ended, as it would if findRunnable's idlepMaskSnapshot
+	// copied the mask's bits. It copies only the slice header (pMask is a
+	// []uint32), so the runtime reads the live bits; a test uses this to
+	// show that the live read is what keeps the recheck sound.
+	idleSnapshot bool
 }
 
 // ErrNoIdleM is returned by Step when startm needs an M and every M slot is
@@ -452,6 +458,8 @@ func (md *Model) step(s *State, a Action) (info stepInfo, err error) {
 		ms.PC = MStop
 		if ms.Spinning {
 			ms.PC = MDropSpin
+		} else {
+			ms.Scan = 0
 		}
 	case ActDropSpinning:
 		ms.Spinning = false
@@ -531,7 +539,21 @@ func (md *Model) scanDone(s *State, ms *MState) {
 	all := uint8(1)<<s.nP - 1
 	if ms.Scan|1<<ms.P == all {
 		ms.PC, ms.Scan = MDrop, 0
+		if md.idleSnapshot {
+			ms.Scan = s.idleMask() // counted as looked at by the recheck
+		}
 	}
+}
+
+// idleMask is idlepMask: bit p set when P p is idle.
+func (s *State) idleMask() uint8 {
+	var mask uint8
+	for p := 0; p < int(s.nP); p++ {
+		if s.P[p].Status == PIdle {
+			mask |= 1 << p
+		}
+	}
+	return mask
 }
 
 // becomeSpinning is m.becomeSpinning: m.spinning, nmspinning.Add(1), and
