@@ -57,6 +57,7 @@ var emitAfter = map[spec.ActionKind]bool{
 	spec.ActRecheckMiss: true, spec.ActExitSyscallFast: true, spec.ActExitSyscallIdleP: true,
 	spec.ActExitSyscallNoP: true, spec.ActExitSyscallGlobrunq: true,
 	spec.ActRecheckFound: true, spec.ActWakep: true, spec.ActWakepSkip: true, spec.ActWakepNoP: true,
+	spec.ActGlobal61Miss: true, spec.ActGlobRunqMiss: true, spec.ActSpinOK: true,
 }
 
 // obs is one observed spec action. Its step took effect strictly after the
@@ -312,8 +313,9 @@ func (c *checker) observe(evs []impl.Event) error {
 		switch o.ev.Action {
 		case spec.ActRunqGet, spec.ActGlobal61, spec.ActGlobRunqGetBatch, spec.ActSteal,
 			spec.ActRecheckGlobal, spec.ActExitSyscallLateP:
-			// run: resetspinning (and its wakep), then execute, whose
-			// status change is the step's last effect.
+			// run: execute, whose status change is the step's last
+			// effect (a spinning M's comes with ResetSpinning, its next
+			// observation, so the search finds none before it).
 			o.hi = c.statusAfter(evs, o, impl.Grunnable, impl.Grunning)
 		case spec.ActEnterSyscall:
 			o.hi = c.statusAfter(evs, o, impl.Grunning, impl.Gsyscall)
