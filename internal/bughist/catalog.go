@@ -260,9 +260,9 @@ func Catalog() []Entry {
 		{
 			Name: "hist-40368", Issue: 40368,
 			Title:    "runtime: fatal error: checkdead: runnable g",
-			Versions: "<=1.15 -> 1.14.x/1.15.x", Area: "M creation (checkdead)",
-			Affected:  "up to 1.15",
-			Fixed:     "2020, in 1.14.x and 1.15.x (startm reserves the new M's id: mReserveID absent from go1.13.15, present in go1.14.15)",
+			Versions: "1.14 -> 1.14.x/1.15", Area: "M creation (checkdead)",
+			Affected:  "1.14 (reported on go1.14.6 with GOMAXPROCS=1; earlier releases not dated)",
+			Fixed:     "1.14.x and 1.15 (startm reserves the new M's id: mReserveID absent from go1.13.15, present in go1.14.15 and go1.15.15)",
 			Mechanism: "startm -> newm with sched.lock dropped; exitsyscall's slow path; checkdead",
 			Cause: "With no idle M, startm took an idle P, dropped sched.lock and called newm, and the M was not yet counted where " +
 				"checkdead looks. In that window a G returning from a syscall found no idle P, queued itself globally and its M parked; " +
@@ -372,7 +372,7 @@ func Catalog() []Entry {
 		},
 		{
 			Name: "hist-74414", Issue: 74414,
-			Title:    "runtime: use-after-free of allpSnapshot in findRunnable",
+			Title:    "runtime: use-after-free of `allpSnapshot` in `findRunnable`",
 			Versions: "1.10-1.24 -> 1.25", Area: "procresize (allp snapshot)",
 			Affected:  "1.10 (the snapshot of golang/go#23098) to 1.24",
 			Fixed:     "1.25, backported (the snapshot is held by the M in go1.23.12, go1.24.13 and go1.25.14)",
