@@ -25,6 +25,11 @@ const (
 	ActGlobRunqGetBatch    // globrunqgetbatch + runqputbatch (top, or before releasing the P)
 	ActGlobRunqMiss        // local queue and sched.runq seen empty at the top
 	ActNetpoll             // netpoll(0) in findRunnable (param G)
+	ActNetpollInject       // netpoll(0) returns two: G to run, Inj to injectglist; its npidle load (Bounds.InjectList)
+	ActInjectGlobrunq      // injectglist, npidle > 0 read: globrunqputbatch under sched.lock
+	ActInjectStartIdle     // injectglist's startIdle: pidlegetSpinning and startm under sched.lock
+	ActInjectRunqput       // injectglist, npidle == 0 read: runqputbatch on the M's P
+	ActInjectWakep         // injectglist's final wakep (Go 1.23 on); then the netpolled G runs
 	ActSpinOK              // 2*nmspinning < procs-npidle: the limit allows spinning
 	ActBecomeSpinning      // becomeSpinning: m.spinning, nmspinning.Add(1), needspinning = 0
 	ActSpinLimit           // 2*nmspinning >= procs-npidle: do not spin
@@ -71,6 +76,11 @@ var actionNames = [numActionKinds]string{
 	ActGlobRunqGetBatch:    "GlobRunqGetBatch",
 	ActGlobRunqMiss:        "GlobRunqMiss",
 	ActNetpoll:             "Netpoll",
+	ActNetpollInject:       "NetpollInject",
+	ActInjectGlobrunq:      "InjectGlobrunq",
+	ActInjectStartIdle:     "InjectStartIdle",
+	ActInjectRunqput:       "InjectRunqput",
+	ActInjectWakep:         "InjectWakep",
 	ActSpinOK:              "SpinOK",
 	ActBecomeSpinning:      "BecomeSpinning",
 	ActSpinLimit:           "SpinLimit",
@@ -131,6 +141,7 @@ type Action struct {
 	M    int8
 	P    int8
 	G    GID
+	Inj  GID // NetpollInject: the G handed to injectglist
 }
 
 // String reads like "m0: Ready(g2)", "m1: Steal(p0)", "sysmon: Retake(p1)".
@@ -148,6 +159,8 @@ func (a Action) String() string {
 	switch a.Kind {
 	case ActReady, ActNetpoll, ActInjectGList:
 		s += "(" + gName(a.G) + ")"
+	case ActNetpollInject:
+		s += "(" + gName(a.G) + ", " + gName(a.Inj) + ")"
 	case ActSteal, ActStealMiss, ActRecheckFound, ActRecheckMiss, ActPreempt, ActRetake:
 		s += "(p" + strconv.Itoa(int(a.P)) + ")"
 	}

@@ -88,6 +88,11 @@ type Bounds struct {
 	SchedTick int  // period of the global-queue check; 0 means 61
 	Syscalls  bool // EnterSyscall, ExitSyscall*, Retake
 	Netpoll   bool // Netpoll in findRunnable, InjectGList from sysmon
+	// InjectList lets findRunnable's netpoll(0) return two Gs: one to run,
+	// the other injected by injectglist with the M's P (its npidle load,
+	// the global part with startIdle, the local part, the final wakep).
+	// It needs Netpoll and two G slots.
+	InjectList bool
 	// Go selects the runtime release whose scheduler the model follows
 	// (docs/versions.md). The zero value is Go126.
 	Go  GoVersion
@@ -115,10 +120,16 @@ const (
 	// conservation of golang/go#55160, which sysmon's preemption masked
 	// (golang/go#60693), fixed in 1.22.
 	Go121
+	// Go122 is Go 1.22 (and 1.15-1.22 for this one change): as Go 1.26,
+	// but injectglist with a P does not end with wakep. A P that goes idle
+	// after its npidle load leaves the Gs it put on its own run queue
+	// with nobody to steal them: golang/go#63555, fixed in 1.23. It
+	// differs from Go126 only with Bounds.InjectList.
+	Go122
 	numGoVersions
 )
 
-var goVersionNames = [numGoVersions]string{Go126: "go1.26", Go119: "go1.19", Go121: "go1.21"}
+var goVersionNames = [numGoVersions]string{Go126: "go1.26", Go119: "go1.19", Go121: "go1.21", Go122: "go1.22"}
 
 func (v GoVersion) String() string {
 	if v < numGoVersions {
@@ -150,6 +161,10 @@ func (b Bounds) goschedWakep() bool { return b.Go != Go121 }
 // global queue before the local ones (Go 1.22 on; kept in go1.19 as above).
 func (b Bounds) recheckGlobal() bool { return b.Go != Go121 }
 
+// injectWakep reports whether injectglist with a P ends with wakep (Go 1.23
+// on; the go1.19 and go1.21 variants predate it too).
+func (b Bounds) injectWakep() bool { return b.Go == Go126 }
+
 // withDefaults fills the zero-means-default fields.
 func (b Bounds) withDefaults() Bounds {
 	if b.Ms == 0 {
@@ -179,6 +194,8 @@ func (b Bounds) Validate() error {
 		return fmt.Errorf("bounds: unknown bug %d", b.Bug)
 	case b.Go >= numGoVersions:
 		return fmt.Errorf("bounds: unknown Go version %d", b.Go)
+	case b.InjectList && (!b.Netpoll || b.Gs < 2):
+		return fmt.Errorf("bounds: InjectList needs Netpoll and Gs >= 2")
 	}
 	if b.Cap > MaxCap {
 		return fmt.Errorf("bounds: Cap=%d, want at most %d", b.Cap, MaxCap)
@@ -193,6 +210,9 @@ func (b Bounds) String() string {
 	b = b.withDefaults()
 	s := fmt.Sprintf("Ps=%d Ms=%d Gs=%d Cap=%d Spawn=%d SchedTick=%d Syscalls=%v Netpoll=%v",
 		b.Ps, b.Ms, b.Gs, b.Cap, b.Spawn, b.SchedTick, b.Syscalls, b.Netpoll)
+	if b.InjectList {
+		s += " InjectList=true"
+	}
 	if b.Go != Go126 {
 		s += " Go=" + b.Go.String()
 	}

@@ -63,7 +63,7 @@ func (md *Model) check(s *State) error {
 			switch {
 			case ms.P == NoP && ms.PC != MDropSpin:
 				return inv(InvSpinning, "m%d spins without a P", m)
-			case ms.P != NoP && ms.PC != MResetSpin:
+			case ms.P != NoP && ms.PC != MResetSpin && ms.PC != MInjectWake:
 				if ps := &s.P[ms.P]; !ps.empty() {
 					return inv(InvSpinning, "m%d spins but its p%d has local work (runnext=%s, %d in ring)", m, ms.P, gName(ps.RunNext), ps.N)
 				}
@@ -74,11 +74,14 @@ func (md *Model) check(s *State) error {
 			spinning++ // its won CAS counts it in nmspinning until its lock section
 			fallthrough
 		case ms.Wake != WakeNone:
-			if ms.Wake > WakeCAS || ms.P == NoP || (ms.PC != MRun && ms.PC != MSched) || (ms.PC == MRun) != (ms.CurG != NoG) {
+			if ms.Wake > WakeCAS || ms.P == NoP || (ms.PC != MRun && ms.PC != MSched && ms.PC != MResetSpin) || (ms.PC == MSched) == (ms.CurG != NoG) {
 				return inv(InvMShape, "m%d in %v at %v with P=%d curg=%s", m, ms.Wake, ms.PC, ms.P, gName(ms.CurG))
 			}
 		}
 		snapPC := md.idleSnapshot && (ms.PC == MDrop || ms.PC == MDropSpin || ms.PC == MRecheck)
+		if ms.Inj != NoG && ms.PC != MInjectGlob && ms.PC != MInjectLocal {
+			return inv(InvMShape, "m%d at %v holds %s for injectglist", m, ms.PC, gName(ms.Inj))
+		}
 		if ms.Scan != 0 && ms.PC != MSteal && ms.PC != MRecheckRunqs && !snapPC {
 			return inv(InvMShape, "m%d at %v has a scan in progress %s", m, ms.PC, scanString(ms.Scan))
 		}
@@ -98,6 +101,17 @@ func (md *Model) check(s *State) error {
 		case MDropSpin:
 			if ms.P != NoP || ms.CurG != NoG || !ms.Spinning {
 				return inv(InvMShape, "m%d dropping spinning with P=%d curg=%s spinning=%v", m, ms.P, gName(ms.CurG), ms.Spinning)
+			}
+		case MInjectGlob, MInjectLocal, MInjectStart, MInjectWake:
+			withInj := ms.PC == MInjectGlob || ms.PC == MInjectLocal
+			if ms.P == NoP || ms.CurG == NoG || int(ms.CurG) > nG || (ms.Inj != NoG) != withInj || int(ms.Inj) > nG || ms.Inj == ms.CurG {
+				return inv(InvMShape, "m%d in injectglist (%v) with P=%d curg=%s inject=%s", m, ms.PC, ms.P, gName(ms.CurG), gName(ms.Inj))
+			}
+			curg[ms.CurG]++
+			inHand[ms.CurG] = true
+			if withInj {
+				curg[ms.Inj]++
+				inHand[ms.Inj] = true
 			}
 		case MResetSpin:
 			if ms.P == NoP || ms.CurG == NoG || int(ms.CurG) > nG || !ms.Spinning {

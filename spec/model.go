@@ -104,6 +104,14 @@ func (md *Model) appendEnabled(dst []Action, s *State) []Action {
 			}
 		case MSched, MLocal, MPoll, MSpin:
 			dst = md.appendSchedSteps(dst, s, mi)
+		case MInjectGlob:
+			dst = append(dst, Action{Kind: ActInjectGlobrunq, M: mi, P: NoP})
+		case MInjectStart:
+			dst = append(dst, Action{Kind: ActInjectStartIdle, M: mi, P: NoP})
+		case MInjectLocal:
+			dst = append(dst, Action{Kind: ActInjectRunqput, M: mi, P: NoP})
+		case MInjectWake:
+			dst = append(dst, Action{Kind: ActInjectWakep, M: mi, P: NoP})
 		case MSteal:
 			dst = md.appendStealSteps(dst, s, mi)
 		case MDrop:
@@ -230,8 +238,17 @@ func (md *Model) appendSchedSteps(dst []Action, s *State, mi int8) []Action {
 	// MPoll.
 	if md.b.Netpoll {
 		for g := 1; g <= int(s.nG); g++ {
-			if s.G[g] == GWaiting {
-				dst = append(dst, Action{Kind: ActNetpoll, M: mi, P: NoP, G: GID(g)})
+			if s.G[g] != GWaiting {
+				continue
+			}
+			dst = append(dst, Action{Kind: ActNetpoll, M: mi, P: NoP, G: GID(g)})
+			if !md.b.InjectList {
+				continue
+			}
+			for h := 1; h <= int(s.nG); h++ {
+				if h != g && s.G[h] == GWaiting {
+					dst = append(dst, Action{Kind: ActNetpollInject, M: mi, P: NoP, G: GID(g), Inj: GID(h)})
+				}
 			}
 		}
 	}
@@ -430,6 +447,40 @@ func (md *Model) step(s *State, a Action) (info stepInfo, err error) {
 	case ActNetpoll:
 		s.G[a.G] = GRunnable // netpoll's list is made runnable, then run
 		info.freshP, err = md.run(s, a.M, a.G, false)
+	case ActNetpollInject:
+		// Both are marked runnable first (injectglist does, and the G to
+		// run is no longer waiting for anyone). netpoll's own read of the
+		// poller is free (any waiting Gs), so it is taken at the instant
+		// of injectglist's npidle load, which decides the way.
+		s.G[a.G], s.G[a.Inj] = GRunnable, GRunnable
+		ms.CurG, ms.Inj = a.G, a.Inj
+		ms.PC = MInjectLocal
+		if s.NPIdle > 0 {
+			ms.PC = MInjectGlob
+		}
+	case ActInjectGlobrunq:
+		s.globrunqput(ms.Inj)
+		ms.Inj, ms.PC = NoG, MInjectStart
+	case ActInjectStartIdle:
+		ms.PC = MInjectWake
+		if p := s.pidleget(); p >= 0 {
+			err = md.startm(s, p, false)
+		} else {
+			md.noIdleP(s)
+		}
+	case ActInjectRunqput:
+		// runqputbatch puts what fits; the rest goes to sched.runq.
+		if !s.P[ms.P].runqputbatch([]GID{ms.Inj}, md.b.Cap) {
+			s.globrunqput(ms.Inj)
+		}
+		ms.Inj, ms.PC = NoG, MInjectWake
+	case ActInjectWakep:
+		g := ms.CurG
+		ms.CurG = NoG
+		info.freshP, err = md.run(s, a.M, g, false)
+		if md.b.injectWakep() {
+			md.wakep(ms)
+		}
 	case ActSpinOK:
 		ms.PC = MSpin
 	case ActBecomeSpinning:

@@ -62,12 +62,16 @@ const (
 	MRecheckP                // no P; checkRunqsNoP saw work; next: pidlegetSpinning under sched.lock
 	MStop                    // no P, nothing found; next: stopm's mput under sched.lock
 	MSyscallNoP              // exitsyscallNoP: curg made runnable, next: pidleget or globrunqput
+	MInjectGlob              // netpoll(0) gave curg and Inj, npidle > 0 was read; next: globrunqputbatch(Inj) under sched.lock
+	MInjectStart             // next: injectglist's startIdle, pidlegetSpinning and startm under sched.lock
+	MInjectLocal             // netpoll(0) gave curg and Inj, npidle == 0 was read; next: runqputbatch(Inj) on the M's P
+	MInjectWake              // injectglist's puts are done; next: its final wakep (Go 1.23 on), and run curg
 	MResetSpin               // a spinning M took curg (still runnable) from a queue; next: resetspinning, then execute
 	MRun                     // running its curg (GRunning or GSyscall)
 	numMPCs
 )
 
-var mpcNames = [...]string{"idle", "sched", "local", "poll", "spin", "steal", "drop", "dropspin", "recheck", "recheckrunqs", "recheckp", "stop", "syscallnop", "resetspin", "run"}
+var mpcNames = [...]string{"idle", "sched", "local", "poll", "spin", "steal", "drop", "dropspin", "recheck", "recheckrunqs", "recheckp", "stop", "syscallnop", "injectglob", "injectstart", "injectlocal", "injectwake", "resetspin", "run"}
 
 func (pc MPC) String() string {
 	if int(pc) < len(mpcNames) {
@@ -117,6 +121,7 @@ type MState struct {
 	Spinning bool
 	Scan     uint8
 	Wake     WakeStage
+	Inj      GID // the G netpoll's list gave injectglist, until it is queued (PCs InjectGlob, InjectLocal)
 }
 
 // WakeStage is how far an M is in wakep, which its caller (newproc, ready,
@@ -211,11 +216,11 @@ func (s *State) AppendKey(dst []byte) []byte {
 	}
 	for m := 0; m < int(s.nM); m++ {
 		ms := &s.M[m]
-		b := byte(ms.PC)
+		c := byte(ms.Wake) | byte(ms.Inj)<<3
 		if ms.Spinning {
-			b |= 16
+			c |= 4
 		}
-		dst = append(dst, b|byte(ms.P+1)<<5, byte(ms.CurG)|ms.Scan<<4, byte(ms.Wake))
+		dst = append(dst, byte(ms.PC)|byte(ms.P+1)<<5, byte(ms.CurG)|ms.Scan<<4, c)
 	}
 	dst = append(dst, s.Runq.N)
 	for i := 0; i < int(s.Runq.N); i++ {
@@ -253,13 +258,15 @@ func decodeKey(proto *State, key []byte) State {
 	for m := 0; m < int(s.nM); m++ {
 		ms := &s.M[m]
 		b := next()
-		ms.PC = MPC(b & 15)
-		ms.Spinning = b&16 != 0
+		ms.PC = MPC(b & 31)
 		ms.P = int8(b>>5) - 1
 		c := next()
 		ms.CurG = GID(c & 15)
 		ms.Scan = c >> 4
-		ms.Wake = WakeStage(next())
+		w := next()
+		ms.Wake = WakeStage(w & 3)
+		ms.Spinning = w&4 != 0
+		ms.Inj = GID(w >> 3)
 	}
 	s.Runq.N = next()
 	for j := 0; j < int(s.Runq.N); j++ {
@@ -341,6 +348,9 @@ func (s State) String() string {
 		}
 		if ms.CurG != NoG {
 			b.WriteString(" " + gName(ms.CurG))
+		}
+		if ms.Inj != NoG {
+			b.WriteString(" inject=" + gName(ms.Inj))
 		}
 		if ms.Spinning {
 			b.WriteString(" spinning")

@@ -392,6 +392,7 @@ func canonMGPerm(s *State) (State, mPerm, [MaxGs + 1]GID) {
 	}
 	for i := 0; i < nM; i++ {
 		see(s.M[order[i]].CurG)
+		see(s.M[order[i]].Inj)
 	}
 	for st := GIdle; st <= GDead; st++ {
 		for g := 1; g <= nG; g++ {
@@ -426,6 +427,7 @@ func canonMGPerm(s *State) (State, mPerm, [MaxGs + 1]GID) {
 	for i := 0; i < nM; i++ {
 		c.M[i] = s.M[order[i]]
 		c.M[i].CurG = rl(s.M[order[i]].CurG)
+		c.M[i].Inj = rl(s.M[order[i]].Inj)
 		rho[i] = int8(order[i])
 	}
 	label[0] = NoG
@@ -469,6 +471,9 @@ func mSortKey(s *State, m int) uint32 {
 		k |= 1 << 7
 	}
 	k |= uint32(ms.Wake) << 4
+	if ms.Inj != NoG {
+		k |= 1 << 3
+	}
 	if ms.CurG != NoG && int(ms.CurG) <= int(s.nG) {
 		k |= 1<<6 | uint32(s.G[ms.CurG])
 	}
