@@ -51,14 +51,14 @@ func absentOr(s spec.GStatus) spec.GStatus {
 	return s
 }
 
-func project() ([]Change, error) {
-	md, err := spec.NewModel(spec.Bounds{Ps: 2, Ms: 4, Gs: 3, Cap: 2, Spawn: 3, SchedTick: 2, Syscalls: true, Netpoll: true})
+// projectBounds walks the first 30,000 states of b breadth first and adds
+// every (action, G status change) it sees to set, and every action to kinds.
+func projectBounds(b spec.Bounds, set map[Change]bool, kinds map[spec.ActionKind]bool) error {
+	md, err := spec.NewModel(b)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	seen := map[string]bool{}
-	set := map[Change]bool{}
-	kinds := map[spec.ActionKind]bool{}
 	queue := []spec.State{md.Init()}
 	seen[queue[0].Key()] = true
 	for len(queue) > 0 && len(seen) < 30_000 {
@@ -90,6 +90,23 @@ func project() ([]Change, error) {
 				seen[k] = true
 				queue = append(queue, t)
 			}
+		}
+	}
+	return nil
+}
+
+func project() ([]Change, error) {
+	set := map[Change]bool{}
+	kinds := map[spec.ActionKind]bool{}
+	// The first bound reaches every action but injectglist with a P, which
+	// needs two Gs parked on the poller at once; the second is small enough
+	// for the breadth-first walk to get there.
+	for _, b := range []spec.Bounds{
+		{Ps: 2, Ms: 4, Gs: 3, Cap: 2, Spawn: 3, SchedTick: 2, Syscalls: true, Netpoll: true},
+		{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Netpoll: true, InjectList: true},
+	} {
+		if err := projectBounds(b, set, kinds); err != nil {
+			return nil, err
 		}
 	}
 	for _, k := range spec.ActionKinds() {
