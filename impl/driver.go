@@ -209,6 +209,40 @@ func (d *Driver) Retake(p int) (bool, error) {
 	}), nil
 }
 
+// Netpoll makes M i, which must be at findRunnable's netpoll (pc MPoll),
+// poll and find exactly the waiting Gs gs ready, in that order: their
+// events arrive, then the M steps. One G runs (Netpoll); with more, the
+// first runs and the rest go to injectglist (NetpollInject, then the M's
+// next steps).
+func (d *Driver) Netpoll(i int, gs ...*G) error {
+	m, err := d.m(i)
+	if err != nil {
+		return err
+	}
+	if m.pc != spec.MPoll {
+		return fmt.Errorf("driver: m%d is %v, not at netpoll", i, m.pc)
+	}
+	if len(gs) == 0 {
+		return fmt.Errorf("driver: netpoll of no G")
+	}
+	for k, g := range gs {
+		if g == nil || g.Status() != Gwaiting {
+			return fmt.Errorf("driver: netpoll of %v, which is not waiting", g)
+		}
+		for _, h := range gs[:k] {
+			if h == g {
+				return fmt.Errorf("driver: netpoll of %v twice", g)
+			}
+		}
+	}
+	d.s.netpollAdd(gs...)
+	d.s.schedStep(m)
+	if d.s.poll.nready.Load() != 0 {
+		return fmt.Errorf("driver: m%d did not poll", i)
+	}
+	return nil
+}
+
 // Inject readies a parked G from outside the scheduler (injectglist).
 func (d *Driver) Inject(g *G) error { return d.s.Ready(g) }
 
@@ -240,6 +274,7 @@ type MSnapshot struct {
 	CurG     *G
 	Spinning bool
 	Scan     uint64
+	Inj      []*G // the Gs netpoll gave injectglist, held by the M until queued
 }
 
 // Snapshot reads the whole state. It is exact only when nothing runs
@@ -260,7 +295,7 @@ func (s *Sched) Snapshot() Snapshot {
 	}
 	s.glob.Lock()
 	for _, m := range s.allm {
-		ms := MSnapshot{PC: m.pc, P: int(pidOf(m.p.Load())), CurG: m.curg.Load(), Spinning: m.spinning}
+		ms := MSnapshot{PC: m.pc, P: int(pidOf(m.p.Load())), CurG: m.curg.Load(), Spinning: m.spinning, Inj: m.inj.Slice()}
 		switch m.pc {
 		case spec.MSteal:
 			ms.Scan = m.scan.seen

@@ -45,10 +45,6 @@ func TestDriverMatchesSpecLong(t *testing.T) {
 		}
 	}
 	for _, k := range spec.ActionKinds() {
-		switch k {
-		case spec.ActNetpoll, spec.ActInjectGList:
-			continue // the driver plays no netpoll
-		}
 		if count[k] == 0 {
 			t.Errorf("no %v compared in %d traces", k, n)
 		}

@@ -47,6 +47,7 @@ type Event struct {
 	M, P     int32
 	Victim   int32 // EvSteal, EvAction Steal
 	G        uint64
+	Inj      uint64  // EvAction NetpollInject: the first G handed to injectglist (N of them)
 	From, To Gstatus // EvGStatus
 	N        int32
 	On       bool
@@ -59,6 +60,8 @@ func (e Event) String() string {
 		switch e.Action {
 		case spec.ActSteal:
 			s += fmt.Sprintf("(p%d)", e.Victim)
+		case spec.ActNetpollInject:
+			s += fmt.Sprintf("(inject g%d n=%d)", e.Inj, e.N)
 		}
 		if e.G != 0 {
 			s += fmt.Sprintf(" g%d", e.G)

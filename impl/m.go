@@ -24,6 +24,8 @@ type M struct {
 	spinning bool      // m.spinning: looking for work to steal
 	scan     stealScan // pc MSteal: where stealWork is
 	rpos     int       // pc MRecheckRunqs: the next P checkRunqsNoP looks at
+	inj      GQueue    // pcs MInjectGlob, MInjectLocal: the Gs netpoll gave injectglist, runnable, not yet queued
+	injGlob  int32     // pc MInjectGlob: how many of inj go to sched.runq; MInjectStart: Ms startIdle may still start
 	idle     bool      // on sched.midle; under sched.lock
 	kill     bool      // Shutdown: exit instead of scheduling
 

@@ -17,6 +17,7 @@ type gsched struct {
 	req      gReq          // what the G asked its M to do when it yielded
 	unlock   sync.Locker   // ParkUnlock: released after the G is waiting
 	reason   string        // wait reason of a parked G
+	pollWait bool          // parked on the poller, its event not yet come; under poll.mu
 	preempt  atomic.Bool   // sysmon's preemption request (gp.preempt)
 	started  bool          // hand-off shell: the G's goroutine exists
 	hasStack bool          // carrier shell: a goroutine is this G's stack
@@ -252,12 +253,7 @@ func (s *Sched) ready(m *M, gp *G) error {
 // (with none, pidlegetSpinning sets needspinning).
 func (s *Sched) injectglist(g *G) {
 	s.glob.Lock()
-	s.glob.put(g)
-	s.emit(Event{Kind: EvAction, Action: spec.ActInjectGList, M: -1, P: -1, G: g.goid})
-	s.emit(Event{Kind: EvGlobPut, P: -1, G: g.goid})
-	if pp := s.pidlegetSpinning(); pp != nil {
-		s.startm(pp, false, true)
-	}
+	s.injectOneLocked(g)
 	s.glob.Unlock()
 	// Work from outside the scheduler is this implementation's stand-in
 	// for the runtime's timers and netpoller, whose next event bounds
@@ -268,6 +264,17 @@ func (s *Sched) injectglist(g *G) {
 	}
 }
 
+// injectOneLocked is injectglist without a P for one runnable G: the
+// global queue, and an M for an idle P if there is one. sched.lock held.
+func (s *Sched) injectOneLocked(g *G) {
+	s.glob.put(g)
+	s.emit(Event{Kind: EvAction, Action: spec.ActInjectGList, M: -1, P: -1, G: g.goid})
+	s.emit(Event{Kind: EvGlobPut, P: -1, G: g.goid})
+	if pp := s.pidlegetSpinning(); pp != nil {
+		s.startm(pp, false, true)
+	}
+}
+
 // checkdead runs when an M goes idle (sched.lock held): if that was the
 // last one and Gs are still alive, nothing can run them. Every live G is
 // then parked (a deadlock of the program) unless some runnable G was left
@@ -275,6 +282,14 @@ func (s *Sched) injectglist(g *G) {
 func (s *Sched) checkdead() {
 	if int(s.nmidle) != len(s.allm) || s.nlive.Load() == 0 || s.det || s.sysmonHeld.Load() != 0 {
 		return
+	}
+	if s.poll.nready.Load() != 0 {
+		// The last M would block in netpoll and find these: inject them.
+		s.netpollInjectNoPLocked()
+		return
+	}
+	if s.poll.nwait.Load() != 0 {
+		return // Gs wait for I/O, not for each other
 	}
 	queued := s.glob.runq.Len()
 	for _, pp := range s.allp {

@@ -51,8 +51,9 @@ type Config struct {
 	// Seed seeds the per-M random steal order. Zero picks a fixed seed.
 	Seed uint64
 	// Go selects the runtime release whose scheduler to follow: spec.Go126
-	// (the zero value), spec.Go121 (no wakep in goschedImpl, no global
-	// recheck without a P) or spec.Go119 (no needspinning); see
+	// (the zero value), spec.Go122 (no wakep at the end of injectglist
+	// with a P), spec.Go121 (nor in goschedImpl, and no global recheck
+	// without a P) or spec.Go119 (no needspinning either); see
 	// docs/versions.md.
 	Go spec.GoVersion
 	// bug is a seeded scheduler bug (SetBug), for the checks' self-tests.
@@ -110,6 +111,8 @@ type Sched struct {
 	mcount   atomic.Int32 // len(allm), readable without the lock
 	sysmonOn atomic.Bool  // sysmon is in deep sleep waiting for sysmonWake
 
+	poll netpoller // the network poller's stand-in (netpoll.go)
+
 	gfree struct { // sched.gFree
 		sync.Mutex
 		q GQueue
@@ -146,11 +149,15 @@ type Sched struct {
 // Counters are cumulative scheduler statistics, read with Stats.
 type Counters struct {
 	Spawned, Exited, Steals, Preempts, Retakes, Handoffs atomic.Int64
+	// Netpolled counts the Gs findRunnable's netpoll returned; Injected
+	// those of them injectglist queued with the M's P.
+	Netpolled, Injected atomic.Int64
 }
 
 // Stats is a snapshot of Counters.
 type Stats struct {
 	Spawned, Exited, Steals, Preempts, Retakes, Handoffs int64
+	Netpolled, Injected                                  int64
 	Ms                                                   int
 }
 
@@ -184,7 +191,7 @@ func New(cfg Config) (*Sched, error) {
 	if cfg.ForcePreempt == 0 {
 		cfg.ForcePreempt = forcePreemptNS
 	}
-	if cfg.Go != spec.Go126 && cfg.Go != spec.Go119 && cfg.Go != spec.Go121 {
+	if cfg.Go != spec.Go126 && cfg.Go != spec.Go119 && cfg.Go != spec.Go121 && cfg.Go != spec.Go122 {
 		return nil, fmt.Errorf("impl: unknown Go version %v", cfg.Go)
 	}
 	if cfg.SchedTrace > 0 && cfg.SchedTraceOut == nil {
@@ -310,6 +317,7 @@ func (s *Sched) Stats() Stats {
 		Spawned: s.counters.Spawned.Load(), Exited: s.counters.Exited.Load(),
 		Steals: s.counters.Steals.Load(), Preempts: s.counters.Preempts.Load(),
 		Retakes: s.counters.Retakes.Load(), Handoffs: s.counters.Handoffs.Load(),
+		Netpolled: s.counters.Netpolled.Load(), Injected: s.counters.Injected.Load(),
 		Ms: int(s.mcount.Load()),
 	}
 }

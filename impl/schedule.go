@@ -29,7 +29,15 @@ func (s *Sched) schedStep(m *M) stepResult {
 	case spec.MSched, spec.MLocal:
 		return s.findRunnableStep(m)
 	case spec.MPoll:
-		return s.spinLimitStep(m)
+		return s.pollStep(m)
+	case spec.MInjectGlob:
+		return s.injectGlobStep(m)
+	case spec.MInjectStart:
+		return s.injectStartStep(m)
+	case spec.MInjectLocal:
+		return s.injectLocalStep(m)
+	case spec.MInjectWake:
+		return s.injectWakeStep(m)
 	case spec.MSpin:
 		return s.becomeSpinningStep(m)
 	case spec.MResetSpin:
@@ -62,7 +70,8 @@ func (s *Sched) schedStep(m *M) stepResult {
 // runtime's order and one shared read per step: the 1-in-61 global check
 // (a step of its own when schedtick calls for it, pc MSched), then the
 // local queue and a batch from the global queue (pc MLocal). With nothing
-// there the M goes on to the spinning limit (spinLimitStep).
+// there the M goes on to netpoll(0) (pollStep), then the spinning limit
+// (spinLimitStep).
 func (s *Sched) findRunnableStep(m *M) stepResult {
 	pp := m.p.Load()
 	if m.spinning && !pp.runq.Empty() && !s.anyBug() {
@@ -101,9 +110,9 @@ func (s *Sched) findRunnableStep(m *M) stepResult {
 	return stepAgain
 }
 
-// spinLimitStep follows the top's misses: a spinning M goes on to
-// stealWork; a non-spinning one reads nmspinning and npidle for the
-// spinning limit, and becomes spinning in a step of its own
+// spinLimitStep follows the top's misses and an empty poll: a spinning M
+// goes on to stealWork; a non-spinning one reads nmspinning and npidle for
+// the spinning limit, and becomes spinning in a step of its own
 // (becomeSpinningStep), so two Ms may both pass the limit.
 func (s *Sched) spinLimitStep(m *M) stepResult {
 	if m.spinning {

@@ -67,11 +67,20 @@ func (r *specRun) step(c Chooser) error {
 		return errPruned
 	}
 	a := en[c.Intn(len(en), "action")]
-	if (a.Kind == spec.ActGoExit || a.Kind == spec.ActPark) && c.Intn(3, "redraw") != 0 {
+	park := a.Kind == spec.ActPark && !r.md.Bounds().Netpoll
+	if (a.Kind == spec.ActGoExit || park) && c.Intn(3, "redraw") != 0 {
 		// Exits and parks end traces early (nothing left to run): make
-		// them rarer so that traces get long.
+		// them rarer so that traces get long. With netpoll a parked G
+		// comes back, and two parked Gs are what injectglist needs.
 		a = en[c.Intn(len(en), "action2")]
 	}
+	return r.apply(a)
+}
+
+// apply takes the enabled spec action a on the impl (it says which M
+// steps, or what a G or sysmon does) and compares: the impl's actions,
+// then both states.
+func (r *specRun) apply(a spec.Action) error {
 	var newG *G
 	var err error
 	switch a.Kind {
@@ -97,6 +106,12 @@ func (r *specRun) step(c Chooser) error {
 		if err == nil && !took {
 			err = fmt.Errorf("spec retakes p%d, impl does not", a.P)
 		}
+	case spec.ActNetpoll:
+		err = r.d.Netpoll(int(a.M), r.slots[a.G])
+	case spec.ActNetpollInject:
+		err = r.d.Netpoll(int(a.M), r.slots[a.G], r.slots[a.Inj])
+	case spec.ActInjectGList:
+		err = r.d.Inject(r.slots[a.G])
 	default: // a scheduler step: the impl chooses
 		err = r.d.Step(int(a.M))
 	}
@@ -176,14 +191,17 @@ func (r *specRun) mapNewG(g *G, next spec.State) {
 func (r *specRun) toSpec(e Event) (spec.Action, error) {
 	a := spec.Action{Kind: e.Action, M: int8(e.M), P: spec.NoP}
 	switch e.Action {
-	case spec.ActReady:
+	case spec.ActReady, spec.ActNetpoll, spec.ActInjectGList:
 		a.G = r.gid[r.findG(e.G)]
+	case spec.ActNetpollInject:
+		if e.N != 1 {
+			return a, fmt.Errorf("impl netpoll injects %d Gs, the spec one", e.N)
+		}
+		a.G, a.Inj = r.gid[r.findG(e.G)], r.gid[r.findG(e.Inj)]
 	case spec.ActSteal, spec.ActStealMiss, spec.ActRecheckFound, spec.ActRecheckMiss:
 		a.P = int8(e.Victim)
 	case spec.ActPreempt, spec.ActRetake:
 		a.M, a.P = spec.NoP, int8(e.P)
-	case spec.ActInjectGList:
-		return a, fmt.Errorf("impl injected g%d: the driver never does", e.G)
 	}
 	return a, nil
 }
@@ -258,6 +276,15 @@ func (r *specRun) implState() (spec.State, error) {
 			if ms.CurG, err = id(x.CurG); err != nil {
 				return got, err
 			}
+			switch len(x.Inj) {
+			case 0:
+			case 1:
+				if ms.Inj, err = id(x.Inj[0]); err != nil {
+					return got, err
+				}
+			default:
+				return got, fmt.Errorf("m%d holds %d Gs to inject, the spec one", m, len(x.Inj))
+			}
 		}
 		got.M[m] = ms
 	}
@@ -292,18 +319,25 @@ func (r *specRun) fail(format string, args ...any) error {
 	return fmt.Errorf("after %v: %s", r.trace, fmt.Sprintf(format, args...))
 }
 
+// numGoVersions is how many releases drawBounds draws from: Go126, Go119,
+// Go121, Go122.
+const numGoVersions = 4
+
 func drawBounds(c Chooser) spec.Bounds {
 	ticks := []int{1, 2, 3, 61}
 	caps := []int{2, 4, 8}
+	netpoll := c.Intn(2, "netpoll") == 1
 	return spec.Bounds{
-		Ps:        1 + c.Intn(3, "ps"),
-		Ms:        spec.MaxMs,
-		Gs:        2 + c.Intn(5, "gs"),
-		Cap:       caps[c.Intn(len(caps), "cap")],
-		Spawn:     c.Intn(spec.MaxSpawn+1, "spawn"),
-		SchedTick: ticks[c.Intn(len(ticks), "tick")],
-		Syscalls:  c.Intn(2, "syscalls") == 1,
-		Go:        spec.GoVersion(c.Intn(3, "go")),
+		Netpoll:    netpoll,
+		InjectList: netpoll && c.Intn(3, "injectlist") != 0,
+		Ps:         1 + c.Intn(3, "ps"),
+		Ms:         spec.MaxMs,
+		Gs:         2 + c.Intn(5, "gs"),
+		Cap:        caps[c.Intn(len(caps), "cap")],
+		Spawn:      c.Intn(spec.MaxSpawn+1, "spawn"),
+		SchedTick:  ticks[c.Intn(len(ticks), "tick")],
+		Syscalls:   c.Intn(2, "syscalls") == 1,
+		Go:         spec.GoVersion(c.Intn(numGoVersions, "go")),
 	}
 }
 
@@ -322,7 +356,7 @@ func checkAgainstSpec(c Chooser, implBug spec.Bug, otherGo bool, steps int, seen
 	b := drawBounds(c)
 	implGo := b.Go
 	if otherGo {
-		implGo = (b.Go + 1) % 3
+		implGo = (b.Go + 1) % numGoVersions
 	}
 	r, err := newSpecRun(b, implGo, implBug, uint64(c.Intn(1<<30, "seed")))
 	if err != nil {

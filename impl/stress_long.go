@@ -257,7 +257,7 @@ func (s *Sched) checkQuiescent() error {
 			break
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("Ms not idle after 10s: %s", s.SchedTrace())
+			return fmt.Errorf("stress: Ms not idle after 10s: %s", s.SchedTrace())
 		}
 		runtime.Gosched()
 	}

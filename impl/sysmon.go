@@ -43,7 +43,7 @@ func (s *Sched) sysmon() {
 	defer s.wg.Done()
 	var delay time.Duration
 	idle := 0
-	var lasttrace time.Duration
+	var lasttrace, pollSince time.Duration
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	for {
@@ -79,6 +79,7 @@ func (s *Sched) sysmon() {
 		} else {
 			idle++
 		}
+		pollSince = s.sysmonNetpoll(now, pollSince)
 		if s.cfg.SchedTrace > 0 && now-lasttrace >= s.cfg.SchedTrace {
 			lasttrace = now
 			s.cfg.SchedTraceOut.Write(s.appendSchedtrace(nil, now))

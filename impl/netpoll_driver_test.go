@@ -1,0 +1,113 @@
+package impl
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/gmpcheck/gmpcheck/spec"
+)
+
+// go122InjectWalk is the explorer's counterexample for injectglist without
+// its final wakep (golang/go#63555), as
+//
+//	gmpcheck explore -q -netpoll -injectlist -thread-limit -syscalls=false -gs 2 -go go1.22
+//
+// prints it: m0 polls g1 and g2 with npidle read as 0 (m1 still holds p1),
+// so g2 goes on p0's own queue; meanwhile m1 gives p1 back, looks at p0's
+// queue before g2 is there, and stops. p1 stays idle with g2 runnable.
+var go122InjectWalk = []string{
+	"m0: NewProc", "m0: Wakep", "m0: WakepStartM", "m0: Park", "m0: Global61Miss",
+	"m0: RunqGet", "m0: Park", "m0: Global61Miss", "m0: GlobRunqMiss", "m0: NetpollInject(g1, g2)",
+	"m1: Global61Miss", "m1: GlobRunqMiss", "m1: StealMiss(p0)", "m1: ReleaseP", "m1: DropSpinning",
+	"m1: RecheckMiss(p0)", "m0: InjectRunqput", "m0: InjectWakep", "m1: RecheckMiss(p1)", "m1: StopM",
+}
+
+var injectBounds = spec.Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Netpoll: true, InjectList: true}
+
+// walk takes the named spec actions one by one on the spec (as specGo)
+// and on the Driver (as implGo), comparing after each. It returns how many
+// steps matched and the first divergence.
+func walk(t *testing.T, specGo, implGo spec.GoVersion, steps []string) (*specRun, int, error) {
+	t.Helper()
+	b := injectBounds
+	b.Go = specGo
+	r, err := newSpecRun(b, implGo, spec.BugNone, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < len(steps); {
+		want := steps[i]
+		var a spec.Action
+		found := false
+		for _, e := range r.md.Enabled(r.st) {
+			if e.String() == want {
+				a, found = e, true
+			}
+		}
+		if !found {
+			return r, i, fmt.Errorf("step %d: %s not enabled in the spec: %v", i+1, want, r.md.Enabled(r.st))
+		}
+		before := len(r.trace)
+		if err := r.apply(a); err != nil {
+			return r, i, fmt.Errorf("step %d (%s): %w", i+1, want, err)
+		}
+		// The Driver runs a wakep to its end within the step that calls
+		// it: the walk's next steps are those of the wakep.
+		for _, got := range r.trace[before:] {
+			if i >= len(steps) || steps[i] != got {
+				return r, i, fmt.Errorf("step %d: impl took %v, the walk says otherwise", i+1, r.trace[before:])
+			}
+			i++
+		}
+	}
+	return r, len(steps), nil
+}
+
+// The impl as Go 1.22 takes the counterexample's 20 steps as the spec
+// does, and ends where it does: g2 runnable on p0's queue, p1 idle, no M
+// spinning, m1 and m2 asleep. Nobody will run g2 until g1 blocks.
+func TestDriverGo122InjectLostWakeup(t *testing.T) {
+	r, n, err := walk(t, spec.Go122, spec.Go122, go122InjectWalk)
+	if err != nil {
+		t.Fatalf("after %d steps: %v", n, err)
+	}
+	sn := r.d.Sched().Snapshot()
+	g2 := r.slots[2]
+	if g2.Status() != Grunnable || len(sn.Ps[0].Ring) != 1 || sn.Ps[0].Ring[0] != g2 {
+		t.Fatalf("want g2 runnable on p0's queue, got %v and p0 %+v", g2.Status(), sn.Ps[0])
+	}
+	if sn.NPIdle != 1 || sn.Ps[1].Status != spec.PIdle || sn.NMSpinning != 0 {
+		t.Fatalf("want p1 idle and nobody spinning: npidle=%d p1=%v nmspinning=%d", sn.NPIdle, sn.Ps[1].Status, sn.NMSpinning)
+	}
+	for i, m := range sn.Ms {
+		if m.Spinning || (i > 0 && m.PC != spec.MIdle) {
+			t.Fatalf("m%d: %+v, want m1 and m2 idle and nobody spinning", i, m)
+		}
+	}
+}
+
+// The impl as Go 1.26 leaves the Go 1.22 walk where the fix is: its
+// injectglist ends with wakep, which the go1.22 spec has not.
+func TestDriverGo126InjectWakesUp(t *testing.T) {
+	_, n, err := walk(t, spec.Go122, spec.Go126, go122InjectWalk)
+	if err == nil {
+		t.Fatal("the impl as go1.26 followed the go1.22 counterexample to its end")
+	}
+	if go122InjectWalk[n] != "m0: InjectWakep" || !strings.Contains(err.Error(), "Wakep") {
+		t.Fatalf("want a divergence at InjectWakep, where the impl calls wakep; got at step %d: %v", n+1, err)
+	}
+	t.Logf("go1.26 impl, go1.22 spec: %.300s", err)
+	// As Go 1.26 on both sides the same walk goes through: InjectWakep's
+	// wakep (which the Driver runs to its end within the step) starts m2
+	// spinning on p1, and m2 will steal g2.
+	walk126 := append(append([]string(nil), go122InjectWalk[:18]...), "m0: Wakep", "m0: WakepStartM", "m1: RecheckMiss(p1)", "m1: StopM")
+	r, n, err := walk(t, spec.Go126, spec.Go126, walk126)
+	if err != nil {
+		t.Fatalf("go1.26, after %d steps: %v", n, err)
+	}
+	sn := r.d.Sched().Snapshot()
+	if sn.NPIdle != 0 || sn.NMSpinning != 1 || !sn.Ms[2].Spinning || sn.Ms[2].P != 1 {
+		t.Fatalf("want m2 spinning on p1: npidle=%d nmspinning=%d m2=%+v", sn.NPIdle, sn.NMSpinning, sn.Ms[2])
+	}
+}
