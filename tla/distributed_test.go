@@ -41,7 +41,14 @@ func TestDistributedTLC(t *testing.T) {
 		name    string
 	}{
 		{"GMP.cfg", tlacheck.Pass, ""},
-		{"GMP_bug_nmspinning_no_dec.cfg", tlacheck.Invariant, "InvCounts"},
+		// A seeded bug whose cfg lists two invariants, so that the
+		// violated one is named by checking each alone: TypeOK alone
+		// passes (4376 states), InvSpinning alone fails. (It was
+		// GMP_bug_nmspinning_no_dec until the top of findRunnable took
+		// one read per step: there TypeOK alone fails only once
+		// nmspinning has leaked past NM, deeper than a breadth-first
+		// search gets in distTimeout: 110k states in 4 minutes.)
+		{"GMP_bug_retake_ignores_local.cfg", tlacheck.Invariant, "InvSpinning"},
 	}
 	var opt tlacheck.DistributedOptions
 	for _, tc := range cases {

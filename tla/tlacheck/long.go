@@ -1,13 +1,14 @@
 package tlacheck
 
 // LongCfgs are the cfgs whose tla-checker run takes minutes: GMP_np3, the
-// smallest three-P model at the runtime's granularity (79056 states, at a
-// few hundred states a second); GMP_go121, the smallest bounds on which the
-// Go 1.21 scheduler loses a wakeup (7464 states); GMP_live and
-// GMP_bug_ready_no_wakep_live (12808 and 12968 states, two to three minutes
-// each under load). The default test tier and gmpcheck verify check their
-// bounds with the Go explorer (and TLC when present) instead, and keep six
-// GMP cfgs of up to 8055 states under tla-checker and the graph cross-check;
+// smallest three-P model at the runtime's granularity (278750 states since
+// the top of findRunnable takes one read per step, at a few hundred states
+// a second); GMP_go121, the smallest bounds on which the Go 1.21 scheduler
+// loses a wakeup (13130 states); GMP_live and GMP_bug_ready_no_wakep_live
+// (21912 and 22052 states, two to three minutes each under load). The
+// default test tier and gmpcheck verify check their bounds with the Go
+// explorer (and TLC when present) instead, and keep six GMP cfgs of up to
+// 15496 states under tla-checker and the graph cross-check;
 // go test ./tla -long, GMPCHECK_LONG=1 and gmpcheck tla -run run
 // tla-checker and the graph cross-check on these too.
 var LongCfgs = map[string]bool{"GMP_np3": true, "GMP_go121": true, "GMP_live": true, "GMP_bug_ready_no_wakep_live": true}
