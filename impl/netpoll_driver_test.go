@@ -111,3 +111,79 @@ func TestDriverGo126InjectWakesUp(t *testing.T) {
 		t.Fatalf("want m2 spinning on p1: npidle=%d nmspinning=%d m2=%+v", sn.NPIdle, sn.NMSpinning, sn.Ms[2])
 	}
 }
+
+// The impl's injectglist takes any number of Gs, as the runtime's does
+// (the spec's takes one): netpoll returns g1, g2, g3 with one P idle; g1
+// stays in hand, g2 (one per idle P) goes to sched.runq with an M started
+// for it, g3 to the M's own queue, then g1 runs and wakep finds no P.
+func TestDriverNetpollInjectsMany(t *testing.T) {
+	d, err := NewDriver(Config{Procs: 2, QueueCapacity: 4, SchedTickPeriod: 61})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := d.Sched()
+	until := func(i int, pc spec.MPC) {
+		t.Helper()
+		for range 20 {
+			if s.allm[i].pc == pc {
+				d.Actions()
+				return
+			}
+			if err := d.Step(i); err != nil {
+				t.Fatal(err)
+			}
+		}
+		t.Fatalf("m%d never reached %v (at %v)", i, pc, s.allm[i].pc)
+	}
+	g1 := d.Main()
+	g2, err := d.NewProc(0) // wakep starts m1 spinning on p1
+	if err != nil {
+		t.Fatal(err)
+	}
+	g3, err := d.NewProc(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range 3 { // g1, then g3 (runnext), then g2 run on m0 and park
+		if err := d.Park(0); err != nil {
+			t.Fatal(err)
+		}
+		if k < 2 {
+			until(0, spec.MRun)
+		}
+	}
+	until(0, spec.MPoll)
+	until(1, spec.MIdle) // m1 finds nothing and stops: p1 idle
+	if err := d.Netpoll(0, g1, g2, g3); err != nil {
+		t.Fatal(err)
+	}
+	for _, pc := range []spec.MPC{spec.MInjectStart, spec.MInjectLocal, spec.MInjectWake, spec.MRun} {
+		if err := d.Step(0); err != nil {
+			t.Fatal(err)
+		}
+		if s.allm[0].pc != pc {
+			t.Fatalf("m0 at %v, want %v", s.allm[0].pc, pc)
+		}
+	}
+	var got []string
+	for _, e := range d.Actions() {
+		got = append(got, e.Action.String())
+	}
+	want := "[NetpollInject InjectGlobrunq InjectStartIdle InjectRunqput InjectWakep Wakep WakepNoP]"
+	if fmt.Sprint(got) != want {
+		t.Fatalf("actions %v, want %s", got, want)
+	}
+	sn := s.Snapshot()
+	if len(sn.Runq) != 1 || sn.Runq[0] != g2 || len(sn.Ps[0].Ring) != 1 || sn.Ps[0].Ring[0] != g3 {
+		t.Fatalf("want g2 in sched.runq and g3 on p0: runq %v, p0 %+v", sn.Runq, sn.Ps[0])
+	}
+	if sn.Ms[0].CurG != g1 || g1.Status() != Grunning || sn.Ms[1].PC != spec.MSched || sn.Ms[1].P != 1 || sn.Ms[1].Spinning {
+		t.Fatalf("want g1 running on m0 and m1 started, not spinning, on p1: %+v", sn.Ms)
+	}
+	if sn.NeedSpinning != 1 || sn.NPIdle != 0 {
+		t.Fatalf("want wakep to find no P and set needspinning: npidle=%d needspinning=%d", sn.NPIdle, sn.NeedSpinning)
+	}
+	if st := s.Stats(); st.Netpolled != 3 || st.Injected != 2 {
+		t.Fatalf("netpolled %d injected %d, want 3 and 2", st.Netpolled, st.Injected)
+	}
+}
