@@ -40,7 +40,10 @@ CONSTANTS
     SchedTick,  \* period of the global-queue check (61 in the runtime)
     Syscalls,   \* EnterSyscall, ExitSyscall*, Retake
     NetpollOn,  \* model netpoll: Netpoll in findRunnable, InjectGList
-    GoVersion,  \* 126: Go 1.26; 121: Go 1.21 (no wakep in goschedImpl, no
+    InjectList, \* netpoll's list of two, the second G injected by injectglist
+                \* with the M's P (spec.Bounds.InjectList; needs NetpollOn)
+    GoVersion,  \* 126: Go 1.26; 122: Go 1.22 (injectglist has no final
+                \* wakep); 121: Go 1.21 (no wakep in goschedImpl, no
                 \* global-queue recheck without a P); 119: Go 1.19 (no
                 \* sched.needspinning). spec.Bounds.Go, docs/versions.md
     Bug         \* "none" or a seeded bug of spec.Bug (same names)
@@ -51,7 +54,8 @@ BugNames == {"none", "ready-no-wakep", "no-61", "nmspinning-no-dec",
 ASSUME /\ NP \in 1..4 /\ NM \in NP..8 /\ NG \in 1..8
        /\ Cap \in {2, 4, 8} /\ Spawn \in 0..15 /\ SchedTick \in 1..61
        /\ Syscalls \in BOOLEAN /\ NetpollOn \in BOOLEAN
-       /\ GoVersion \in {119, 121, 126} /\ Bug \in BugNames
+       /\ InjectList \in BOOLEAN /\ (InjectList => NetpollOn /\ NG >= 2)
+       /\ GoVersion \in {119, 121, 122, 126} /\ Bug \in BugNames
 
 \* sched.needspinning exists from Go 1.20 on (spec.Bounds.Go).
 NeedSpinningOn == GoVersion # 119
@@ -60,6 +64,9 @@ NeedSpinningOn == GoVersion # 119
 \* needspinning).
 GoschedWakepOn == GoVersion # 121
 RecheckGlobalOn == GoVersion # 121
+\* injectglist with a P ends with wakep from Go 1.23 on (golang/go#63555);
+\* the go1.19, go1.21 and go1.22 variants predate it.
+InjectWakepOn == GoVersion = 126
 
 NoG == 0
 NoP == -1
@@ -70,8 +77,8 @@ Half == Cap \div 2
 
 GStatuses == {"idle", "runnable", "running", "waiting", "syscall", "dead"}
 MPCs == {"idle", "sched", "local", "poll", "spin", "steal", "drop", "dropspin",
-         "recheck", "recheckrunqs", "recheckp", "stop", "syscallnop", "resetspin",
-         "run"}
+         "recheck", "recheckrunqs", "recheckp", "stop", "syscallnop",
+         "injectglob", "injectstart", "injectlocal", "injectwake", "resetspin", "run"}
 
 Min(S) == CHOOSE x \in S : \A y \in S : x <= y
 Min3(a, b, c) == Min({a, b, c})
@@ -79,7 +86,8 @@ Max2(a, b) == IF a >= b THEN a ELSE b
 
 VARIABLE st
 
-IdleMRec == [pc |-> "idle", p |-> NoP, curg |-> NoG, spinning |-> FALSE, scan |-> {}, wake |-> "none"]
+IdleMRec == [pc |-> "idle", p |-> NoP, curg |-> NoG, spinning |-> FALSE, scan |-> {}, wake |-> "none",
+             inj |-> NoG]
 
 Init ==
     st = [G |-> [g \in Gs |-> IF g = 1 THEN "running" ELSE "idle"],
@@ -87,7 +95,7 @@ Init ==
                                tick |-> 0, runnext |-> NoG, ring |-> <<>>]],
           M |-> [m \in Ms |-> IF m = 0
                                 THEN [pc |-> "run", p |-> 0, curg |-> 1, spinning |-> FALSE, scan |-> {},
-                                      wake |-> "none"]
+                                      wake |-> "none", inj |-> NoG]
                                 ELSE IdleMRec],
           Runq |-> <<>>,
           NPIdle |-> NP - 1,
@@ -139,7 +147,8 @@ StartM(s, p, spinning) ==
     IF Cut(s) THEN s
     ELSE IF IdleMs(s) = {} THEN NoIdleM
     ELSE [s EXCEPT !.M[Min(IdleMs(s))] = [pc |-> "sched", p |-> p, curg |-> NoG,
-                                         spinning |-> spinning, scan |-> {}, wake |-> "none"]]
+                                         spinning |-> spinning, scan |-> {}, wake |-> "none",
+                                         inj |-> NoG]]
 
 \* The successor of an action, unless a startm in it found no idle M.
 Succ(ns) == ~Cut(ns) /\ st' = ns
@@ -364,6 +373,44 @@ Netpoll(m, g) ==
     /\ NetpollOn /\ PC(m) = "poll" /\ st.G[g] = "waiting"
     /\ Succ(Run([st EXCEPT !.G[g] = "runnable"], m, g, FALSE))
 
+\* netpoll(0) returns two waiting Gs (InjectList): g to run, h to injectglist
+\* with the M's P. Both are made runnable and held; netpoll's result is free,
+\* so it is drawn at the instant of injectglist's npidle load, which picks
+\* the way: the global queue (an idle P was read) or the M's own queue.
+NetpollInject(m, g, h) ==
+    /\ InjectList /\ PC(m) = "poll" /\ g # h /\ st.G[g] = "waiting" /\ st.G[h] = "waiting"
+    /\ st' = [st EXCEPT !.G[g] = "runnable", !.G[h] = "runnable", !.M[m].curg = g, !.M[m].inj = h,
+                        !.M[m].pc = IF st.NPIdle > 0 THEN "injectglob" ELSE "injectlocal"]
+
+\* injectglist's global part: globrunqputbatch under sched.lock.
+InjectGlobrunq(m) ==
+    /\ PC(m) = "injectglob"
+    /\ st' = [st EXCEPT !.Runq = Append(@, st.M[m].inj), !.M[m].inj = NoG, !.M[m].pc = "injectstart"]
+
+\* startIdle: pidlegetSpinning and startm (a non-spinning M) under
+\* sched.lock, or no idle P: needspinning.
+InjectStartIdle(m) ==
+    /\ PC(m) = "injectstart"
+    /\ LET s1 == [st EXCEPT !.M[m].pc = "injectwake"] IN
+       Succ(IF IdlePs(s1) # {} THEN StartM(Pidleget(s1), PidleGot(s1), FALSE)
+            ELSE NoIdleP(s1))
+
+\* injectglist's local part: runqputbatch onto the M's P; what does not fit
+\* goes to sched.runq.
+InjectRunqput(m) ==
+    /\ PC(m) = "injectlocal"
+    /\ LET p == MyP(m)
+           h == st.M[m].inj
+           s1 == IF Len(st.P[p].ring) < Cap THEN [st EXCEPT !.P[p].ring = Append(@, h)]
+                 ELSE [st EXCEPT !.Runq = Append(@, h)]
+       IN st' = [s1 EXCEPT !.M[m].inj = NoG, !.M[m].pc = "injectwake"]
+
+\* injectglist's final wakep (Go 1.23 on), then the netpolled G runs.
+InjectWakep(m) ==
+    /\ PC(m) = "injectwake"
+    /\ LET s1 == Run([st EXCEPT !.M[m].curg = NoG], m, st.M[m].curg, FALSE)
+       IN Succ(IF InjectWakepOn THEN CallWakep(s1, m) ELSE s1)
+
 \* The spinning limit allows it (2*nmspinning < procs-npidle): the M's
 \* becomeSpinning is its next step.
 SpinOK(m) ==
@@ -549,6 +596,8 @@ Terminated == (AllExited \/ ProgramDeadlock) /\ UNCHANGED st
 SchedStep(m) ==
     \/ Global61(m) \/ Global61Miss(m) \/ RunqGet(m) \/ GlobRunqGetBatch(m)
     \/ GlobRunqMiss(m) \/ (\E g \in Gs : Netpoll(m, g))
+    \/ (\E g, h \in Gs : NetpollInject(m, g, h))
+    \/ InjectGlobrunq(m) \/ InjectStartIdle(m) \/ InjectRunqput(m) \/ InjectWakep(m)
     \/ SpinOK(m) \/ BecomeSpinning(m) \/ SpinLimit(m)
     \/ (\E v \in Ps : Steal(m, v)) \/ (\E v \in Ps : StealMiss(m, v))
     \/ NeedSpinning(m) \/ ReleaseP(m) \/ DropSpinning(m)
@@ -618,6 +667,7 @@ TypeOK ==
                      /\ st.M[m].spinning \in BOOLEAN
                      /\ st.M[m].scan \subseteq Ps
                      /\ st.M[m].wake \in {"none", "pending", "cas"}
+                     /\ st.M[m].inj \in 0..NG
     /\ \A i \in 1..Len(st.Runq) : st.Runq[i] \in Gs
     /\ st.NPIdle \in 0..NP /\ st.NMSpinning \in 0..NM /\ st.SpawnLeft \in 0..Spawn
     /\ st.NeedSpinning \in BOOLEAN
@@ -629,20 +679,25 @@ QueuedCount(g) ==
     + Cardinality({p \in Ps : st.P[p].runnext = g})
     + Cardinality(RingSlots(g))
 CurgOf(g) == {m \in Ms : st.M[m].curg = g}
+InjOf(g) == {m \in Ms : st.M[m].inj = g}
+\* The pcs at which an M holds its runnable curg in hand.
+HandPCs == {"syscallnop", "resetspin", "injectglob", "injectstart", "injectlocal", "injectwake"}
 
 \* 1. Each G is in exactly one place consistent with its status. A runnable
 \*    G is queued once, or is "in hand": the curg of an M in exitsyscallNoP
 \*    or of a spinning M about to resetspinning.
 InvGPlace ==
     \A g \in Gs :
-        CASE st.G[g] = "runnable" -> \/ QueuedCount(g) = 1 /\ CurgOf(g) = {}
-                                     \/ /\ QueuedCount(g) = 0 /\ Cardinality(CurgOf(g)) = 1
-                                        /\ \A m \in CurgOf(g) : st.M[m].pc \in {"syscallnop", "resetspin"}
-          [] st.G[g] = "running"  -> QueuedCount(g) = 0 /\ Cardinality(CurgOf(g)) = 1
+        CASE st.G[g] = "runnable" -> \/ QueuedCount(g) = 1 /\ CurgOf(g) = {} /\ InjOf(g) = {}
+                                     \/ /\ QueuedCount(g) = 0 /\ Cardinality(CurgOf(g)) = 1 /\ InjOf(g) = {}
+                                        /\ \A m \in CurgOf(g) : st.M[m].pc \in HandPCs
+                                     \/ /\ QueuedCount(g) = 0 /\ CurgOf(g) = {} /\ Cardinality(InjOf(g)) = 1
+                                        /\ \A m \in InjOf(g) : st.M[m].pc \in {"injectglob", "injectlocal"}
+          [] st.G[g] = "running"  -> QueuedCount(g) = 0 /\ Cardinality(CurgOf(g)) = 1 /\ InjOf(g) = {}
                                      /\ \A m \in CurgOf(g) : st.M[m].p # NoP /\ st.M[m].pc = "run"
-          [] st.G[g] = "syscall"  -> QueuedCount(g) = 0 /\ Cardinality(CurgOf(g)) = 1
+          [] st.G[g] = "syscall"  -> QueuedCount(g) = 0 /\ Cardinality(CurgOf(g)) = 1 /\ InjOf(g) = {}
                                      /\ \A m \in CurgOf(g) : st.M[m].pc = "run"
-          [] OTHER                -> QueuedCount(g) = 0 /\ CurgOf(g) = {}
+          [] OTHER                -> QueuedCount(g) = 0 /\ CurgOf(g) = {} /\ InjOf(g) = {}
 
 \* 2. Every ring holds at most Cap Gs.
 InvQueueCap == \A p \in Ps : Len(st.P[p].ring) <= Cap
@@ -657,7 +712,7 @@ InvSpinning ==
     \A m \in Ms :
         st.M[m].spinning =>
             IF st.M[m].p = NoP THEN st.M[m].pc = "dropspin"
-            ELSE IF st.M[m].pc = "resetspin" THEN TRUE
+            ELSE IF st.M[m].pc \in {"resetspin", "injectwake"} THEN TRUE
             ELSE LocalEmpty(st, st.M[m].p)
 
 \* 4. An idle P has an empty local queue and no holder; a running P has
@@ -679,7 +734,7 @@ InvCounts ==
 
 \* 6. No G is both free (idle/dead) and live (queued or a curg).
 InvFreeLive ==
-    \A g \in Gs : st.G[g] \in {"idle", "dead"} => QueuedCount(g) = 0 /\ CurgOf(g) = {}
+    \A g \in Gs : st.G[g] \in {"idle", "dead"} => QueuedCount(g) = 0 /\ CurgOf(g) = {} /\ InjOf(g) = {}
 
 \* 7. M shape: the fields each pc allows.
 InvMShape ==
@@ -687,8 +742,9 @@ InvMShape ==
         LET r == st.M[m] IN
         /\ r.scan # {} => r.pc \in {"steal", "recheckrunqs"}
         /\ r.wake # "none" => /\ r.p # NoP
-                              /\ \/ r.pc = "run" /\ r.curg # NoG
+                              /\ \/ r.pc \in {"run", "resetspin"} /\ r.curg # NoG
                                  \/ r.pc = "sched" /\ r.curg = NoG
+        /\ r.inj # NoG <=> r.pc \in {"injectglob", "injectlocal"}
         /\ CASE r.pc \in {"idle", "recheck", "recheckrunqs", "recheckp", "stop"} ->
                     r.p = NoP /\ r.curg = NoG /\ ~r.spinning
              [] r.pc \in {"sched", "local", "poll", "spin", "drop"} -> r.p # NoP /\ r.curg = NoG
@@ -696,6 +752,8 @@ InvMShape ==
              [] r.pc = "dropspin" -> r.p = NoP /\ r.curg = NoG /\ r.spinning
              [] r.pc = "syscallnop" -> r.p = NoP /\ r.curg # NoG /\ ~r.spinning
              [] r.pc = "resetspin" -> r.p # NoP /\ r.curg # NoG /\ r.spinning
+             [] r.pc \in {"injectglob", "injectstart", "injectlocal", "injectwake"} ->
+                    r.p # NoP /\ r.curg # NoG /\ r.inj # r.curg
              [] OTHER -> r.curg # NoG
 
 -----------------------------------------------------------------------------

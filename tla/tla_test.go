@@ -26,7 +26,9 @@ const cfgTimeout = 4 * time.Minute
 // tla-checker explores GMP.tla at a few hundred states a second, so it
 // takes five minutes of CPU on its own, and did not finish in 20 minutes at
 // load average 10-15 on 2 cores.
-var slowCfgs = map[string]time.Duration{"GMP_np3": 40 * time.Minute}
+// GMP_go122 and GMP_injectlist (injectglist with a P, about 22,500 states)
+// took more than four minutes each when run side by side under load.
+var slowCfgs = map[string]time.Duration{"GMP_np3": 40 * time.Minute, "GMP_go122": 15 * time.Minute, "GMP_injectlist": 15 * time.Minute}
 
 // longCfgs are checked by tla-checker (with the state-graph cross-check)
 // only in the long tier: go test ./tla -long, or GMPCHECK_LONG=1 (.ci/run

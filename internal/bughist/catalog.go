@@ -148,6 +148,12 @@ func smallBounds(gv spec.GoVersion, tick int) spec.Bounds {
 	return spec.Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: tick, Go: gv}
 }
 
+// injectBounds are the bounds of injectglist with a P: netpoll's list of
+// two reaches it (Bounds.InjectList), no syscalls.
+func injectBounds(gv spec.GoVersion, ms, tick int) spec.Bounds {
+	return spec.Bounds{Ps: 2, Ms: ms, Gs: 2, Cap: 2, Spawn: 1, SchedTick: tick, Netpoll: true, InjectList: true, Go: gv}
+}
+
 func verifyBounds(gv spec.GoVersion) spec.Bounds {
 	b := spec.VerifyBounds()
 	b.Go = gv
@@ -368,7 +374,10 @@ func Catalog() []Entry {
 				"them, so they wait for as long as the injecting M runs something else.",
 			Fix:      "1.23: injectglist ends with wakep (cheap when no P idles or an M spins)",
 			Property: "work conservation (a)",
-			Needs:    "netpoll with a P: injectglist's npidle load, global part, local part and final wakep as steps (issue 12)",
+			Variant: &Variant{
+				Go: spec.Go122, Explore: injectBounds(spec.Go122, 3, 2), Kind: spec.KindWorkConservation,
+				TLACfg: "GMP_go122", Driver: injectBounds(spec.Go122, 2, 1),
+			},
 		},
 		{
 			Name: "hist-74414", Issue: 74414,

@@ -155,6 +155,10 @@ func (r *replayer) play(from, to int, check bool) (int, string) {
 			}
 		case spec.ActInjectGList:
 			err = r.d.Inject(r.slots[a.G])
+		case spec.ActNetpoll:
+			err = r.d.Netpoll(int(a.M), r.slots[a.G])
+		case spec.ActNetpollInject:
+			err = r.d.Netpoll(int(a.M), r.slots[a.G], r.slots[a.Inj])
 		default:
 			err = r.d.Step(int(a.M))
 		}
@@ -214,6 +218,8 @@ func (r *replayer) toSpec(e impl.Event) spec.Action {
 	switch e.Action {
 	case spec.ActReady, spec.ActNetpoll, spec.ActInjectGList:
 		a.G = r.gid(e.G)
+	case spec.ActNetpollInject:
+		a.G, a.Inj = r.gid(e.G), r.gid(e.Inj)
 	case spec.ActSteal, spec.ActStealMiss, spec.ActRecheckFound, spec.ActRecheckMiss:
 		a.P = int8(e.Victim)
 	case spec.ActPreempt, spec.ActRetake:

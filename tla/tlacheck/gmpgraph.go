@@ -30,6 +30,7 @@ import (
 //	st.M[m].spinning ↔ State.M[m].Spinning
 //	st.M[m].scan     ↔ State.M[m].Scan                (set of Ps ↔ bit mask)
 //	st.M[m].wake     ↔ State.M[m].Wake                ("none", "pending", "cas")
+//	st.M[m].inj      ↔ State.M[m].Inj
 //	st.Runq          ↔ State.Runq.Gs[:N]
 //	st.NPIdle, st.NMSpinning, st.NeedSpinning, st.SpawnLeft ↔ the fields of the same names
 //
@@ -129,17 +130,21 @@ func BoundsFromCfg(c Cfg) (spec.Bounds, error) {
 	errs = append(errs, err)
 	b.Netpoll, err = boolean("NetpollOn")
 	errs = append(errs, err)
+	b.InjectList, err = boolean("InjectList")
+	errs = append(errs, err)
 	b.Bug, err = spec.ParseBug(strings.Trim(c.Constants["Bug"], `"`))
 	errs = append(errs, err)
 	switch v := c.Constants["GoVersion"]; v {
 	case "126":
 		b.Go = spec.Go126
+	case "122":
+		b.Go = spec.Go122
 	case "121":
 		b.Go = spec.Go121
 	case "119":
 		b.Go = spec.Go119
 	default:
-		errs = append(errs, fmt.Errorf("%s: constant GoVersion = %q, want 126, 121 or 119", c.Name, v))
+		errs = append(errs, fmt.Errorf("%s: constant GoVersion = %q, want 126, 122, 121 or 119", c.Name, v))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return spec.Bounds{}, err
@@ -173,7 +178,7 @@ func SpecKey(s spec.State) string {
 		if int(ms.Wake) < len(tlaWake) {
 			wake = tlaWake[ms.Wake]
 		}
-		fmt.Fprintf(&b, "|M%d %s %d %d %v %v %s", m, ms.PC, ms.P, ms.CurG, ms.Spinning, scan, wake)
+		fmt.Fprintf(&b, "|M%d %s %d %d %v %v %s %d", m, ms.PC, ms.P, ms.CurG, ms.Spinning, scan, wake, ms.Inj)
 	}
 	fmt.Fprintf(&b, "|Runq %v|%d %d %v %d", s.Runq.Gs[:s.Runq.N], s.NPIdle, s.NMSpinning, s.NeedSpinning, s.SpawnLeft)
 	return b.String()
@@ -257,7 +262,7 @@ func tlaState(vars map[string]Value, b spec.Bounds) (string, []tlaM, error) {
 		mv := index(M, m)
 		ms[m] = tlaM{pc: field(mv, "pc").Str, p: field(mv, "p").Int, curg: field(mv, "curg").Int,
 			spinning: field(mv, "spinning").Str == "TRUE", scan: scan(field(mv, "scan")), wake: field(mv, "wake").Str}
-		fmt.Fprintf(&out, "|M%d %s %d %d %v %s %s", m, ms[m].pc, ms[m].p, ms[m].curg, ms[m].spinning, ms[m].scan, ms[m].wake)
+		fmt.Fprintf(&out, "|M%d %s %d %d %v %s %s %d", m, ms[m].pc, ms[m].p, ms[m].curg, ms[m].spinning, ms[m].scan, ms[m].wake, field(mv, "inj").Int)
 	}
 	fmt.Fprintf(&out, "|Runq %s|%d %d %v %d", gids(field(st, "Runq")), field(st, "NPIdle").Int,
 		field(st, "NMSpinning").Int, field(st, "NeedSpinning").Str == "TRUE", field(st, "SpawnLeft").Int)
