@@ -237,13 +237,30 @@ func exploreStage(ctx context.Context, log io.Writer) stageResult {
 	if r.Verdict() != "pass" {
 		return stageResult{verdict: inconclusive, summary: fmt.Sprintf("cut short after %d states", r.Distinct)}
 	}
+	// injectglist with a P (netpoll's list of two) on the same bound, without
+	// syscalls: go1.26 must pass it too, and go1.22 below loses a wakeup there.
+	inj := b
+	inj.Syscalls, inj.InjectList = false, true
+	fmt.Fprintf(log, "real algorithm with injectglist with a P: %v\n", inj)
+	ri, err := spec.Explore(ctx, inj, opt)
+	if err != nil {
+		return stageResult{verdict: fail, summary: err.Error()}
+	}
+	fmt.Fprintf(log, "%v\n", ri)
+	if ri.Violation != nil {
+		fmt.Fprintf(log, "%v\n", ri.Violation)
+		return stageResult{verdict: fail, summary: "injectglist with a P: violation: " + ri.Violation.Kind.String()}
+	}
+	if ri.Verdict() != "pass" {
+		return stageResult{verdict: inconclusive, summary: fmt.Sprintf("injectglist with a P: cut short after %d states", ri.Distinct)}
+	}
 	// The releases before a fix must lose a wakeup on the same bound.
-	olds := []spec.GoVersion{spec.Go119, spec.Go121}
+	olds := []spec.Bounds{b, b, inj}
+	olds[0].Go, olds[1].Go, olds[2].Go = spec.Go119, spec.Go121, spec.Go122
 	found, seeded := 0, len(spec.SeededBugCases())+len(olds)
 	var oldSummary []string
-	for _, gv := range olds {
-		old := b
-		old.Go = gv
+	for _, old := range olds {
+		gv := old.Go
 		fmt.Fprintf(log, "%v variant: %v\n", gv, old)
 		ro, err := spec.Explore(ctx, old, opt)
 		if err != nil {
