@@ -791,7 +791,7 @@ FreshSlice(p) ==
     \E m \in Ms :
         \/ MyP(m) = p /\ ~Spinning(m)
            /\ \/ Global61(m) \/ GlobRunqGetBatch(m) \/ (\E g \in Gs : Netpoll(m, g))
-              \/ (RunqGet(m) /\ st.P[p].runnext = NoG)
+              \/ (RunqGet(m) /\ st.P[p].runnext = NoG) \/ InjectWakep(m)
         \/ MyP(m) = p /\ ResetSpinning(m)
         \/ ExitSyscallLateP(m) /\ PidleGot(st) = p
 TimeSlice == \A p \in Ps : []<>(st.P[p].status = "idle") \/ []<><<FreshSlice(p) \/ Preempt(p)>>_st
