@@ -136,8 +136,11 @@ func checkSnapshot(sn impl.Snapshot, capacity int) string {
 	emptyP := func(p int) bool { return sn.Ps[p].RunNext == nil && len(sn.Ps[p].Ring) == 0 }
 	for i, m := range sn.Ms {
 		// A spinning M holds a P with an empty queue, except in the one
-		// step between releasing its P and dropping nmspinning.
-		if m.Spinning && m.PC != spec.MDropSpin && (m.P < 0 || !emptyP(m.P)) {
+		// step between releasing its P and dropping nmspinning, and once it
+		// has found work (a steal or a batch fills its queue before its
+		// resetspinning; injectglist may put Gs there before its wakep).
+		filled := m.PC == spec.MResetSpin || m.PC == spec.MInjectWake
+		if m.Spinning && m.PC != spec.MDropSpin && (m.P < 0 || !emptyP(m.P) && !filled) {
 			problems = append(problems, fmt.Sprintf("m%d spins holding p%d, which is none or has local work", i, m.P))
 		}
 		switch m.PC {
@@ -192,10 +195,18 @@ func checkSnapshot(sn impl.Snapshot, capacity int) string {
 			curOf[m.CurG]++
 			withP[m.CurG] = m.P >= 0
 		}
-		// exitsyscallNoP holds its runnable G in hand until its lock
-		// section puts it on the global queue or executes it.
-		if m.CurG != nil && m.PC == spec.MSyscallNoP {
-			onQueue[m.CurG]++
+		// An M holds a runnable G in hand: exitsyscallNoP until its lock
+		// section queues or executes it; a spinning M that found work until
+		// its resetspinning; findRunnable's netpoll during injectglist (the
+		// G it will run, and the Gs not yet queued).
+		switch m.PC {
+		case spec.MSyscallNoP, spec.MResetSpin, spec.MInjectGlob, spec.MInjectStart, spec.MInjectLocal, spec.MInjectWake:
+			if m.CurG != nil {
+				onQueue[m.CurG]++
+			}
+		}
+		for _, g := range m.Inj {
+			onQueue[g]++
 		}
 	}
 	for p, n := range holder {

@@ -57,6 +57,8 @@ var Catalog = []Mutant{
 		"\tif pp == nil {\n\t\ts.nmspinning.Add(-1)\n", "\tif pp == nil {\n"),
 	sem("sched/needspinning-never-set", AreaSched, "impl/m.go", "dropped step: pidlegetSpinning never sets needspinning (Go 1.19's behaviour)",
 		"\tif pp == nil && s.cfg.Go != spec.Go119 {\n\t\ts.needspinning.Store(1)\n\t}", ""),
+	sem("sched/inject-no-final-wakep", AreaSched, "impl/netpoll.go", "dropped call: injectglist with a P has no final wakep in go1.26 (golang/go#63555)",
+		"\tif s.cfg.Go == spec.Go126 {\n\t\ts.wakep(m)\n\t}\n", ""),
 	sem("sched/becomespinning-keeps-needspinning", AreaSched, "impl/m.go", "field not cleared: becomeSpinning leaves needspinning set",
 		"\ts.nmspinning.Add(1)\n\ts.needspinning.Store(0)", "\ts.nmspinning.Add(1)"),
 	sem("sched/handoffp-ignores-global", AreaSched, "impl/m.go", "guard removed: handoffp idles a P although the global queue has work",
@@ -85,6 +87,8 @@ var Catalog = []Mutant{
 		"\t\ts.SpawnLeft--\n\t\tmd.wakep(ms)\n", "\t\ts.SpawnLeft--\n"),
 	sem("spec/run-no-wakep", AreaSpec, "spec/model.go", "dropped wakep: resetspinning in run (the spinning M that found work wakes no other)",
 		"\t\t\ts.NMSpinning--\n\t\t}\n\t\tmd.wakep(ms)\n\t}", "\t\t\ts.NMSpinning--\n\t\t}\n\t}"),
+	sem("spec/inject-no-final-wakep", AreaSpec, "spec/model.go", "dropped call: injectglist with a P has no final wakep in go1.26 (golang/go#63555)",
+		"\t\tif md.b.injectWakep() {\n\t\t\tmd.wakep(ms)\n\t\t}\n", ""),
 	sem("spec/becomespinning-keeps-needspinning", AreaSpec, "spec/model.go", "field not cleared: becomeSpinning leaves NeedSpinning set",
 		"\ts.NMSpinning++\n\ts.NeedSpinning = false\n}", "\ts.NMSpinning++\n}"),
 	sem("spec/steal-scan-not-cleared", AreaSpec, "spec/model.go", "field not cleared: a successful steal keeps the scan bits",
@@ -119,7 +123,7 @@ var Catalog = []Mutant{
 		"!.M[m].spinning = FALSE, !.NMSpinning = @ - 1, !.M[m].pc = \"recheck\"]", "!.M[m].spinning = FALSE, !.M[m].pc = \"recheck\"]"),
 	sem("tla/gmp-invspinning-weakened", AreaTLA, "tla/GMP.tla", "invariant weakened: InvSpinning checks only Ms without a P",
 		"            ELSE LocalEmpty(st, st.M[m].p)", "            ELSE TRUE"),
-	sem("tla/gmp-spinlimit-boundary", AreaTLA, "tla/GMP.tla", "guard changed: BecomeSpinning's limit admits one more spinning M",
+	sem("tla/gmp-spinlimit-boundary", AreaTLA, "tla/GMP.tla", "guard changed: SpinOK's limit admits one more spinning M",
 		"    /\\ 2 * st.NMSpinning < NP - st.NPIdle\n", "    /\\ 2 * st.NMSpinning <= NP - st.NPIdle\n"),
 }
 
