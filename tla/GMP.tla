@@ -54,7 +54,7 @@ BugNames == {"none", "ready-no-wakep", "no-61", "nmspinning-no-dec",
 ASSUME /\ NP \in 1..4 /\ NM \in NP..8 /\ NG \in 1..8
        /\ Cap \in {2, 4, 8} /\ Spawn \in 0..15 /\ SchedTick \in 1..61
        /\ Syscalls \in BOOLEAN /\ NetpollOn \in BOOLEAN
-       /\ InjectList \in BOOLEAN /\ (InjectList => NetpollOn /\ NG >= 2)
+       /\ InjectList \in BOOLEAN /\ (InjectList => (NetpollOn /\ NG >= 2))
        /\ GoVersion \in {119, 121, 122, 126} /\ Bug \in BugNames
 
 \* sched.needspinning exists from Go 1.20 on (spec.Bounds.Go).

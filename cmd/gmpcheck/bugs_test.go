@@ -53,7 +53,7 @@ func TestBugsList(t *testing.T) {
 // go1.26 leaving the trace (the explorer and GMP.tla: internal/bughist's
 // tests, and docs/bugs.md).
 func TestBugsReproduce(t *testing.T) {
-	e, err := bughist.Lookup("hist-63555")
+	e, err := bughist.Lookup("hist-59600")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,8 @@ func TestBugsReproduce(t *testing.T) {
 		{[]string{"bugs", "-run", "impl"}, exitUsage, "give a NAME"},
 		{[]string{"bugs", "-run", "nosuchtech", "hist-45867"}, exitUsage, "matches none of hist-45867's techniques"},
 		{[]string{"bugs", "-run", "(", "hist-45867"}, exitUsage, "-run"},
-		{[]string{"bugs", "63555"}, exitFail, "expressible: no, needs " + e.Needs},
+		{[]string{"bugs", "59600"}, exitFail, "expressible: no, needs " + e.Needs},
+		{[]string{"bugs", "-q", "-run", "impl", "go1.22"}, exitPass, "impl: CAUGHT"},
 		{[]string{"bugs", "-q", "-run", "impl", "go1.19"}, exitPass, "impl: CAUGHT"},
 		{[]string{"bugs", "hist-55160", "-run", "^impl$"}, exitPass, "leaves the trace at step"},
 	})
