@@ -36,16 +36,7 @@ func (w *pollWorkload) spawn(parent Task, seed uint64) {
 	if idx >= w.total {
 		return
 	}
-	body := func(tk Task) { w.body(tk, idx, seed) }
-	var err error
-	if parent == nil {
-		err = w.s.Go(body)
-	} else {
-		err = parent.Go(body)
-	}
-	if err != nil {
-		panic(err)
-	}
+	goFrom(w.s, parent, func(tk Task) { w.body(tk, idx, seed) })
 }
 
 func (w *pollWorkload) body(tk Task, idx int64, seed uint64) {

@@ -11,14 +11,12 @@ import (
 	"time"
 )
 
-// The stress of TestStress as a function, for the long tier of
-// 'gmpcheck verify -long' (the command cannot call test code): the same
-// workload (waitList.mixedStep's random mix of spawn, park, ready,
-// Gosched, syscall and exit), the same variants and the same checks at
-// quiescence (every lifecycle finished exactly once, every G dead and on a
-// free list, every P idle and empty, nmspinning and the global queue at
-// zero, spawned == exited). TestStress stays the test of record; this is
-// its run outside 'go test', without the race detector and without goleak.
+// The stress as a function, run by TestStress (under -race and goleak) and
+// by the long tier of 'gmpcheck verify -long' (without them): the workload
+// (waitList.mixedStep's random mix of spawn, park, ready, Gosched, syscall
+// and exit), its variants and its checks at quiescence (every lifecycle
+// finished exactly once, every G dead and on a free list, every P idle and
+// empty, nmspinning and the global queue at zero, spawned == exited).
 
 // StressConfig sizes a Stress run.
 type StressConfig struct {
@@ -157,8 +155,10 @@ func stressOne(ctx context.Context, procs, capacity int, variant string, n int64
 	return run, nil
 }
 
-// longStress is TestStress's stressWorkload with a stop flag: once set, no
-// G is spawned and each G ends at its next spawn or exit.
+// longStress is the stress workload (TestStress runs it through Stress):
+// every G does a random mix of spawn, park, ready, gosched, syscall and
+// exit. With the stop flag set, no G is spawned and each G ends at its next
+// spawn or exit.
 type longStress struct {
 	s       *Sched
 	total   int64
@@ -185,17 +185,23 @@ func (w *longStress) spawn(parent Task, seed uint64) bool {
 		w.live.Add(-1)
 		return false
 	}
-	body := func(tk Task) { w.body(tk, idx, seed) }
+	goFrom(w.s, parent, func(tk Task) { w.body(tk, idx, seed) })
+	return true
+}
+
+// goFrom starts fn as a new G: from parent's G (newproc on its P) or, for
+// a root, from outside the scheduler. A workload cannot go on without its
+// G, so an error is a panic.
+func goFrom(s *Sched, parent Task, fn func(Task)) {
 	var err error
 	if parent == nil {
-		err = w.s.Go(body)
+		err = s.Go(fn)
 	} else {
-		err = parent.Go(body)
+		err = parent.Go(fn)
 	}
 	if err != nil {
 		panic(err)
 	}
-	return true
 }
 
 func (w *longStress) body(tk Task, idx int64, seed uint64) {
@@ -245,8 +251,9 @@ func (w *longStress) run(seeds *rand.Rand) error {
 	}
 }
 
-// checkQuiescent waits until every M is idle, then checks conservation as
-// TestStress's quiesce does.
+// checkQuiescent waits until every M is idle, then checks conservation: no
+// G left anywhere but the free lists, every P idle with an empty queue,
+// counters back to zero.
 func (s *Sched) checkQuiescent() error {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
