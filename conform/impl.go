@@ -567,25 +567,19 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 	fail := func(kind, format string, args ...any) (config, *stepFail) {
 		return config{}, &stepFail{kind, fmt.Sprintf("event %d %v: ", o.pos, e) + fmt.Sprintf(format, args...)}
 	}
-	act := spec.Action{Kind: e.Action, M: int8(e.M), P: spec.NoP}
 	if o.actor >= 0 && o.actor >= st.NumMs() {
 		return fail("bound", "m%d beyond the spec's %d Ms", o.actor, st.NumMs())
 	}
-	switch e.Action {
-	case spec.ActSteal, spec.ActStealMiss, spec.ActRecheckFound, spec.ActRecheckMiss:
-		act.P = int8(e.Victim)
-	case spec.ActPreempt, spec.ActRetake:
-		act.M, act.P = spec.NoP, int8(e.P)
-	case spec.ActInjectGList:
-		act.M = spec.NoP
-	}
-	switch e.Action {
-	case spec.ActReady, spec.ActInjectGList:
-		g, ok := cf.slot(e.G)
+	var dead uint64 // a G the event names that the spec has no slot for
+	act := e.SpecAction(func(goid uint64) spec.GID {
+		g, ok := cf.slot(goid)
 		if !ok {
-			return fail("observed", "g%d is not a live G of the spec", e.G)
+			dead = goid
 		}
-		act.G = g
+		return g
+	})
+	if dead != 0 {
+		return fail("observed", "g%d is not a live G of the spec", dead)
 	}
 	// What the event says about the state before the step.
 	if o.actor >= 0 && e.Action != spec.ActPreempt {

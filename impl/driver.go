@@ -243,6 +243,46 @@ func (d *Driver) Netpoll(i int, gs ...*G) error {
 	return nil
 }
 
+// Apply takes the spec action a on the Driver: what a G, a syscall's end,
+// sysmon or netpoll does becomes the call of that name, and any other
+// action is a scheduler step of M a.M, whose choice is the impl's. slots
+// maps the spec's G numbers to the impl's Gs. It returns the G a NewProc
+// created, for the caller to enter in slots.
+func (d *Driver) Apply(a spec.Action, slots *[spec.MaxGs + 1]*G) (*G, error) {
+	m := int(a.M)
+	switch a.Kind {
+	case spec.ActNewProc:
+		return d.NewProc(m)
+	case spec.ActGoExit:
+		return nil, d.GoExit(m)
+	case spec.ActGosched:
+		return nil, d.Gosched(m)
+	case spec.ActPark:
+		return nil, d.Park(m)
+	case spec.ActReady:
+		return nil, d.Ready(m, slots[a.G])
+	case spec.ActEnterSyscall:
+		return nil, d.EnterSyscall(m)
+	case spec.ActExitSyscallFast, spec.ActExitSyscallIdleP, spec.ActExitSyscallNoP:
+		return nil, d.ExitSyscall(m)
+	case spec.ActPreempt:
+		return nil, d.Preempt(int(a.P))
+	case spec.ActRetake:
+		took, err := d.Retake(int(a.P))
+		if err == nil && !took {
+			err = fmt.Errorf("the impl's retake does not take p%d", a.P)
+		}
+		return nil, err
+	case spec.ActNetpoll:
+		return nil, d.Netpoll(m, slots[a.G])
+	case spec.ActNetpollInject:
+		return nil, d.Netpoll(m, slots[a.G], slots[a.Inj])
+	case spec.ActInjectGList:
+		return nil, d.Inject(slots[a.G])
+	}
+	return nil, d.Step(m)
+}
+
 // Inject readies a parked G from outside the scheduler (injectglist).
 func (d *Driver) Inject(g *G) error { return d.s.Ready(g) }
 

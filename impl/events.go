@@ -97,3 +97,25 @@ func (s *Sched) emitStatus(g *G, from, to Gstatus) {
 		s.trace(Event{Kind: EvGStatus, M: -1, P: -1, G: g.goid, From: from, To: to})
 	}
 }
+
+// SpecAction is the spec action an EvAction event names, with its
+// parameters: the victim of a steal or recheck visit, the P of sysmon's
+// Preempt and Retake, and the spec's numbers of the Gs it names (gid maps
+// an impl goid to them). A netpoll list of more than two Gs has no spec
+// action; its first injected G is named.
+func (e Event) SpecAction(gid func(goid uint64) spec.GID) spec.Action {
+	a := spec.Action{Kind: e.Action, M: int8(e.M), P: spec.NoP}
+	switch e.Action {
+	case spec.ActReady, spec.ActNetpoll:
+		a.G = gid(e.G)
+	case spec.ActInjectGList:
+		a.M, a.G = spec.NoP, gid(e.G)
+	case spec.ActNetpollInject:
+		a.G, a.Inj = gid(e.G), gid(e.Inj)
+	case spec.ActSteal, spec.ActStealMiss, spec.ActRecheckFound, spec.ActRecheckMiss:
+		a.P = int8(e.Victim)
+	case spec.ActPreempt, spec.ActRetake:
+		a.M, a.P = spec.NoP, int8(e.P)
+	}
+	return a
+}

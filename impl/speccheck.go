@@ -81,40 +81,7 @@ func (r *specRun) step(c Chooser) error {
 // steps, or what a G or sysmon does) and compares: the impl's actions,
 // then both states.
 func (r *specRun) apply(a spec.Action) error {
-	var newG *G
-	var err error
-	switch a.Kind {
-	case spec.ActNewProc:
-		newG, err = r.d.NewProc(int(a.M))
-	case spec.ActGoExit:
-		err = r.d.GoExit(int(a.M))
-	case spec.ActGosched:
-		err = r.d.Gosched(int(a.M))
-	case spec.ActPark:
-		err = r.d.Park(int(a.M))
-	case spec.ActReady:
-		err = r.d.Ready(int(a.M), r.slots[a.G])
-	case spec.ActEnterSyscall:
-		err = r.d.EnterSyscall(int(a.M))
-	case spec.ActExitSyscallFast, spec.ActExitSyscallIdleP, spec.ActExitSyscallNoP:
-		err = r.d.ExitSyscall(int(a.M))
-	case spec.ActPreempt:
-		err = r.d.Preempt(int(a.P))
-	case spec.ActRetake:
-		var took bool
-		took, err = r.d.Retake(int(a.P))
-		if err == nil && !took {
-			err = fmt.Errorf("spec retakes p%d, impl does not", a.P)
-		}
-	case spec.ActNetpoll:
-		err = r.d.Netpoll(int(a.M), r.slots[a.G])
-	case spec.ActNetpollInject:
-		err = r.d.Netpoll(int(a.M), r.slots[a.G], r.slots[a.Inj])
-	case spec.ActInjectGList:
-		err = r.d.Inject(r.slots[a.G])
-	default: // a scheduler step: the impl chooses
-		err = r.d.Step(int(a.M))
-	}
+	newG, err := r.d.Apply(a, &r.slots)
 	if err != nil {
 		return r.fail("%v: %v", a, err)
 	}
@@ -189,21 +156,10 @@ func (r *specRun) mapNewG(g *G, next spec.State) {
 }
 
 func (r *specRun) toSpec(e Event) (spec.Action, error) {
-	a := spec.Action{Kind: e.Action, M: int8(e.M), P: spec.NoP}
-	switch e.Action {
-	case spec.ActReady, spec.ActNetpoll, spec.ActInjectGList:
-		a.G = r.gid[r.findG(e.G)]
-	case spec.ActNetpollInject:
-		if e.N != 1 {
-			return a, fmt.Errorf("impl netpoll injects %d Gs, the spec one", e.N)
-		}
-		a.G, a.Inj = r.gid[r.findG(e.G)], r.gid[r.findG(e.Inj)]
-	case spec.ActSteal, spec.ActStealMiss, spec.ActRecheckFound, spec.ActRecheckMiss:
-		a.P = int8(e.Victim)
-	case spec.ActPreempt, spec.ActRetake:
-		a.M, a.P = spec.NoP, int8(e.P)
+	if e.Action == spec.ActNetpollInject && e.N != 1 {
+		return spec.Action{}, fmt.Errorf("impl netpoll injects %d Gs, the spec one", e.N)
 	}
-	return a, nil
+	return e.SpecAction(func(goid uint64) spec.GID { return r.gid[r.findG(goid)] }), nil
 }
 
 func (r *specRun) findG(id uint64) *G {

@@ -128,40 +128,7 @@ func (r *replayer) play(from, to int, check bool) (int, string) {
 		if i > 0 {
 			prev = r.t.Steps[i-1].State
 		}
-		var newG *impl.G
-		var err error
-		switch a.Kind {
-		case spec.ActNewProc:
-			newG, err = r.d.NewProc(int(a.M))
-		case spec.ActGoExit:
-			err = r.d.GoExit(int(a.M))
-		case spec.ActGosched:
-			err = r.d.Gosched(int(a.M))
-		case spec.ActPark:
-			err = r.d.Park(int(a.M))
-		case spec.ActReady:
-			err = r.d.Ready(int(a.M), r.slots[a.G])
-		case spec.ActEnterSyscall:
-			err = r.d.EnterSyscall(int(a.M))
-		case spec.ActExitSyscallFast, spec.ActExitSyscallIdleP, spec.ActExitSyscallNoP:
-			err = r.d.ExitSyscall(int(a.M))
-		case spec.ActPreempt:
-			err = r.d.Preempt(int(a.P))
-		case spec.ActRetake:
-			var took bool
-			took, err = r.d.Retake(int(a.P))
-			if err == nil && !took {
-				err = fmt.Errorf("the impl's retake does not take p%d", a.P)
-			}
-		case spec.ActInjectGList:
-			err = r.d.Inject(r.slots[a.G])
-		case spec.ActNetpoll:
-			err = r.d.Netpoll(int(a.M), r.slots[a.G])
-		case spec.ActNetpollInject:
-			err = r.d.Netpoll(int(a.M), r.slots[a.G], r.slots[a.Inj])
-		default:
-			err = r.d.Step(int(a.M))
-		}
+		newG, err := r.d.Apply(a, &r.slots)
 		if err != nil {
 			return i, fmt.Sprintf("%v: %v", a, err)
 		}
@@ -213,23 +180,7 @@ func (r *replayer) gid(id uint64) spec.GID {
 }
 
 // toSpec names an impl action event as the spec does.
-func (r *replayer) toSpec(e impl.Event) spec.Action {
-	a := spec.Action{Kind: e.Action, M: int8(e.M), P: spec.NoP}
-	switch e.Action {
-	case spec.ActReady, spec.ActNetpoll, spec.ActInjectGList:
-		a.G = r.gid(e.G)
-	case spec.ActNetpollInject:
-		a.G, a.Inj = r.gid(e.G), r.gid(e.Inj)
-	case spec.ActSteal, spec.ActStealMiss, spec.ActRecheckFound, spec.ActRecheckMiss:
-		a.P = int8(e.Victim)
-	case spec.ActPreempt, spec.ActRetake:
-		a.M, a.P = spec.NoP, int8(e.P)
-	}
-	if e.Action == spec.ActInjectGList {
-		a.M = spec.NoP
-	}
-	return a
-}
+func (r *replayer) toSpec(e impl.Event) spec.Action { return e.SpecAction(r.gid) }
 
 // starved says why the impl's state is not the lost wakeup ("" when it is).
 func (r *replayer) starved() string {
