@@ -466,47 +466,55 @@ func tlaStage(ctx context.Context, log io.Writer) stageResult {
 	jar := os.Getenv("TLA2TOOLS_JAR")
 	rows := checkTLACfgs(sctx, dir, cfgs, jar, 2*time.Minute, 2, log)
 	v := worst(sv, printTLAReport(ctx, "", io.Discard, rows, false))
-	ok, tlcRuns := 0, 0
-	bugCfgs, caughtCfgs := map[string]bool{}, map[string]bool{}
-	for _, r := range rows {
-		good := r.err == nil && r.verdict == tlacheck.OK
-		if good {
-			ok++
-		}
-		if r.res.Tool == "TLC" {
-			tlcRuns++
-		}
-		if !r.cfg.ExpectPass() {
-			if _, seen := bugCfgs[r.cfg.Name]; !seen {
-				bugCfgs[r.cfg.Name], caughtCfgs[r.cfg.Name] = true, true
-			}
-			caughtCfgs[r.cfg.Name] = caughtCfgs[r.cfg.Name] && good
-		}
-	}
-	caught := 0
-	for _, c := range caughtCfgs {
-		if c {
-			caught++
-		}
-	}
+	t := tallyTLARows(rows)
 	syn := "syntax ok"
 	if sv != pass {
 		syn = "syntax " + sv.String()
 	}
 	checkers := "tla-checker + Go liveness"
 	if jar != "" {
-		checkers += fmt.Sprintf(" + TLC (%d runs)", tlcRuns)
+		checkers += fmt.Sprintf(" + TLC (%d runs)", t.tlcRuns)
 	} else {
 		checkers += ", no TLC"
 	}
-	summary := fmt.Sprintf("%d cfgs, %d/%d runs as expected (%s); %s", len(cfgs), ok, len(rows), checkers, syn)
+	summary := fmt.Sprintf("%d cfgs, %d/%d runs as expected (%s); %s", len(cfgs), t.ok, len(rows), checkers, syn)
 	if len(long) > 0 {
 		summary += fmt.Sprintf("; %d long cfg(s) left to 'tla -run'", len(long))
 	}
 	if ctx.Err() != nil && v == pass {
 		v = inconclusive
 	}
-	return stageResult{verdict: v, summary: summary, seeded: len(bugCfgs), caught: caught}
+	return stageResult{verdict: v, summary: summary, seeded: t.seeded, caught: t.caught}
+}
+
+// tlaTally counts a stage's checker runs: those that went as their cfg
+// expects, those by TLC, the seeded-bug cfgs and those of them that every
+// checker rejected as expected.
+type tlaTally struct{ ok, tlcRuns, seeded, caught int }
+
+func tallyTLARows(rows []tlaRow) tlaTally {
+	var t tlaTally
+	caught := map[string]bool{} // seeded-bug cfg → every run rejected it as expected
+	for _, r := range rows {
+		good := r.err == nil && r.verdict == tlacheck.OK
+		if good {
+			t.ok++
+		}
+		if r.res.Tool == "TLC" {
+			t.tlcRuns++
+		}
+		if !r.cfg.ExpectPass() {
+			c, seen := caught[r.cfg.Name]
+			caught[r.cfg.Name] = good && (c || !seen)
+		}
+	}
+	t.seeded = len(caught)
+	for _, c := range caught {
+		if c {
+			t.caught++
+		}
+	}
+	return t
 }
 
 // checkTLASyntax parses every module with the community TLA+ grammar

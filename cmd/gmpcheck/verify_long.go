@@ -343,44 +343,22 @@ func tlaLongStage(ctx context.Context, log io.Writer, o longOptions) stageResult
 	}
 	rows := checkTLACfgs(ctx, dir, cfgs, o.tlc, 0, 2, log)
 	v := worst(sv, printTLAReport(ctx, "", log, rows, false))
-	ok, tlcRuns := 0, 0
-	bug, caught := map[string]bool{}, map[string]bool{}
-	for _, r := range rows {
-		good := r.err == nil && r.verdict == tlacheck.OK
-		if good {
-			ok++
-		}
-		if r.res.Tool == "TLC" {
-			tlcRuns++
-		}
-		if !r.cfg.ExpectPass() {
-			if !bug[r.cfg.Name] {
-				bug[r.cfg.Name], caught[r.cfg.Name] = true, true
-			}
-			caught[r.cfg.Name] = caught[r.cfg.Name] && good
-		}
-	}
-	nCaught := 0
-	for _, c := range caught {
-		if c {
-			nCaught++
-		}
-	}
+	t := tallyTLARows(rows)
 	var names []string
 	for _, c := range cfgs {
 		names = append(names, c.Name)
 	}
 	checkers := "tla-checker + graph cross-check / Go liveness"
 	if o.tlc != "" {
-		checkers += fmt.Sprintf(" + TLC (%d runs)", tlcRuns)
+		checkers += fmt.Sprintf(" + TLC (%d runs)", t.tlcRuns)
 	} else {
 		checkers += ", no TLC"
 	}
-	sum := fmt.Sprintf("%s: %d/%d runs as expected (%s)", strings.Join(names, ", "), ok, len(rows), checkers)
+	sum := fmt.Sprintf("%s: %d/%d runs as expected (%s)", strings.Join(names, ", "), t.ok, len(rows), checkers)
 	if sv != pass {
 		sum += "; syntax " + sv.String()
 	}
-	return stageResult{verdict: v, summary: sum, seeded: len(bug), caught: nCaught}
+	return stageResult{verdict: v, summary: sum, seeded: t.seeded, caught: t.caught}
 }
 
 // --- mutate-sample
