@@ -127,12 +127,12 @@ func TestMutationVerdict(t *testing.T) {
 	}
 }
 
-// TestConformTally: rejections at the documented spec gaps are reported
+// TestConformTally: rejections at the documented gaps are reported
 // as such and tolerated (up to the long test's 10 %); any other
 // rejection fails the stage.
 func TestConformTally(t *testing.T) {
-	rej := func(a spec.ActionKind) conform.ImplResult {
-		return conform.ImplResult{Verdict: conform.Rejected, Index: 3, Event: impl.Event{Kind: impl.EvAction, Action: a}}
+	rej := func(a spec.ActionKind, reason string) conform.ImplResult {
+		return conform.ImplResult{Verdict: conform.Rejected, Index: 3, Event: impl.Event{Kind: impl.EvAction, Action: a}, Reason: reason}
 	}
 	newTally := func() *implTally { return &implTally{documented: map[string]int{}, filters: map[string]int{}} }
 	ok := conform.ImplResult{Verdict: conform.Accepted, Actions: 10, Filtered: map[string]int{"stale-handoff": 1}}
@@ -141,11 +141,11 @@ func TestConformTally(t *testing.T) {
 	for i := range 19 {
 		tl.add(2, uint64(i), ok)
 	}
-	tl.add(2, 99, rej(spec.ActRunqGet))
+	tl.add(2, 99, rej(spec.ActGlobRunqMiss, "no candidate ...; e.g. event 599 m0 p0 GlobRunqMiss: m0 holds p-1 in the spec"))
 	if v := tl.verdict(20, false); v != pass {
 		t.Errorf("one documented rejection in 20: %v (%s), want PASS", v, tl)
 	}
-	if !strings.Contains(tl.String(), "at documented spec gaps: RunqGet 1") {
+	if !strings.Contains(tl.String(), "at documented gaps: startm's M 1") {
 		t.Errorf("not reported as a documented gap: %s", tl)
 	}
 	if tl.filters["stale-handoff"] != 19 {
@@ -159,7 +159,7 @@ func TestConformTally(t *testing.T) {
 	for i := range 19 {
 		tl.add(2, uint64(i), ok)
 	}
-	tl.add(2, 99, rej(spec.ActNewProc))
+	tl.add(2, 99, rej(spec.ActNewProc, "spec: m0: NewProc is not enabled"))
 	if v := tl.verdict(20, false); v != fail || !strings.Contains(tl.String(), "NOT at a documented gap") {
 		t.Errorf("a rejection at NewProc: %v (%s), want FAIL", v, tl)
 	}
@@ -168,8 +168,8 @@ func TestConformTally(t *testing.T) {
 	for i := range 8 {
 		tl.add(2, uint64(i), ok)
 	}
-	tl.add(2, 98, rej(spec.ActSteal))
-	tl.add(2, 99, rej(spec.ActBecomeSpinning))
+	tl.add(2, 98, rej(spec.ActSteal, "the spec runs 5, g7 is bound to 6"))
+	tl.add(2, 99, rej(spec.ActExitSyscallIdleP, "spec: m1: ExitSyscallIdleP is not enabled"))
 	if v := tl.verdict(10, false); v != fail {
 		t.Errorf("8 of 10 accepted: %v, want FAIL (under 90 %%)", v)
 	}
