@@ -426,13 +426,12 @@ func runTLA(ctx context.Context, va *Variant, opt Options) TechResult {
 	tr.Trace = res.Trace
 	tr.TraceLen = len(stepLine.FindAllString(res.Trace, -1))
 	if opt.TLCJar != "" {
-		rt, err := tlacheck.RunTLC(ctx, opt.TLCJar, c)
+		tv, twhy, err := judgeTLC(ctx, opt.TLCJar, c)
 		if err != nil {
 			tr.Verdict, tr.Detail = Failed, tr.Detail+"; TLC: "+err.Error()
 			return tr
 		}
-		tv, twhy := tlacheck.Judge(c, rt)
-		tr.Detail += fmt.Sprintf("; %v: %s", rt, twhy)
+		tr.Detail += "; " + twhy
 		if tv != tlacheck.OK {
 			tr.Verdict = map[bool]Verdict{true: Inconclusive, false: Missed}[tv == tlacheck.Inconclusive]
 			return tr
@@ -454,13 +453,12 @@ func runTLA(ctx context.Context, va *Variant, opt Options) TechResult {
 		tr.Verdict = Missed
 	}
 	if tr.Verdict == Caught && opt.TLCJar != "" {
-		rt, err := tlacheck.RunTLC(ctx, opt.TLCJar, twin)
+		tv, twhy, err := judgeTLC(ctx, opt.TLCJar, twin)
 		if err != nil {
 			tr.Verdict, tr.BaseDetail = Failed, tr.BaseDetail+"; TLC: "+err.Error()
 			return tr
 		}
-		tv, twhy := tlacheck.Judge(twin, rt)
-		tr.BaseDetail += fmt.Sprintf("; %v: %s", rt, twhy)
+		tr.BaseDetail += "; " + twhy
 		if tv != tlacheck.OK {
 			tr.BasePass = false
 			tr.Verdict = map[bool]Verdict{true: Inconclusive, false: Missed}[tv == tlacheck.Inconclusive]
@@ -474,4 +472,15 @@ func logWriter(opt Options) io.Writer {
 		return opt.Log
 	}
 	return io.Discard
+}
+
+// judgeTLC runs TLC on cfg c and judges its result against c's expect
+// line: the verdict and the line that says why.
+func judgeTLC(ctx context.Context, jar string, c tlacheck.Cfg) (tlacheck.Verdict, string, error) {
+	rt, err := tlacheck.RunTLC(ctx, jar, c)
+	if err != nil {
+		return tlacheck.Inconclusive, "", err
+	}
+	tv, why := tlacheck.Judge(c, rt)
+	return tv, fmt.Sprintf("%v: %s", rt, why), nil
 }
