@@ -8,12 +8,15 @@ type ActionKind uint8
 
 const (
 	// Goroutine actions: the running G on M decides (no fairness).
-	ActNewProc      ActionKind = iota // newproc: go statement
-	ActGoExit                         // goexit0 / gdestroy
-	ActGosched                        // Gosched → goschedImpl
-	ActPark                           // gopark → park_m
-	ActReady                          // goready → ready(gp, next=true) (param G)
-	ActEnterSyscall                   // entersyscall
+	ActNewProc           ActionKind = iota // newproc: go statement
+	ActGoExit                              // goexit0 / gdestroy
+	ActGosched                             // Gosched → goschedImpl
+	ActPark                                // gopark → park_m
+	ActReady                               // goready → ready(gp, next=true) (param G)
+	ActEnterSyscall                        // entersyscall
+	ActEnterSyscallBlock                   // entersyscallblock: handoffp(releasep()), then _Gsyscall (Bounds.SyscallBlock)
+	ActLockOSThread                        // LockOSThread: m.lockedg = curg, g.lockedm = m (Bounds.LockOSThread)
+	ActUnlockOSThread                      // UnlockOSThread: both cleared
 	// Syscall exit, by the M whose G is in a syscall (the G decides when).
 	ActExitSyscallFast  // exitsyscall with m.p still set
 	ActExitSyscallIdleP // exitsyscallTryGetP → pidleget
@@ -48,6 +51,8 @@ const (
 	ActExitSyscallLateP    // exitsyscallNoP: pidleget under sched.lock got a P → execute
 	ActExitSyscallGlobrunq // exitsyscallNoP: no idle P → globrunqput, then stopm
 	ActResetSpinning       // schedule: resetspinning (nmspinning.Add(-1), then wakep) and execute
+	ActStartLockedM        // schedule: startlockedm: releasep, the P to the G's locked M (param M2), then stopm
+	ActStopLockedM         // schedule of a locked M: stoplockedm: handoffp(releasep()), park until startlockedm
 	// wakep, by the M that called it (weakly fair per M, like the loop).
 	ActWakep       // nmspinning was 0 and the CAS 0 → 1 won
 	ActWakepSkip   // nmspinning != 0 (an M spins already): return
@@ -67,6 +72,9 @@ var actionNames = [numActionKinds]string{
 	ActPark:                "Park",
 	ActReady:               "Ready",
 	ActEnterSyscall:        "EnterSyscall",
+	ActEnterSyscallBlock:   "EnterSyscallBlock",
+	ActLockOSThread:        "LockOSThread",
+	ActUnlockOSThread:      "UnlockOSThread",
 	ActExitSyscallFast:     "ExitSyscallFast",
 	ActExitSyscallIdleP:    "ExitSyscallIdleP",
 	ActExitSyscallNoP:      "ExitSyscallNoP",
@@ -99,6 +107,8 @@ var actionNames = [numActionKinds]string{
 	ActExitSyscallLateP:    "ExitSyscallLateP",
 	ActExitSyscallGlobrunq: "ExitSyscallGlobrunq",
 	ActResetSpinning:       "ResetSpinning",
+	ActStartLockedM:        "StartLockedM",
+	ActStopLockedM:         "StopLockedM",
 	ActWakep:               "Wakep",
 	ActWakepSkip:           "WakepSkip",
 	ActWakepStartM:         "WakepStartM",

@@ -38,16 +38,29 @@ const (
 	// BugRetakeIgnoresLocal: retake and handoffp treat the P's local run
 	// queue as empty.
 	BugRetakeIgnoresLocal
+	// BugSyscallBlockNoHandoff: entersyscallblock puts its P on the idle
+	// list instead of handing it off, so the P's local run queue is
+	// stranded, and no M is started when nobody spins.
+	BugSyscallBlockNoHandoff
+	// BugStopLockedNoHandoff: stoplockedm puts the locked M's P on the
+	// idle list instead of handing it off (handoffp), with the same loss.
+	BugStopLockedNoHandoff
+	// BugLockedRunsAnywhere: schedule executes a locked G on whichever M
+	// found it instead of calling startlockedm.
+	BugLockedRunsAnywhere
 	numBugs
 )
 
 var bugNames = [numBugs]string{
-	BugNone:               "none",
-	BugReadyNoWakep:       "ready-no-wakep",
-	BugNo61:               "no-61",
-	BugSpinNoDec:          "nmspinning-no-dec",
-	BugGoschedLocal:       "gosched-local",
-	BugRetakeIgnoresLocal: "retake-ignores-local",
+	BugNone:                  "none",
+	BugReadyNoWakep:          "ready-no-wakep",
+	BugNo61:                  "no-61",
+	BugSpinNoDec:             "nmspinning-no-dec",
+	BugGoschedLocal:          "gosched-local",
+	BugRetakeIgnoresLocal:    "retake-ignores-local",
+	BugSyscallBlockNoHandoff: "syscallblock-no-handoff",
+	BugStopLockedNoHandoff:   "stoplockedm-no-handoff",
+	BugLockedRunsAnywhere:    "locked-runs-anywhere",
 }
 
 func (b Bug) String() string {
@@ -93,6 +106,14 @@ type Bounds struct {
 	// the global part with startIdle, the local part, the final wakep).
 	// It needs Netpoll and two G slots.
 	InjectList bool
+	// SyscallBlock adds entersyscallblock: a G enters a system call known
+	// to block and its M hands its P off at once (handoffp), without
+	// waiting for sysmon's retake.
+	SyscallBlock bool
+	// LockOSThread adds LockOSThread and UnlockOSThread for the running
+	// G, and with them startlockedm, stoplockedm, and the end of a thread
+	// whose locked G exits.
+	LockOSThread bool
 	// Go selects the runtime release whose scheduler the model follows
 	// (docs/versions.md). The zero value is Go126.
 	Go  GoVersion
@@ -212,6 +233,12 @@ func (b Bounds) String() string {
 		b.Ps, b.Ms, b.Gs, b.Cap, b.Spawn, b.SchedTick, b.Syscalls, b.Netpoll)
 	if b.InjectList {
 		s += " InjectList=true"
+	}
+	if b.SyscallBlock {
+		s += " SyscallBlock=true"
+	}
+	if b.LockOSThread {
+		s += " LockOSThread=true"
 	}
 	if b.Go != Go126 {
 		s += " Go=" + b.Go.String()

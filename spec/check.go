@@ -24,6 +24,7 @@ const (
 	InvCounts   = 5 // npidle and nmspinning equal their recounts
 	InvFreeLive = 6 // no G both free and live
 	InvMShape   = 7 // M fields consistent with its PC
+	InvLocked   = 8 // a locked G runs only on its M; one M per locked G
 )
 
 // Check reports the first invariant s breaks, or nil.
@@ -52,6 +53,41 @@ func (md *Model) check(s *State) error {
 			}
 			holders[ms.P]++
 		}
+		if ms.NextP != 0 {
+			// A P in m.nextp is held by the locked M it was handed to.
+			if ms.LockedG == NoG || ms.PC != MSched || ms.P == NoP || int(ms.NextP) > nP {
+				return inv(InvMShape, "m%d at %v has nextp p%d (locked=%s, P=%d)", m, ms.PC, ms.NextP-1, gName(ms.LockedG), ms.P)
+			}
+			holders[ms.NextP-1]++
+			// Its locked G came with it, still runnable, in no queue.
+			curg[ms.LockedG]++
+			inHand[ms.LockedG] = true
+		}
+		if g := ms.LockedG; g != NoG {
+			if int(g) > nG || s.G[g] == GIdle || s.G[g] == GDead {
+				return inv(InvLocked, "m%d is locked to %s, which is not live", m, gName(g))
+			}
+			for m2 := m + 1; m2 < nM; m2++ {
+				if s.M[m2].LockedG == g {
+					return inv(InvLocked, "%s is locked to both m%d and m%d", gName(g), m, m2)
+				}
+			}
+			ok := false
+			switch ms.PC {
+			case MRun, MSyscallNoP:
+				ok = ms.CurG == g
+			case MSched, MLockedWait:
+				ok = ms.CurG == NoG && (ms.PC == MSched || ms.P == NoP)
+			}
+			if !ok || ms.Spinning || ms.Scan != 0 || ms.Inj != NoG {
+				return inv(InvMShape, "m%d locked to %s at %v with P=%d curg=%s spinning=%v", m, gName(g), ms.PC, ms.P, gName(ms.CurG), ms.Spinning)
+			}
+		}
+		if ms.PC == MRun && ms.CurG != NoG && ms.LockedG != ms.CurG {
+			if l := s.lockedm(ms.CurG); l >= 0 {
+				return inv(InvLocked, "m%d runs %s, which is locked to m%d", m, gName(ms.CurG), l)
+			}
+		}
 		// A spinning M's own run queue is empty: only the G running on a
 		// P puts Gs on its local queue, and a spinning M runs none, until
 		// it has found work (a steal or a global batch fills the queue just
@@ -74,7 +110,7 @@ func (md *Model) check(s *State) error {
 			spinning++ // its won CAS counts it in nmspinning until its lock section
 			fallthrough
 		case ms.Wake != WakeNone:
-			if ms.Wake > WakeCAS || ms.P == NoP || (ms.PC != MRun && ms.PC != MSched && ms.PC != MResetSpin) || (ms.PC == MSched) == (ms.CurG != NoG) {
+			if ms.Wake > WakeCAS || ms.P == NoP || (ms.PC != MRun && ms.PC != MSched && ms.PC != MResetSpin && ms.PC != MStartLocked) || (ms.PC == MSched) == (ms.CurG != NoG) {
 				return inv(InvMShape, "m%d in %v at %v with P=%d curg=%s", m, ms.Wake, ms.PC, ms.P, gName(ms.CurG))
 			}
 		}
@@ -87,7 +123,7 @@ func (md *Model) check(s *State) error {
 		}
 		switch ms.PC {
 		case MIdle, MRecheck, MRecheckRunqs, MRecheckP, MStop:
-			if ms.P != NoP || ms.CurG != NoG || ms.Spinning {
+			if ms.P != NoP || ms.CurG != NoG || ms.Spinning || ms.LockedG != NoG {
 				return inv(InvMShape, "m%d at %v holds p%d / %s / spinning=%v", m, ms.PC, ms.P, gName(ms.CurG), ms.Spinning)
 			}
 		case MSched, MLocal, MPoll, MSpin, MDrop:
@@ -112,6 +148,16 @@ func (md *Model) check(s *State) error {
 			if withInj {
 				curg[ms.Inj]++
 				inHand[ms.Inj] = true
+			}
+		case MStartLocked:
+			if ms.P == NoP || ms.CurG == NoG || int(ms.CurG) > nG || ms.Spinning || s.lockedm(ms.CurG) < 0 || s.lockedm(ms.CurG) == m {
+				return inv(InvMShape, "m%d about to startlockedm with P=%d curg=%s (locked to m%d) spinning=%v", m, ms.P, gName(ms.CurG), s.lockedm(ms.CurG), ms.Spinning)
+			}
+			curg[ms.CurG]++
+			inHand[ms.CurG] = true
+		case MLockedWait:
+			if ms.P != NoP || ms.CurG != NoG || ms.LockedG == NoG {
+				return inv(InvMShape, "m%d parked in stoplockedm with P=%d curg=%s locked=%s", m, ms.P, gName(ms.CurG), gName(ms.LockedG))
 			}
 		case MResetSpin:
 			if ms.P == NoP || ms.CurG == NoG || int(ms.CurG) > nG || !ms.Spinning {

@@ -93,6 +93,16 @@ func (md *Model) appendEnabled(dst []Action, s *State) []Action {
 				if md.b.Syscalls {
 					dst = append(dst, Action{Kind: ActEnterSyscall, M: mi, P: NoP})
 				}
+				if md.b.SyscallBlock {
+					dst = append(dst, Action{Kind: ActEnterSyscallBlock, M: mi, P: NoP})
+				}
+				if md.b.LockOSThread {
+					k := ActLockOSThread
+					if ms.LockedG != NoG {
+						k = ActUnlockOSThread
+					}
+					dst = append(dst, Action{Kind: k, M: mi, P: NoP})
+				}
 			} else { // GSyscall
 				k := ActExitSyscallNoP
 				if ms.P != NoP {
@@ -103,7 +113,14 @@ func (md *Model) appendEnabled(dst []Action, s *State) []Action {
 				dst = append(dst, Action{Kind: k, M: mi, P: NoP})
 			}
 		case MSched, MLocal, MPoll, MSpin:
+			if ms.LockedG != NoG {
+				// schedule of a locked M goes no further than stoplockedm.
+				dst = append(dst, Action{Kind: ActStopLockedM, M: mi, P: NoP})
+				break
+			}
 			dst = md.appendSchedSteps(dst, s, mi)
+		case MStartLocked:
+			dst = append(dst, Action{Kind: ActStartLockedM, M: mi, P: NoP})
 		case MInjectGlob:
 			dst = append(dst, Action{Kind: ActInjectGlobrunq, M: mi, P: NoP})
 		case MInjectStart:
@@ -404,6 +421,15 @@ func (md *Model) step(s *State, a Action) (info stepInfo, err error) {
 	case ActGoExit:
 		s.G[ms.CurG] = GDead
 		ms.CurG, ms.PC = NoG, MSched
+		if ms.LockedG != NoG {
+			// A G that exits locked takes its thread with it: mexit
+			// hands the P off, and the M's slot is free for a new
+			// thread once handoffp is done with the idle Ms.
+			p := int(ms.P)
+			ms.P, ms.PC = NoP, MRun
+			err = md.handoffp(s, p)
+			*ms = MState{PC: MIdle, P: NoP}
+		}
 	case ActGosched:
 		g := ms.CurG
 		ms.CurG, ms.PC = NoG, MSched
@@ -419,6 +445,19 @@ func (md *Model) step(s *State, a Action) (info stepInfo, err error) {
 		}
 	case ActEnterSyscall:
 		s.G[ms.CurG] = GSyscall
+	case ActEnterSyscallBlock:
+		s.G[ms.CurG] = GSyscall
+		p := int(ms.P)
+		ms.P = NoP
+		if md.b.Bug == BugSyscallBlockNoHandoff {
+			s.pidleput(p)
+		} else {
+			err = md.handoffp(s, p)
+		}
+	case ActLockOSThread:
+		ms.LockedG = ms.CurG
+	case ActUnlockOSThread:
+		ms.LockedG = NoG
 	case ActExitSyscallFast:
 		s.G[ms.CurG] = GRunning
 	case ActExitSyscallIdleP:
@@ -433,6 +472,9 @@ func (md *Model) step(s *State, a Action) (info stepInfo, err error) {
 	case ActExitSyscallGlobrunq:
 		s.globrunqput(ms.CurG)
 		ms.CurG, ms.PC = NoG, MStop
+		if ms.LockedG != NoG {
+			ms.PC = MLockedWait // stoplockedm with no P to hand off: park
+		}
 	case ActGlobal61:
 		info.freshP, err = md.run(s, a.M, s.globrunqget(), false)
 	case ActGlobal61Miss:
@@ -546,8 +588,24 @@ func (md *Model) step(s *State, a Action) (info stepInfo, err error) {
 		if md.b.Bug != BugSpinNoDec {
 			s.NMSpinning--
 		}
-		info.freshP = md.execute(s, ms, ms.CurG, false)
+		info.freshP = md.dispatch(s, ms, ms.CurG, false)
 		md.wakep(ms)
+	case ActStartLockedM:
+		info.freshP = md.startlockedm(s, ms)
+	case ActStopLockedM:
+		p := int(ms.P)
+		ms.P = NoP
+		if md.b.Bug == BugStopLockedNoHandoff {
+			s.pidleput(p)
+		} else if err = md.handoffp(s, p); err != nil {
+			return info, err
+		}
+		ms.PC = MLockedWait
+		if ms.NextP != 0 {
+			// startlockedm came first: the park returns at once.
+			ms.P, ms.NextP = ms.NextP-1, 0
+			info.freshP = md.execute(s, ms, ms.LockedG, false)
+		}
 	case ActPreempt:
 		m := &s.M[s.holder(int(a.P))]
 		g := m.CurG
@@ -663,7 +721,47 @@ func (md *Model) run(s *State, m int8, g GID, inheritTime bool) (int8, error) {
 		ms.CurG, ms.PC, ms.Scan = g, MResetSpin, 0
 		return NoP, nil
 	}
-	return md.execute(s, ms, g, inheritTime), nil
+	return md.dispatch(s, ms, g, inheritTime), nil
+}
+
+// dispatch is schedule's last test before execute: a G locked to another
+// M is not run here but handed to that M by startlockedm (PC
+// StartLocked, a step of its own), the G still runnable in this M's hand.
+func (md *Model) dispatch(s *State, ms *MState, g GID, inheritTime bool) int8 {
+	if l := s.lockedm(g); l >= 0 && &s.M[l] != ms && md.b.Bug != BugLockedRunsAnywhere {
+		ms.CurG, ms.PC, ms.Scan = g, MStartLocked, 0
+		return NoP
+	}
+	return md.execute(s, ms, g, inheritTime)
+}
+
+// startlockedm hands the M's P and its curg to the M the G is locked to,
+// and sends this M to stopm. A locked M parked in stoplockedm takes both
+// and executes the G (a fresh time slice); one that has not parked yet
+// finds the P in m.nextp when it gets there.
+func (md *Model) startlockedm(s *State, ms *MState) int8 {
+	g, p := ms.CurG, ms.P
+	ms.CurG, ms.P, ms.PC = NoG, NoP, MStop
+	lm := &s.M[s.lockedm(g)]
+	if lm.PC != MLockedWait {
+		lm.NextP = p + 1
+		return NoP
+	}
+	lm.P = p
+	return md.execute(s, lm, g, false)
+}
+
+// lockedm is g.lockedm: the M that g is locked to, or -1.
+func (s *State) lockedm(g GID) int {
+	if g == NoG {
+		return -1
+	}
+	for m := 0; m < int(s.nM); m++ {
+		if s.M[m].LockedG == g {
+			return m
+		}
+	}
+	return -1
 }
 
 // execute runs g on the M: Grunning, and schedtick incremented unless the

@@ -68,10 +68,12 @@ const (
 	MInjectWake              // injectglist's puts are done; next: its final wakep (Go 1.23 on), and run curg
 	MResetSpin               // a spinning M took curg (still runnable) from a queue; next: resetspinning, then execute
 	MRun                     // running its curg (GRunning or GSyscall)
+	MStartLocked             // schedule found curg (still runnable), locked to another M; next: startlockedm
+	MLockedWait              // parked in stoplockedm, no P, until startlockedm hands it one with its locked G
 	numMPCs
 )
 
-var mpcNames = [...]string{"idle", "sched", "local", "poll", "spin", "steal", "drop", "dropspin", "recheck", "recheckrunqs", "recheckp", "stop", "syscallnop", "injectglob", "injectstart", "injectlocal", "injectwake", "resetspin", "run"}
+var mpcNames = [...]string{"idle", "sched", "local", "poll", "spin", "steal", "drop", "dropspin", "recheck", "recheckrunqs", "recheckp", "stop", "syscallnop", "injectglob", "injectstart", "injectlocal", "injectwake", "resetspin", "run", "startlocked", "lockedwait"}
 
 func (pc MPC) String() string {
 	if int(pc) < len(mpcNames) {
@@ -88,10 +90,11 @@ func (pc MPC) rechecking() bool {
 }
 
 // excused reports whether the M's fairness family is disabled: it is
-// parked (MIdle) or runs its G (MRun), whose next step the program decides,
-// and is not inside wakep.
+// parked (MIdle, or MLockedWait until another M hands it its G) or runs
+// its G (MRun), whose next step the program decides, and is not inside
+// wakep.
 func (ms *MState) excused() bool {
-	return (ms.PC == MIdle || ms.PC == MRun) && ms.Wake == WakeNone
+	return (ms.PC == MIdle || ms.PC == MRun || ms.PC == MLockedWait) && ms.Wake == WakeNone
 }
 
 // NoP marks an M that holds no P (m.p == nil).
@@ -122,6 +125,16 @@ type MState struct {
 	Scan     uint8
 	Wake     WakeStage
 	Inj      GID // the G netpoll's list gave injectglist, until it is queued (PCs InjectGlob, InjectLocal)
+	// LockedG is m.lockedg (and g.lockedm, its inverse): the G that
+	// LockOSThread wired to this M (Bounds.LockOSThread). While it is set
+	// the M runs that G or nothing: it never enters findRunnable, so it
+	// never spins, scans or injects.
+	LockedG GID
+	// NextP is m.nextp plus one (0: none, so that the zero MState has
+	// none): the P startlockedm handed to this locked M before the M
+	// reached stoplockedm's park. stoplockedm then returns at once with
+	// it.
+	NextP int8
 }
 
 // WakeStage is how far an M is in wakep, which its caller (newproc, ready,
@@ -216,11 +229,19 @@ func (s *State) AppendKey(dst []byte) []byte {
 	}
 	for m := 0; m < int(s.nM); m++ {
 		ms := &s.M[m]
+		// A locked M never scans or injects (see LockedG): its slot
+		// reuses Scan's nibble for NextP and Inj's for LockedG, flagged
+		// by the top bit, so that the key does not grow.
+		b1 := byte(ms.CurG) | ms.Scan<<4
 		c := byte(ms.Wake) | byte(ms.Inj)<<3
+		if ms.LockedG != NoG {
+			b1 = byte(ms.CurG) | byte(ms.NextP)<<4
+			c = byte(ms.Wake) | byte(ms.LockedG)<<3 | 0x80
+		}
 		if ms.Spinning {
 			c |= 4
 		}
-		dst = append(dst, byte(ms.PC)|byte(ms.P+1)<<5, byte(ms.CurG)|ms.Scan<<4, c)
+		dst = append(dst, byte(ms.PC)|byte(ms.P+1)<<5, b1, c)
 	}
 	dst = append(dst, s.Runq.N)
 	for i := 0; i < int(s.Runq.N); i++ {
@@ -262,11 +283,16 @@ func decodeKey(proto *State, key []byte) State {
 		ms.P = int8(b>>5) - 1
 		c := next()
 		ms.CurG = GID(c & 15)
-		ms.Scan = c >> 4
 		w := next()
 		ms.Wake = WakeStage(w & 3)
 		ms.Spinning = w&4 != 0
-		ms.Inj = GID(w >> 3)
+		if w&0x80 != 0 {
+			ms.LockedG = GID(w >> 3 & 15)
+			ms.NextP = int8(c >> 4)
+		} else {
+			ms.Inj = GID(w >> 3)
+			ms.Scan = c >> 4
+		}
 	}
 	s.Runq.N = next()
 	for j := 0; j < int(s.Runq.N); j++ {
@@ -351,6 +377,12 @@ func (s State) String() string {
 		}
 		if ms.Inj != NoG {
 			b.WriteString(" inject=" + gName(ms.Inj))
+		}
+		if ms.LockedG != NoG {
+			b.WriteString(" locked=" + gName(ms.LockedG))
+		}
+		if ms.NextP != 0 {
+			b.WriteString(" nextp=p" + strconv.Itoa(int(ms.NextP)-1))
 		}
 		if ms.Spinning {
 			b.WriteString(" spinning")

@@ -382,7 +382,7 @@ func canonMGPerm(s *State) (State, mPerm, [MaxGs + 1]GID) {
 	for i := 0; i < int(s.Runq.N); i++ {
 		see(s.Runq.Gs[i])
 	}
-	mkey := func(m int) uint32 { return mSortKey(s, m) }
+	mkey := func(m int) uint64 { return mSortKey(s, m) }
 	var order [MaxMs]int
 	for m := 0; m < nM; m++ {
 		order[m] = m
@@ -393,6 +393,7 @@ func canonMGPerm(s *State) (State, mPerm, [MaxGs + 1]GID) {
 	for i := 0; i < nM; i++ {
 		see(s.M[order[i]].CurG)
 		see(s.M[order[i]].Inj)
+		see(s.M[order[i]].LockedG)
 	}
 	for st := GIdle; st <= GDead; st++ {
 		for g := 1; g <= nG; g++ {
@@ -428,6 +429,7 @@ func canonMGPerm(s *State) (State, mPerm, [MaxGs + 1]GID) {
 		c.M[i] = s.M[order[i]]
 		c.M[i].CurG = rl(s.M[order[i]].CurG)
 		c.M[i].Inj = rl(s.M[order[i]].Inj)
+		c.M[i].LockedG = rl(s.M[order[i]].LockedG)
 		rho[i] = int8(order[i])
 	}
 	label[0] = NoG
@@ -463,19 +465,54 @@ func realG(x *State, g GID) GID {
 }
 
 // mSortKey is M slot m's key in canonMG's sort: everything but its curg's
-// number (the curg's status instead).
-func mSortKey(s *State, m int) uint32 {
+// number (the curg's status instead). A locked G is named by its place in
+// the queues if it has one (a place every state of the orbit shares), else
+// by whether it is the curg, and its status.
+func mSortKey(s *State, m int) uint64 {
 	ms := &s.M[m]
-	k := uint32(ms.PC)<<24 | uint32(uint8(ms.P+1))<<16 | uint32(ms.Scan)<<8
+	k := uint64(ms.PC)<<24 | uint64(uint8(ms.P+1))<<16 | uint64(ms.Scan)<<8
 	if ms.Spinning {
 		k |= 1 << 7
 	}
-	k |= uint32(ms.Wake) << 4
+	k |= uint64(ms.Wake) << 4
 	if ms.Inj != NoG {
 		k |= 1 << 3
 	}
 	if ms.CurG != NoG && int(ms.CurG) <= int(s.nG) {
-		k |= 1<<6 | uint32(s.G[ms.CurG])
+		k |= 1<<6 | uint64(s.G[ms.CurG])
+	}
+	if g := ms.LockedG; g != NoG && int(g) <= int(s.nG) {
+		k |= 1<<32 | uint64(ms.NextP)<<33 | uint64(s.G[g])<<36 | uint64(s.queuePos(g))<<40
+		if g == ms.CurG {
+			k |= 1 << 39
+		}
 	}
 	return k
+}
+
+// queuePos is 1 + g's position in the queues read in canonMG's order
+// (each P's runnext and ring, in P order, then sched.runq), or 0 if g is
+// in none.
+func (s *State) queuePos(g GID) int {
+	i := 0
+	for p := 0; p < int(s.nP); p++ {
+		ps := &s.P[p]
+		i++
+		if ps.RunNext == g {
+			return i
+		}
+		for j := 0; j < int(ps.N); j++ {
+			i++
+			if ps.Ring[j] == g {
+				return i
+			}
+		}
+	}
+	for j := 0; j < int(s.Runq.N); j++ {
+		i++
+		if s.Runq.Gs[j] == g {
+			return i
+		}
+	}
+	return 0
 }
