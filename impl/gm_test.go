@@ -20,7 +20,7 @@ func schedulers(t testing.TB, procs int) map[string]Scheduler {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := New(Config{Procs: procs, LockOSThread: true})
+	l, err := New(Config{Procs: procs, PinThreads: true})
 	if err != nil {
 		t.Fatal(err)
 	}

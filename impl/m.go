@@ -27,7 +27,17 @@ type M struct {
 	inj      GQueue    // pcs MInjectGlob, MInjectLocal: the Gs netpoll gave injectglist, runnable, not yet queued
 	injGlob  int32     // pc MInjectGlob: how many of inj go to sched.runq; MInjectStart: Ms startIdle may still start
 	idle     bool      // on sched.midle; under sched.lock
-	kill     bool      // Shutdown: exit instead of scheduling
+	// lockedg is m.lockedg: the G that LockOSThread wired to this M (nil:
+	// none). Only that G, while it runs here, sets and clears it; the M
+	// reads it in its own steps.
+	lockedg *G
+	// nextp is m.nextp: the P startlockedm handed this locked M before it
+	// parked in stoplockedm, which then returns at once with it. Under
+	// sched.lock.
+	nextp      *P
+	lockedWait bool // parked in stoplockedm until startlockedm; under sched.lock
+	dead       bool // ended by mexit (its locked G exited); under sched.lock
+	kill       bool // Shutdown: exit instead of scheduling
 
 	park chan struct{} // stopm sleeps here (m.park note)
 	back chan struct{} // the running G yields control back here

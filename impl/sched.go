@@ -20,13 +20,16 @@ type Config struct {
 	// QueueCapacity is the capacity of each P's local ring, a power of two
 	// in [2, 256]. Default 256, the runtime's.
 	QueueCapacity int
-	// LockOSThread wires each M goroutine to its own OS thread, so that an
-	// M is a thread as in the runtime (costs a thread switch per hand-off).
-	LockOSThread bool
+	// PinThreads wires each M goroutine to its own OS thread
+	// (runtime.LockOSThread), so that an M is an OS thread as in the
+	// runtime (costs a thread switch per hand-off). It is not the
+	// scheduler's own LockOSThread (G.LockOSThread), which wires a G to
+	// its M whatever the M runs on.
+	PinThreads bool
 	// HandoffShell runs each M as one goroutine that hands control to a
 	// goroutine per G and back (two goroutine switches per G run), instead
 	// of the default carrier shell, where a G that never blocks runs as a
-	// plain call on its M's goroutine. LockOSThread implies it. It exists
+	// plain call on its M's goroutine. PinThreads implies it. It exists
 	// to compare the scheduling policies with GM on equal terms.
 	HandoffShell bool
 	// MaxMs bounds the number of Ms (the runtime's maxmcount, 10000).
@@ -93,7 +96,7 @@ type Sched struct {
 	half       int32  // len(p.runq)/2: globrunqgetbatch's n
 	bug        spec.Bug
 	det        bool
-	handoff    bool // hand-off shell (LockOSThread or HandoffShell)
+	handoff    bool // hand-off shell (PinThreads or HandoffShell)
 	trace      func(Event)
 
 	stealOrder randomOrder
@@ -106,10 +109,15 @@ type Sched struct {
 	needspinning atomic.Uint32
 
 	// Under sched.lock.
-	allm     []*M
-	nmidle   int32
-	mcount   atomic.Int32 // len(allm), readable without the lock
-	sysmonOn atomic.Bool  // sysmon is in deep sleep waiting for sysmonWake
+	allm   []*M
+	nmidle int32
+	// nmidlelocked counts the locked Ms parked in stoplockedm, nmdead the
+	// slots of Ms that ended with their locked G (mexit); checkdead counts
+	// both as idle, and the next new M takes a dead slot (newm).
+	nmidlelocked int32
+	nmdead       int32
+	mcount       atomic.Int32 // len(allm), readable without the lock
+	sysmonOn     atomic.Bool  // sysmon is in deep sleep waiting for sysmonWake
 
 	poll netpoller // the network poller's stand-in (netpoll.go)
 
@@ -205,6 +213,7 @@ func New(cfg Config) (*Sched, error) {
 		half:        int32(cfg.QueueCapacity / 2),
 		bug:         cfg.bug,
 		det:         cfg.deterministic,
+		handoff:     cfg.PinThreads || cfg.HandoffShell,
 		trace:       cfg.Trace,
 		idlep:       newPMask(cfg.Procs),
 		sysmonWake:  make(chan struct{}, 1),
@@ -340,6 +349,12 @@ func (s *Sched) Shutdown() {
 				m.idle = false
 				m.kill = true
 				s.nmidle--
+				s.wakeM(m)
+			}
+			if m.lockedWait {
+				m.lockedWait = false
+				m.kill = true
+				s.nmidlelocked--
 				s.wakeM(m)
 			}
 		}

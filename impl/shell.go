@@ -9,11 +9,11 @@ import (
 
 // The shell: the only code that blocks. It comes in two forms.
 //
-// With Config.LockOSThread ("hand-off" shell), each M is one goroutine
-// wired to an OS thread. It loops over schedStep; when a step chooses a G
-// it hands that G's goroutine control and sleeps until the G hands it back
-// with a request; when a step parks the M it sleeps on m.park until startm
-// wakes it.
+// With Config.HandoffShell or PinThreads ("hand-off" shell), each M is one
+// goroutine (with PinThreads, wired to an OS thread). It loops over
+// schedStep; when a step chooses a G it hands that G's goroutine control
+// and sleeps until the G hands it back with a request; when a step parks
+// the M it sleeps on m.park until startm (or startlockedm) wakes it.
 //
 // By default ("carrier" shell, carrier.go), an M is a role that whichever
 // goroutine is free carries: a G that has never blocked runs directly on
@@ -58,7 +58,7 @@ func (s *Sched) launchM(m *M) {
 func (s *Sched) mstart(m *M) {
 	defer s.wg.Done()
 	defer s.mwg.Done()
-	if s.cfg.LockOSThread {
+	if s.cfg.PinThreads {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
 	}

@@ -103,7 +103,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var gmp *impl.Sched
 	if *which == "gmp" {
 		var err error
-		cfg := impl.Config{Procs: *procs, QueueCapacity: *queue, LockOSThread: *locked,
+		cfg := impl.Config{Procs: *procs, QueueCapacity: *queue, PinThreads: *locked,
 			SchedTrace: *schedtrace, SchedTraceOut: stdout}
 		if rec != nil {
 			cfg.Trace = rec.Event
