@@ -10,7 +10,8 @@
 (* The state is one record variable st whose fields are spec.State's:      *)
 (*   st.G[g]   status of G slot g (1..NG)                                   *)
 (*   st.P[p]   [status, tick, runnext, ring] of P p (0..NP-1)               *)
-(*   st.M[m]   [pc, p, curg, spinning, scan, wake] of M m (0..NM-1)         *)
+(*   st.M[m]   [pc, p, curg, spinning, scan, wake, inj, lockedg, nextp]     *)
+(*             of M m (0..NM-1)                                            *)
 (*   st.Runq   sched.runq, the global queue                                *)
 (*   st.NPIdle, st.NMSpinning, st.NeedSpinning, st.SpawnLeft               *)
 (* An M's pc is where it is between two of the runtime's synchronization   *)
@@ -42,6 +43,11 @@ CONSTANTS
     NetpollOn,  \* model netpoll: Netpoll in findRunnable, InjectGList
     InjectList, \* netpoll's list of two, the second G injected by injectglist
                 \* with the M's P (spec.Bounds.InjectList; needs NetpollOn)
+    SyscallBlock,   \* EnterSyscallBlock: a syscall known to block hands its
+                    \* P off at once (spec.Bounds.SyscallBlock)
+    LockOSThreadOn, \* LockOSThread, UnlockOSThread, StartLockedM,
+                    \* StopLockedM and a locked G's exit ending its M
+                    \* (spec.Bounds.LockOSThread)
     GoVersion,  \* 126: Go 1.26; 122: Go 1.22 (injectglist has no final
                 \* wakep); 121: Go 1.21 (no wakep in goschedImpl, no
                 \* global-queue recheck without a P); 119: Go 1.19 (no
@@ -49,12 +55,14 @@ CONSTANTS
     Bug         \* "none" or a seeded bug of spec.Bug (same names)
 
 BugNames == {"none", "ready-no-wakep", "no-61", "nmspinning-no-dec",
-             "gosched-local", "retake-ignores-local"}
+             "gosched-local", "retake-ignores-local", "syscallblock-no-handoff",
+             "stoplockedm-no-handoff", "locked-runs-anywhere"}
 
 ASSUME /\ NP \in 1..4 /\ NM \in NP..8 /\ NG \in 1..8
        /\ Cap \in {2, 4, 8} /\ Spawn \in 0..15 /\ SchedTick \in 1..61
        /\ Syscalls \in BOOLEAN /\ NetpollOn \in BOOLEAN
        /\ InjectList \in BOOLEAN /\ (InjectList => (NetpollOn /\ NG >= 2))
+       /\ SyscallBlock \in BOOLEAN /\ LockOSThreadOn \in BOOLEAN
        /\ GoVersion \in {119, 121, 122, 126} /\ Bug \in BugNames
 
 \* sched.needspinning exists from Go 1.20 on (spec.Bounds.Go).
@@ -78,7 +86,8 @@ Half == Cap \div 2
 GStatuses == {"idle", "runnable", "running", "waiting", "syscall", "dead"}
 MPCs == {"idle", "sched", "local", "poll", "spin", "steal", "drop", "dropspin",
          "recheck", "recheckrunqs", "recheckp", "stop", "syscallnop",
-         "injectglob", "injectstart", "injectlocal", "injectwake", "resetspin", "run"}
+         "injectglob", "injectstart", "injectlocal", "injectwake", "resetspin", "run",
+         "startlocked", "lockedwait"}
 
 Min(S) == CHOOSE x \in S : \A y \in S : x <= y
 Min3(a, b, c) == Min({a, b, c})
@@ -86,8 +95,12 @@ Max2(a, b) == IF a >= b THEN a ELSE b
 
 VARIABLE st
 
+\* lockedg is m.lockedg (and, read backwards, g.lockedm): the G that
+\* LockOSThread wired to the M, or NoG. nextp is m.nextp: the P that
+\* StartLockedM handed to this locked M before it parked in stoplockedm,
+\* or NoP (the spec stores it plus one, with 0 for none).
 IdleMRec == [pc |-> "idle", p |-> NoP, curg |-> NoG, spinning |-> FALSE, scan |-> {}, wake |-> "none",
-             inj |-> NoG]
+             inj |-> NoG, lockedg |-> NoG, nextp |-> NoP]
 
 Init ==
     st = [G |-> [g \in Gs |-> IF g = 1 THEN "running" ELSE "idle"],
@@ -95,7 +108,7 @@ Init ==
                                tick |-> 0, runnext |-> NoG, ring |-> <<>>]],
           M |-> [m \in Ms |-> IF m = 0
                                 THEN [pc |-> "run", p |-> 0, curg |-> 1, spinning |-> FALSE, scan |-> {},
-                                      wake |-> "none", inj |-> NoG]
+                                      wake |-> "none", inj |-> NoG, lockedg |-> NoG, nextp |-> NoP]
                                 ELSE IdleMRec],
           Runq |-> <<>>,
           NPIdle |-> NP - 1,
@@ -148,7 +161,7 @@ StartM(s, p, spinning) ==
     ELSE IF IdleMs(s) = {} THEN NoIdleM
     ELSE [s EXCEPT !.M[Min(IdleMs(s))] = [pc |-> "sched", p |-> p, curg |-> NoG,
                                          spinning |-> spinning, scan |-> {}, wake |-> "none",
-                                         inj |-> NoG]]
+                                         inj |-> NoG, lockedg |-> NoG, nextp |-> NoP]]
 
 \* The successor of an action, unless a startm in it found no idle M.
 Succ(ns) == ~Cut(ns) /\ st' = ns
@@ -165,7 +178,8 @@ BecomeSpin(s, m) == [s EXCEPT !.M[m].spinning = TRUE, !.NMSpinning = @ + 1,
 \* anything else (spec.WakeStage).
 CallWakep(s, m) == [s EXCEPT !.M[m].wake = "pending"]
 
-\* handoffp of a P whose M is in a syscall.
+\* handoffp of a P whose M gives it away: Retake of an M in a syscall,
+\* EnterSyscallBlock, StopLockedM, the exit of a locked G.
 Handoffp(s, p) ==
     LET local == ~LocalEmpty(s, p) /\ Bug # "retake-ignores-local" IN
     IF local \/ s.Runq # <<>>
@@ -182,16 +196,32 @@ Execute(s, m, g, inherit) ==
     IN IF inherit THEN s1
        ELSE [s1 EXCEPT !.P[s1.M[m].p].tick = (@ + 1) % SchedTick]
 
+\* The Ms locked to g (g.lockedm; at most one, InvLocked), and the lowest
+\* of them, as the spec's lockedm scans the Ms in order.
+LockedMs(s, g) == {l \in Ms : s.M[l].lockedg = g}
+LockedM(s, g) == Min(LockedMs(s, g))
+\* g is locked to an M other than m.
+LockedElsewhere(s, m, g) == LockedMs(s, g) # {} /\ LockedM(s, g) # m
+
+\* schedule's last test before execute: a G locked to another M does not
+\* run here; M m keeps it, still runnable, as its curg and hands it to its
+\* M in a step of its own (StartLockedM, pc "startlocked"). The
+\* locked-runs-anywhere bug leaves the test out.
+Dispatch(s, m, g, inherit) ==
+    IF Bug # "locked-runs-anywhere" /\ LockedElsewhere(s, m, g)
+      THEN [s EXCEPT !.M[m].curg = g, !.M[m].pc = "startlocked", !.M[m].scan = {}]
+      ELSE Execute(s, m, g, inherit)
+
 \* The end of schedule. A spinning M first takes resetspinning, a step of
 \* its own (ResetSpinning, pc "resetspin"): until then it holds g, still
-\* runnable, as its curg and counts in nmspinning. Any other M executes g.
-\* (A spinning M's own queue is empty, so it never inherits a time slice;
-\* spec.run rejects that case.)
+\* runnable, as its curg and counts in nmspinning. Any other M dispatches
+\* g. (A spinning M's own queue is empty, so it never inherits a time
+\* slice; spec.run rejects that case.)
 Run(s, m, g, inherit) ==
     IF Cut(s) THEN s
     ELSE IF s.M[m].spinning
       THEN [s EXCEPT !.M[m].curg = g, !.M[m].pc = "resetspin", !.M[m].scan = {}]
-    ELSE Execute(s, m, g, inherit)
+    ELSE Dispatch(s, m, g, inherit)
 
 \* goschedImpl (Gosched and preemption of M m's G g on P p): g goes to
 \* sched.runq (or, with the gosched-local bug, to p's runnext), then wakep
@@ -258,6 +288,15 @@ ScanDone(s, m) ==
 -----------------------------------------------------------------------------
 (* Goroutine actions: M m runs its G, which decides (no fairness).         *)
 
+PC(m) == st.M[m].pc
+MyP(m) == st.M[m].p
+Spinning(m) == st.M[m].spinning
+\* An M with a locked G runs that G or nothing: at the top of schedule
+\* only StopLockedM is enabled for it.
+Locked(m) == st.M[m].lockedg # NoG
+\* M m at the top-of-schedule pc, unlocked: the findRunnable steps.
+Top(m, pc) == PC(m) = pc /\ ~Locked(m)
+
 Running(m) == st.M[m].pc = "run" /\ st.M[m].wake = "none" /\ st.G[st.M[m].curg] = "running"
 
 NewProc(m) ==
@@ -266,9 +305,15 @@ NewProc(m) ==
            s1 == RunqPut([st EXCEPT !.G[ng] = "runnable"], st.M[m].p, ng, TRUE)
        IN st' = CallWakep([s1 EXCEPT !.SpawnLeft = @ - 1], m)
 
+\* A G that exits while locked takes its thread with it: the M hands its P
+\* off, at pc "run" so that handoffp's startm cannot pick the M itself,
+\* and then its slot is a fresh idle M (a new thread for the next newm).
 GoExit(m) ==
     /\ Running(m)
-    /\ st' = [st EXCEPT !.G[st.M[m].curg] = "dead", !.M[m].curg = NoG, !.M[m].pc = "sched"]
+    /\ LET s1 == [st EXCEPT !.G[st.M[m].curg] = "dead", !.M[m].curg = NoG, !.M[m].pc = "sched"]
+           s2 == Handoffp([s1 EXCEPT !.M[m].p = NoP, !.M[m].pc = "run"], MyP(m))
+       IN IF st.M[m].lockedg = NoG THEN st' = s1
+          ELSE Succ(IF Cut(s2) THEN s2 ELSE [s2 EXCEPT !.M[m] = IdleMRec])
 
 Gosched(m) ==
     /\ Running(m)
@@ -287,6 +332,26 @@ Ready(m, g) ==
 EnterSyscall(m) ==
     /\ Syscalls /\ Running(m)
     /\ st' = [st EXCEPT !.G[st.M[m].curg] = "syscall"]
+
+\* entersyscallblock: the syscall is known to block, so the M gives its P
+\* away at once (handoffp) instead of waiting for sysmon's Retake. With the
+\* syscallblock-no-handoff bug the P just goes idle, its local queue with
+\* it, and nobody is started for the work.
+EnterSyscallBlock(m) ==
+    /\ SyscallBlock /\ Running(m)
+    /\ LET s1 == [st EXCEPT !.G[st.M[m].curg] = "syscall", !.M[m].p = NoP] IN
+       Succ(IF Bug = "syscallblock-no-handoff" THEN Pidleput(s1, MyP(m))
+            ELSE Handoffp(s1, MyP(m)))
+
+\* LockOSThread wires the running G and its M together (m.lockedg and
+\* g.lockedm); UnlockOSThread undoes it. Both are the program's choice.
+LockOSThread(m) ==
+    /\ LockOSThreadOn /\ Running(m) /\ st.M[m].lockedg = NoG
+    /\ st' = [st EXCEPT !.M[m].lockedg = st.M[m].curg]
+
+UnlockOSThread(m) ==
+    /\ LockOSThreadOn /\ Running(m) /\ st.M[m].lockedg # NoG
+    /\ st' = [st EXCEPT !.M[m].lockedg = NoG]
 
 -----------------------------------------------------------------------------
 (* Syscall exit, by the M whose G is in a syscall (the G decides when).    *)
@@ -315,21 +380,18 @@ ExitSyscallNoP(m) ==
 (* one group of steps is enabled, as spec/model.go's appendEnabled lists    *)
 (* them.                                                                   *)
 
-PC(m) == st.M[m].pc
-MyP(m) == st.M[m].p
-Spinning(m) == st.M[m].spinning
-
 \* The top of findRunnable, holding a P, one shared read per step in the
 \* runtime's order (spec's appendSchedSteps). At "sched": the 1/61 check,
 \* which reads sched.runq only when schedtick is a multiple of the period;
 \* otherwise the M acts as at "local" at once. At "local": runqget, then
 \* the global queue. At "poll": netpoll(0), then stealWork for a spinning
 \* M, or the spinning-limit decision for the others, whose becomeSpinning
-\* is the next step (pc "spin").
-AtLocal(m) == PC(m) = "local" \/ (PC(m) = "sched" /\ ~Check61(st, MyP(m)))
+\* is the next step (pc "spin"). A locked M takes none of these steps
+\* (Top): its schedule goes no further than StopLockedM.
+AtLocal(m) == Top(m, "local") \/ (Top(m, "sched") /\ ~Check61(st, MyP(m)))
 
 \* stealWork: a spinning M past netpoll, or in its scan.
-Scanning(m) == (PC(m) = "poll" /\ Spinning(m)) \/ PC(m) = "steal"
+Scanning(m) == (Top(m, "poll") /\ Spinning(m)) \/ PC(m) = "steal"
 Victims(m) == {v \in Ps : v # MyP(m) /\ v \notin st.M[m].scan}
 
 \* The sched.lock section that ends the search with a P: after SpinLimit,
@@ -338,12 +400,12 @@ AtDrop(m) == PC(m) = "drop" \/ (Scanning(m) /\ Victims(m) = {})
 
 \* The 1/61 check finds sched.runq not empty: globrunqget under sched.lock.
 Global61(m) ==
-    /\ PC(m) = "sched" /\ Check61(st, MyP(m)) /\ st.Runq # <<>>
+    /\ Top(m, "sched") /\ Check61(st, MyP(m)) /\ st.Runq # <<>>
     /\ Succ(Run([st EXCEPT !.Runq = Tail(@)], m, Head(st.Runq), FALSE))
 
 \* The 1/61 check finds sched.runq empty.
 Global61Miss(m) ==
-    /\ PC(m) = "sched" /\ Check61(st, MyP(m)) /\ st.Runq = <<>>
+    /\ Top(m, "sched") /\ Check61(st, MyP(m)) /\ st.Runq = <<>>
     /\ st' = [st EXCEPT !.M[m].pc = "local"]
 
 RunqGet(m) ==
@@ -370,7 +432,7 @@ GlobRunqMiss(m) ==
 \* netpoll(0) returns waiting G g, whatever the queues hold: it is made
 \* runnable, then run.
 Netpoll(m, g) ==
-    /\ NetpollOn /\ PC(m) = "poll" /\ st.G[g] = "waiting"
+    /\ NetpollOn /\ Top(m, "poll") /\ st.G[g] = "waiting"
     /\ Succ(Run([st EXCEPT !.G[g] = "runnable"], m, g, FALSE))
 
 \* netpoll(0) returns two waiting Gs (InjectList): g to run, h to injectglist
@@ -378,7 +440,7 @@ Netpoll(m, g) ==
 \* so it is drawn at the instant of injectglist's npidle load, which picks
 \* the way: the global queue (an idle P was read) or the M's own queue.
 NetpollInject(m, g, h) ==
-    /\ InjectList /\ PC(m) = "poll" /\ g # h /\ st.G[g] = "waiting" /\ st.G[h] = "waiting"
+    /\ InjectList /\ Top(m, "poll") /\ g # h /\ st.G[g] = "waiting" /\ st.G[h] = "waiting"
     /\ st' = [st EXCEPT !.G[g] = "runnable", !.G[h] = "runnable", !.M[m].curg = g, !.M[m].inj = h,
                         !.M[m].pc = IF st.NPIdle > 0 THEN "injectglob" ELSE "injectlocal"]
 
@@ -414,18 +476,18 @@ InjectWakep(m) ==
 \* The spinning limit allows it (2*nmspinning < procs-npidle): the M's
 \* becomeSpinning is its next step.
 SpinOK(m) ==
-    /\ PC(m) = "poll" /\ ~Spinning(m)
+    /\ Top(m, "poll") /\ ~Spinning(m)
     /\ 2 * st.NMSpinning < NP - st.NPIdle
     /\ st' = [st EXCEPT !.M[m].pc = "spin"]
 
 \* becomeSpinning (nmspinning.Add(1)): the M goes straight to stealWork.
 BecomeSpinning(m) ==
-    /\ PC(m) = "spin"
+    /\ Top(m, "spin")
     /\ st' = ScanDone([BecomeSpin(st, m) EXCEPT !.M[m].pc = "steal"], m)
 
 \* The spinning limit says no: the M goes on to release its P.
 SpinLimit(m) ==
-    /\ PC(m) = "poll" /\ ~Spinning(m)
+    /\ Top(m, "poll") /\ ~Spinning(m)
     /\ 2 * st.NMSpinning >= NP - st.NPIdle
     /\ st' = [st EXCEPT !.M[m].pc = "drop"]
 
@@ -509,19 +571,51 @@ ExitSyscallLateP(m) ==
     /\ PC(m) = "syscallnop" /\ st.NPIdle > 0
     /\ Succ(Run(TakeIdleP(st, m), m, st.M[m].curg, FALSE))
 
+\* A locked M has no P to hand off: its stoplockedm parks it at once (pc
+\* "lockedwait") until StartLockedM brings it its G and a P.
 ExitSyscallGlobrunq(m) ==
     /\ PC(m) = "syscallnop" /\ ~(st.NPIdle > 0)
     /\ st' = [st EXCEPT !.Runq = Append(@, st.M[m].curg), !.M[m].curg = NoG,
-                        !.M[m].pc = "stop"]
+                        !.M[m].pc = IF Locked(m) THEN "lockedwait" ELSE "stop"]
 
 \* resetspinning after a spinning M's find: spinning off, nmspinning - 1
-\* (kept under the nmspinning-no-dec bug), execute the G in hand with a
-\* fresh time slice, then wakep.
+\* (kept under the nmspinning-no-dec bug), dispatch the G in hand (execute
+\* it with a fresh time slice, or, locked to another M, go to
+\* StartLockedM), then wakep.
 ResetSpinning(m) ==
     /\ PC(m) = "resetspin"
     /\ LET s1 == [st EXCEPT !.M[m].spinning = FALSE,
                             !.NMSpinning = IF Bug = "nmspinning-no-dec" THEN @ ELSE @ - 1]
-       IN st' = CallWakep(Execute(s1, m, st.M[m].curg, FALSE), m)
+       IN st' = CallWakep(Dispatch(s1, m, st.M[m].curg, FALSE), m)
+
+\* startlockedm: M m found g, which is locked to M l. It gives l its P and
+\* g and goes to stopm. If l is parked in stoplockedm it executes g at once
+\* on a fresh time slice; if it has not parked yet (it is at the top of
+\* schedule, about to take StopLockedM) the P waits for it in l's nextp.
+\* (m's wakep, if ResetSpinning called it, comes first.)
+StartLockedM(m) ==
+    /\ PC(m) = "startlocked" /\ st.M[m].wake = "none"
+    /\ LET g == st.M[m].curg
+           l == LockedM(st, g)
+           s1 == [st EXCEPT !.M[m].curg = NoG, !.M[m].p = NoP, !.M[m].pc = "stop"]
+       IN st' = IF st.M[l].pc # "lockedwait" THEN [s1 EXCEPT !.M[l].nextp = MyP(m)]
+                ELSE Execute([s1 EXCEPT !.M[l].p = MyP(m)], l, g, FALSE)
+
+\* stoplockedm: a locked M whose G gave up the CPU (Gosched, Park,
+\* preemption) gives its P away (handoffp; the stoplockedm-no-handoff bug
+\* puts it on the idle list instead) and parks until StartLockedM. If
+\* StartLockedM came first, the park returns at once: the M takes the P
+\* from nextp and executes its G on a fresh time slice.
+StopLockedM(m) ==
+    /\ PC(m) \in {"sched", "local", "poll", "spin"} /\ Locked(m)
+    /\ LET s1 == [st EXCEPT !.M[m].p = NoP]
+           s2 == IF Bug = "stoplockedm-no-handoff" THEN Pidleput(s1, MyP(m))
+                 ELSE Handoffp(s1, MyP(m))
+           s3 == [s2 EXCEPT !.M[m].pc = "lockedwait"]
+       IN Succ(IF Cut(s2) THEN s2
+               ELSE IF st.M[m].nextp = NoP THEN s3
+               ELSE Execute([s3 EXCEPT !.M[m].p = st.M[m].nextp, !.M[m].nextp = NoP],
+                            m, st.M[m].lockedg, FALSE))
 
 -----------------------------------------------------------------------------
 (* wakep, by the M that called it (weakly fair per M, like the loop): the  *)
@@ -581,13 +675,27 @@ InjectGList(g) ==
 (* Terminal states. The spec's explorer accepts a state with no enabled    *)
 (* action when every G has exited (done) or, with netpoll off, every live  *)
 (* G waits (a program deadlock, the runtime's checkdead); any other such   *)
-(* state is a stuck scheduler. Terminated lets the accepted ones stutter,  *)
+(* state is a stuck scheduler. A state whose enabled steps all need an   *)
+(* M beyond the NM bound (Succ) is no stuck scheduler either: the runtime  *)
+(* dies of thread exhaustion there (spec: Options.ThreadLimit, the cut     *)
+(* counted in Result.Pruned). Terminated lets the accepted ones stutter,  *)
 (* so the checkers' deadlock check reports exactly the stuck ones.         *)
 
 LiveGs == {g \in Gs : st.G[g] \notin {"idle", "dead"}}
 AllExited == LiveGs = {}
 ProgramDeadlock == ~NetpollOn /\ LiveGs # {} /\ \A g \in LiveGs : st.G[g] = "waiting"
-Terminated == (AllExited \/ ProgramDeadlock) /\ UNCHANGED st
+\* No M is idle, so every startm is cut, and the spec has a step enabled:
+\* every M but an idle one or one parked in stoplockedm has one (one group
+\* per pc), and so has netpoll while a G waits. Where no step is left the
+\* cause is the thread limit. (Where a step is left the stutter changes
+\* nothing: [Next]_st allows it anyway.) Only a parked locked M makes this
+\* reachable on the bounds the cfgs use: with NM = 2, one M parked and the
+\* other needing a third.
+ThreadExhausted ==
+    /\ IdleMs(st) = {}
+    /\ \/ \E m \in Ms : st.M[m].pc # "lockedwait"
+       \/ NetpollOn /\ \E g \in Gs : st.G[g] = "waiting"
+Terminated == (AllExited \/ ProgramDeadlock \/ ThreadExhausted) /\ UNCHANGED st
 
 -----------------------------------------------------------------------------
 
@@ -605,17 +713,19 @@ SchedStep(m) ==
     \/ (\E p \in Ps : RecheckFound(m, p)) \/ RecheckRunqs(m) \/ RecheckRunqsNoP(m)
     \/ (\E p \in Ps : RecheckMiss(m, p))
     \/ StopM(m) \/ ExitSyscallLateP(m) \/ ExitSyscallGlobrunq(m)
-    \/ ResetSpinning(m)
+    \/ ResetSpinning(m) \/ StartLockedM(m) \/ StopLockedM(m)
     \/ Wakep(m) \/ WakepSkip(m) \/ WakepStartM(m) \/ WakepNoP(m)
 
 GoroutineStep(m) ==
     \/ NewProc(m) \/ GoExit(m) \/ Gosched(m) \/ Park(m)
     \/ (\E g \in Gs : Ready(m, g)) \/ EnterSyscall(m)
+    \/ EnterSyscallBlock(m) \/ LockOSThread(m) \/ UnlockOSThread(m)
     \/ ExitSyscallFast(m) \/ ExitSyscallIdleP(m) \/ ExitSyscallNoP(m)
 
-\* An M anywhere in its schedule loop (every pc but idle and run), or in
+\* An M anywhere in its schedule loop (every pc but idle, run and
+\* lockedwait, where it is parked until another M hands it its G), or in
 \* wakep.
-InLoop(m) == st.M[m].pc \notin {"idle", "run"} \/ st.M[m].wake # "none"
+InLoop(m) == st.M[m].pc \notin {"idle", "run", "lockedwait"} \/ st.M[m].wake # "none"
 
 \* The guards in front of the steps are implied by each step's own enabling
 \* condition (every GoroutineStep(m) needs st.M[m].pc = "run", every
@@ -653,7 +763,7 @@ Spec == Init /\ [][Next]_st
 FairSpec == Spec /\ Fairness
 
 -----------------------------------------------------------------------------
-(* Invariants: spec/check.go's seven, numbered as in docs/spec.md.         *)
+(* Invariants: spec/check.go's eight, numbered as in docs/spec.md.         *)
 
 TypeOK ==
     /\ \A g \in Gs : st.G[g] \in GStatuses
@@ -668,6 +778,8 @@ TypeOK ==
                      /\ st.M[m].scan \subseteq Ps
                      /\ st.M[m].wake \in {"none", "pending", "cas"}
                      /\ st.M[m].inj \in 0..NG
+                     /\ st.M[m].lockedg \in 0..NG
+                     /\ st.M[m].nextp \in Ps \cup {NoP}
     /\ \A i \in 1..Len(st.Runq) : st.Runq[i] \in Gs
     /\ st.NPIdle \in 0..NP /\ st.NMSpinning \in 0..NM /\ st.SpawnLeft \in 0..Spawn
     /\ st.NeedSpinning \in BOOLEAN
@@ -680,24 +792,36 @@ QueuedCount(g) ==
     + Cardinality(RingSlots(g))
 CurgOf(g) == {m \in Ms : st.M[m].curg = g}
 InjOf(g) == {m \in Ms : st.M[m].inj = g}
+\* The locked M that holds g's P in nextp: g came with that P, runnable.
+NextPOf(g) == {m \in Ms : st.M[m].nextp # NoP /\ st.M[m].lockedg = g}
 \* The pcs at which an M holds its runnable curg in hand.
-HandPCs == {"syscallnop", "resetspin", "injectglob", "injectstart", "injectlocal", "injectwake"}
+HandPCs == {"syscallnop", "resetspin", "injectglob", "injectstart", "injectlocal", "injectwake",
+            "startlocked"}
 
 \* 1. Each G is in exactly one place consistent with its status. A runnable
-\*    G is queued once, or is "in hand": the curg of an M in exitsyscallNoP
-\*    or of a spinning M about to resetspinning.
+\*    G is queued once, or is "in hand": the curg of an M in exitsyscallNoP,
+\*    of a spinning M about to resetspinning, of an M in injectglist or
+\*    about to startlockedm, the G injectglist is about to queue, or the
+\*    locked G of an M whose nextp holds the P it came with.
 InvGPlace ==
     \A g \in Gs :
-        CASE st.G[g] = "runnable" -> \/ QueuedCount(g) = 1 /\ CurgOf(g) = {} /\ InjOf(g) = {}
+        CASE st.G[g] = "runnable" -> \/ /\ QueuedCount(g) = 1 /\ CurgOf(g) = {} /\ InjOf(g) = {}
+                                        /\ NextPOf(g) = {}
                                      \/ /\ QueuedCount(g) = 0 /\ Cardinality(CurgOf(g)) = 1 /\ InjOf(g) = {}
+                                        /\ NextPOf(g) = {}
                                         /\ \A m \in CurgOf(g) : st.M[m].pc \in HandPCs
                                      \/ /\ QueuedCount(g) = 0 /\ CurgOf(g) = {} /\ Cardinality(InjOf(g)) = 1
+                                        /\ NextPOf(g) = {}
                                         /\ \A m \in InjOf(g) : st.M[m].pc \in {"injectglob", "injectlocal"}
-          [] st.G[g] = "running"  -> QueuedCount(g) = 0 /\ Cardinality(CurgOf(g)) = 1 /\ InjOf(g) = {}
+                                     \/ /\ QueuedCount(g) = 0 /\ CurgOf(g) = {} /\ InjOf(g) = {}
+                                        /\ Cardinality(NextPOf(g)) = 1
+          [] st.G[g] = "running"  -> /\ QueuedCount(g) = 0 /\ Cardinality(CurgOf(g)) = 1 /\ InjOf(g) = {}
+                                     /\ NextPOf(g) = {}
                                      /\ \A m \in CurgOf(g) : st.M[m].p # NoP /\ st.M[m].pc = "run"
-          [] st.G[g] = "syscall"  -> QueuedCount(g) = 0 /\ Cardinality(CurgOf(g)) = 1 /\ InjOf(g) = {}
+          [] st.G[g] = "syscall"  -> /\ QueuedCount(g) = 0 /\ Cardinality(CurgOf(g)) = 1 /\ InjOf(g) = {}
+                                     /\ NextPOf(g) = {}
                                      /\ \A m \in CurgOf(g) : st.M[m].pc = "run"
-          [] OTHER                -> QueuedCount(g) = 0 /\ CurgOf(g) = {} /\ InjOf(g) = {}
+          [] OTHER                -> QueuedCount(g) = 0 /\ CurgOf(g) = {} /\ InjOf(g) = {} /\ NextPOf(g) = {}
 
 \* 2. Every ring holds at most Cap Gs.
 InvQueueCap == \A p \in Ps : Len(st.P[p].ring) <= Cap
@@ -716,12 +840,13 @@ InvSpinning ==
             ELSE LocalEmpty(st, st.M[m].p)
 
 \* 4. An idle P has an empty local queue and no holder; a running P has
-\*    exactly one holder.
+\*    exactly one holder. A P in a locked M's nextp is held by that M.
+HolderCount(p) == Cardinality({m \in Ms : st.M[m].p = p}) + Cardinality({m \in Ms : st.M[m].nextp = p})
 InvPIdle ==
     \A p \in Ps :
         IF st.P[p].status = "idle"
-          THEN LocalEmpty(st, p) /\ ~HasHolder(st, p)
-          ELSE Cardinality({m \in Ms : st.M[m].p = p}) = 1
+          THEN LocalEmpty(st, p) /\ HolderCount(p) = 0
+          ELSE HolderCount(p) = 1
 
 \* 5. NPIdle and NMSpinning equal their recounts (an M that won wakep's
 \*    CAS counts until its lock section); needspinning only where the Go
@@ -734,7 +859,8 @@ InvCounts ==
 
 \* 6. No G is both free (idle/dead) and live (queued or a curg).
 InvFreeLive ==
-    \A g \in Gs : st.G[g] \in {"idle", "dead"} => QueuedCount(g) = 0 /\ CurgOf(g) = {} /\ InjOf(g) = {}
+    \A g \in Gs : st.G[g] \in {"idle", "dead"} =>
+                     (QueuedCount(g) = 0 /\ CurgOf(g) = {} /\ InjOf(g) = {} /\ NextPOf(g) = {})
 
 \* 7. M shape: the fields each pc allows.
 InvMShape ==
@@ -742,11 +868,21 @@ InvMShape ==
         LET r == st.M[m] IN
         /\ r.scan # {} => r.pc \in {"steal", "recheckrunqs"}
         /\ r.wake # "none" => /\ r.p # NoP
-                              /\ \/ r.pc \in {"run", "resetspin"} /\ r.curg # NoG
+                              /\ \/ r.pc \in {"run", "resetspin", "startlocked"} /\ r.curg # NoG
                                  \/ r.pc = "sched" /\ r.curg = NoG
         /\ r.inj # NoG <=> r.pc \in {"injectglob", "injectlocal"}
+        \* nextp only on a locked M at the top of schedule, which holds a P.
+        /\ r.nextp # NoP => (r.lockedg # NoG /\ r.pc = "sched" /\ r.p # NoP)
+        \* A locked M runs its G (or is in its syscall, or exits it), is at
+        \* the top of schedule before stoplockedm, or is parked there with
+        \* no P; it never spins, scans or injects.
+        /\ r.lockedg # NoG =>
+               /\ \/ r.pc \in {"run", "syscallnop"} /\ r.curg = r.lockedg
+                  \/ r.pc = "sched" /\ r.curg = NoG
+                  \/ r.pc = "lockedwait" /\ r.curg = NoG /\ r.p = NoP
+               /\ ~r.spinning /\ r.scan = {} /\ r.inj = NoG
         /\ CASE r.pc \in {"idle", "recheck", "recheckrunqs", "recheckp", "stop"} ->
-                    r.p = NoP /\ r.curg = NoG /\ ~r.spinning
+                    r.p = NoP /\ r.curg = NoG /\ ~r.spinning /\ r.lockedg = NoG
              [] r.pc \in {"sched", "local", "poll", "spin", "drop"} -> r.p # NoP /\ r.curg = NoG
              [] r.pc = "steal" -> r.p # NoP /\ r.curg = NoG /\ r.spinning /\ r.p \notin r.scan
              [] r.pc = "dropspin" -> r.p = NoP /\ r.curg = NoG /\ r.spinning
@@ -754,7 +890,17 @@ InvMShape ==
              [] r.pc = "resetspin" -> r.p # NoP /\ r.curg # NoG /\ r.spinning
              [] r.pc \in {"injectglob", "injectstart", "injectlocal", "injectwake"} ->
                     r.p # NoP /\ r.curg # NoG /\ r.inj # r.curg
+             [] r.pc = "startlocked" ->
+                    r.p # NoP /\ r.curg # NoG /\ ~r.spinning /\ LockedElsewhere(st, m, r.curg)
+             [] r.pc = "lockedwait" -> r.p = NoP /\ r.curg = NoG /\ r.lockedg # NoG
              [] OTHER -> r.curg # NoG
+
+\* 8. A locked G is live and locked to one M, and runs on no other M.
+InvLocked ==
+    /\ \A m \in Ms : st.M[m].lockedg # NoG => st.G[st.M[m].lockedg] \notin {"idle", "dead"}
+    /\ \A m1, m2 \in Ms : (m1 # m2 /\ st.M[m1].lockedg # NoG) => st.M[m1].lockedg # st.M[m2].lockedg
+    /\ \A m \in Ms : (st.M[m].pc = "run" /\ st.M[m].curg # NoG /\ st.M[m].lockedg # st.M[m].curg)
+                      => LockedMs(st, st.M[m].curg) = {}
 
 -----------------------------------------------------------------------------
 (* Liveness, as temporal properties of FairSpec: checked by TLC, or without *)
@@ -786,14 +932,19 @@ NoStuckLostWakeup == ~(LostWakeup /\ ~FairEnabled)
 \* A step of P p that starts a fresh time slice (execute with inheritTime
 \* false), or preempts it: sysmon's time slice (forcePreemptNS). A spinning
 \* M's find executes nothing (Run: pc "resetspin"); its ResetSpinning is
-\* the fresh slice. Steal and RecheckGlobal are always a spinning M's.
+\* the fresh slice. Steal and RecheckGlobal are always a spinning M's. A G
+\* locked to another M is not executed where it is found (Dispatch: pc
+\* "startlocked"): its slice starts when its own M executes it, in
+\* StartLockedM (that M parked) or StopLockedM (the P in its nextp).
 FreshSlice(p) ==
     \E m \in Ms :
-        \/ MyP(m) = p /\ ~Spinning(m)
+        \/ MyP(m) = p /\ ~Spinning(m) /\ st'.M[m].pc = "run"
            /\ \/ Global61(m) \/ GlobRunqGetBatch(m) \/ (\E g \in Gs : Netpoll(m, g))
               \/ (RunqGet(m) /\ st.P[p].runnext = NoG) \/ InjectWakep(m)
-        \/ MyP(m) = p /\ ResetSpinning(m)
-        \/ ExitSyscallLateP(m) /\ PidleGot(st) = p
+        \/ MyP(m) = p /\ ResetSpinning(m) /\ st'.M[m].pc = "run"
+        \/ ExitSyscallLateP(m) /\ PidleGot(st) = p /\ st'.M[m].pc = "run"
+        \/ MyP(m) = p /\ StartLockedM(m) /\ st.M[LockedM(st, st.M[m].curg)].pc = "lockedwait"
+        \/ StopLockedM(m) /\ st.M[m].nextp = p
 TimeSlice == \A p \in Ps : []<>(st.P[p].status = "idle") \/ []<><<FreshSlice(p) \/ Preempt(p)>>_st
 
 \* (b) No starvation of the global queue, given the time slice.

@@ -105,7 +105,7 @@ func TestKeyMapping(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const label = `st=[G |-> <<"running", "idle">>, M |-> (0 :> [curg |-> 1, inj |-> 0, p |-> 0, pc |-> "run", scan |-> {}, spinning |-> false, wake |-> "none"] @@ 1 :> [curg |-> 0, inj |-> 0, p |-> -1, pc |-> "idle", scan |-> {}, spinning |-> false, wake |-> "none"] @@ 2 :> [curg |-> 0, inj |-> 0, p |-> -1, pc |-> "idle", scan |-> {}, spinning |-> false, wake |-> "none"]), NMSpinning |-> 0, NPIdle |-> 1, NeedSpinning |-> false, P |-> (0 :> [ring |-> <<>>, runnext |-> 0, status |-> "running", tick |-> 0] @@ 1 :> [ring |-> <<>>, runnext |-> 0, status |-> "idle", tick |-> 0]), Runq |-> <<>>, SpawnLeft |-> 1]`
+	const label = `st=[G |-> <<"running", "idle">>, M |-> (0 :> [curg |-> 1, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> 0, pc |-> "run", scan |-> {}, spinning |-> false, wake |-> "none"] @@ 1 :> [curg |-> 0, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> -1, pc |-> "idle", scan |-> {}, spinning |-> false, wake |-> "none"] @@ 2 :> [curg |-> 0, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> -1, pc |-> "idle", scan |-> {}, spinning |-> false, wake |-> "none"]), NMSpinning |-> 0, NPIdle |-> 1, NeedSpinning |-> false, P |-> (0 :> [ring |-> <<>>, runnext |-> 0, status |-> "running", tick |-> 0] @@ 1 :> [ring |-> <<>>, runnext |-> 0, status |-> "idle", tick |-> 0]), Runq |-> <<>>, SpawnLeft |-> 1]`
 	vars, err := tlacheck.ParseAssignments(label)
 	if err != nil {
 		t.Fatal(err)

@@ -31,6 +31,8 @@ import (
 //	st.M[m].scan     ↔ State.M[m].Scan                (set of Ps ↔ bit mask)
 //	st.M[m].wake     ↔ State.M[m].Wake                ("none", "pending", "cas")
 //	st.M[m].inj      ↔ State.M[m].Inj
+//	st.M[m].lockedg  ↔ State.M[m].LockedG
+//	st.M[m].nextp    ↔ State.M[m].NextP - 1       (NoP = -1 ↔ 0, none)
 //	st.Runq          ↔ State.Runq.Gs[:N]
 //	st.NPIdle, st.NMSpinning, st.NeedSpinning, st.SpawnLeft ↔ the fields of the same names
 //
@@ -42,7 +44,8 @@ import (
 // own names); on the spec side it is the action kind's name, which GMP.tla
 // uses for the same action (TestOneVocabulary).
 // The agent is what the fairness conditions are indexed by: the M of a
-// schedule-loop or wakep step (FairM: spec's ActGlobal61..ActWakepNoP),
+// schedule-loop or wakep step (FairM: spec's ActGlobal61..ActWakepNoP,
+// StartLockedM and StopLockedM among them),
 // the P of a Preempt or Retake (FairRetake,
 // TimeSlice), -1 for the rest. The spec knows the agent from the action's
 // parameters; on the TLA+ side it is read off the transition
@@ -60,10 +63,12 @@ func schedStep(k spec.ActionKind) bool {
 }
 
 // inLoop reports whether an M at pc, at wake stage wake (GMP.tla's names),
-// is in its schedule loop or in wakep (GMP.tla's InLoop: every pc but idle
-// and run, or a wake stage but none), where its fairness family is enabled.
+// is in its schedule loop or in wakep (GMP.tla's InLoop: every pc but idle,
+// run and lockedwait, or a wake stage but none), where its fairness family
+// is enabled: the negation of spec's MState.excused.
 func inLoop(pc, wake string) bool {
-	return pc != spec.MIdle.String() && pc != spec.MRun.String() || wake != tlaWake[spec.WakeNone]
+	return pc != spec.MIdle.String() && pc != spec.MRun.String() && pc != spec.MLockedWait.String() ||
+		wake != tlaWake[spec.WakeNone]
 }
 
 // tlaWake names the wake stages as GMP.tla does.
@@ -83,6 +88,11 @@ const (
 	labelRetake  = "Retake"
 	labelTerm    = "Terminated"
 )
+
+// labelStartLockedM is the one schedule step that changes a second M that
+// may be in its loop: the locked M, when it has not parked yet, gets the P
+// in its nextp.
+var labelStartLockedM = spec.ActStartLockedM.String()
 
 // specLabel is the TLA+ label of a spec action and the agent fairness
 // indexes it by.
@@ -132,6 +142,10 @@ func BoundsFromCfg(c Cfg) (spec.Bounds, error) {
 	errs = append(errs, err)
 	b.InjectList, err = boolean("InjectList")
 	errs = append(errs, err)
+	b.SyscallBlock, err = boolean("SyscallBlock")
+	errs = append(errs, err)
+	b.LockOSThread, err = boolean("LockOSThreadOn")
+	errs = append(errs, err)
 	b.Bug, err = spec.ParseBug(strings.Trim(c.Constants["Bug"], `"`))
 	errs = append(errs, err)
 	switch v := c.Constants["GoVersion"]; v {
@@ -178,7 +192,8 @@ func SpecKey(s spec.State) string {
 		if int(ms.Wake) < len(tlaWake) {
 			wake = tlaWake[ms.Wake]
 		}
-		fmt.Fprintf(&b, "|M%d %s %d %d %v %v %s %d", m, ms.PC, ms.P, ms.CurG, ms.Spinning, scan, wake, ms.Inj)
+		fmt.Fprintf(&b, "|M%d %s %d %d %v %v %s %d %d %d", m, ms.PC, ms.P, ms.CurG, ms.Spinning, scan, wake, ms.Inj,
+			ms.LockedG, int(ms.NextP)-1)
 	}
 	fmt.Fprintf(&b, "|Runq %v|%d %d %v %d", s.Runq.Gs[:s.Runq.N], s.NPIdle, s.NMSpinning, s.NeedSpinning, s.SpawnLeft)
 	return b.String()
@@ -191,6 +206,7 @@ type tlaM struct {
 	spinning bool
 	scan     string
 	wake     string
+	nextp    int64
 }
 
 // TLAKey renders a GMP.tla state (its variable st) in SpecKey's format.
@@ -261,8 +277,10 @@ func tlaState(vars map[string]Value, b spec.Bounds) (string, []tlaM, error) {
 	for m := 0; m < b.Ms; m++ {
 		mv := index(M, m)
 		ms[m] = tlaM{pc: field(mv, "pc").Str, p: field(mv, "p").Int, curg: field(mv, "curg").Int,
-			spinning: field(mv, "spinning").Str == "TRUE", scan: scan(field(mv, "scan")), wake: field(mv, "wake").Str}
-		fmt.Fprintf(&out, "|M%d %s %d %d %v %s %s %d", m, ms[m].pc, ms[m].p, ms[m].curg, ms[m].spinning, ms[m].scan, ms[m].wake, field(mv, "inj").Int)
+			spinning: field(mv, "spinning").Str == "TRUE", scan: scan(field(mv, "scan")), wake: field(mv, "wake").Str,
+			nextp: field(mv, "nextp").Int}
+		fmt.Fprintf(&out, "|M%d %s %d %d %v %s %s %d %d %d", m, ms[m].pc, ms[m].p, ms[m].curg, ms[m].spinning, ms[m].scan, ms[m].wake,
+			field(mv, "inj").Int, field(mv, "lockedg").Int, field(mv, "nextp").Int)
 	}
 	fmt.Fprintf(&out, "|Runq %s|%d %d %v %d", gids(field(st, "Runq")), field(st, "NPIdle").Int,
 		field(st, "NMSpinning").Int, field(st, "NeedSpinning").Str == "TRUE", field(st, "SpawnLeft").Int)
@@ -272,7 +290,9 @@ func tlaState(vars map[string]Value, b spec.Bounds) (string, []tlaM, error) {
 // attributeTLA finds the agent of a GMP.tla transition from its two states:
 //   - a schedule-loop or wakep step of M m: the one M in its schedule loop
 //     or in wakep (InLoop) whose record changes (WakepStartM starts another
-//     M, but that one was idle);
+//     M, but that one was idle); for StartLockedM, the one M that leaves pc
+//     startlocked (the locked M it hands its P to may be in its loop too,
+//     at the top of schedule, and then gains nextp);
 //   - Preempt(p): the M whose G is preempted goes from run to sched; p is
 //     its P;
 //   - Retake(p): the M in a syscall loses its P p.
@@ -284,6 +304,10 @@ func attributeTLA(label string, from, to []tlaM) (int, error) {
 	for m := range from {
 		a, b := from[m], to[m]
 		switch {
+		case label == labelStartLockedM:
+			if a.pc == spec.MStartLocked.String() && b.pc != a.pc {
+				cands = append(cands, m)
+			}
 		case schedLabels[label]:
 			if inLoop(a.pc, a.wake) && a != b {
 				cands = append(cands, m)
