@@ -176,6 +176,9 @@ type config struct {
 	// takes one). Until the actor's next observation a thief may see the
 	// ring without g (filter "runnext-kick").
 	kicks []kick
+	// moving[m] is 1 + the spec M slot that stands for impl M m once m's
+	// stopm has taken effect (0: none; see renameStartM).
+	moving [spec.MaxMs]int8
 }
 
 type kick struct {
@@ -198,6 +201,9 @@ func (c *config) key(dst []byte) []byte {
 		dst = append(dst, byte(b.goid), byte(b.goid>>8), byte(b.goid>>16), byte(b.g))
 	}
 	dst = append(dst, 0xff)
+	for _, m := range c.moving {
+		dst = append(dst, byte(m))
+	}
 	for _, k := range c.kicks {
 		dst = append(dst, byte(k.actor), byte(k.p), byte(k.g))
 	}
@@ -217,6 +223,7 @@ func (c *config) slot(goid uint64) (spec.GID, bool) {
 var debugFront func(c *checker, taken int, front []config, fails []stepFail)
 
 type checker struct {
+	evs    []impl.Event
 	md     spec.Model
 	opt    ImplOptions
 	obs    []obs
@@ -227,7 +234,7 @@ type checker struct {
 
 // CheckImpl checks one recorded run of impl.Sched against spec/.
 func CheckImpl(ctx context.Context, evs []impl.Event, opt ImplOptions) ImplResult {
-	c := &checker{opt: opt, res: ImplResult{Events: len(evs), Index: -1, Filtered: map[string]int{}}}
+	c := &checker{evs: evs, opt: opt, res: ImplResult{Events: len(evs), Index: -1, Filtered: map[string]int{}}}
 	if c.opt.MaxCandidates <= 0 {
 		c.opt.MaxCandidates = 1 << 14
 	}
@@ -570,6 +577,13 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 	if o.actor >= 0 && o.actor >= st.NumMs() {
 		return fail("bound", "m%d beyond the spec's %d Ms", o.actor, st.NumMs())
 	}
+	if o.actor >= 0 {
+		for x, to := range cf.moving {
+			if int(to)-1 == o.actor {
+				return fail("observed", "m%d acts while its spec slot stands for m%d, started before its stopm", o.actor, x)
+			}
+		}
+	}
 	var dead uint64 // a G the event names that the spec has no slot for
 	act := e.SpecAction(func(goid uint64) spec.GID {
 		g, ok := cf.slot(goid)
@@ -665,7 +679,10 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 		}
 	}
 	next.SpawnLeft = spec.MaxSpawn // a model budget, not runtime state
-	nc := config{cur: slices.Clone(cf.cur), st: next, bind: cf.bind}
+	nc := config{cur: slices.Clone(cf.cur), st: next, bind: cf.bind, moving: cf.moving}
+	if f := c.renameStartM(&nc, &st, o, a, i); f != "" {
+		return fail("observed", "%s", f)
+	}
 	// The actor's earlier kicks have landed; a new one is in flight.
 	for _, k := range cf.kicks {
 		if k.actor != o.actor && !(filter == "runnext-kick" && k.p == act.P) {
@@ -700,6 +717,55 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 		nc.filtered = append(slices.Clone(cf.filtered), filterUse{filter, int(i)})
 	}
 	return nc, nil
+}
+
+// renameStartM renames spec M slots so that the slot a step's startm
+// started is the impl M the run started (the EvStartM for the same P,
+// before the actor's next observation or the end of the step's interval).
+// The spec's startm takes the lowest idle M, a canonical choice: every idle
+// M has the same state, and no variable names an M but its own slot, so
+// swapping two slots gives the same behaviour up to names. The impl's mget
+// takes whichever M parked last, and its handoffp may call startm well
+// after it released the P, getting an M that was still busy at the spec's
+// step: that M keeps its slot until its stopm takes effect, and then
+// trades places with the slot started for it (moving).
+func (c *checker) renameStartM(nc *config, st *spec.State, o *obs, a int, i int32) string {
+	next := &nc.st
+	if m := o.actor; m >= 0 && nc.moving[m] != 0 && next.M[m].PC == spec.MIdle {
+		to := int(nc.moving[m]) - 1
+		next.M[m], next.M[to] = next.M[to], next.M[m]
+		nc.moving[m] = 0
+	}
+	end := o.hi + 1
+	if j := c.nextOf(a, i); int(j) < len(c.obs) {
+		end = max(end, c.obs[j].pos)
+	}
+	end = min(end, len(c.evs))
+	for s := 0; s < st.NumMs(); s++ {
+		if s == o.actor || st.M[s].PC != spec.MIdle || next.M[s].PC == spec.MIdle || next.M[s].P == spec.NoP {
+			continue
+		}
+		r := -1
+		for j := o.pos + 1; j < end; j++ {
+			if e := c.evs[j]; e.Kind == impl.EvStartM && int(e.P) == int(next.M[s].P) {
+				r = int(e.M)
+				break
+			}
+		}
+		switch {
+		case r < 0 || r == s:
+			continue // the run's startm is not in view, or agrees
+		case r >= st.NumMs():
+			return fmt.Sprintf("startm of m%d: beyond the spec's %d Ms", r, st.NumMs())
+		case st.M[r].PC == spec.MIdle && next.M[r].PC == spec.MIdle:
+			next.M[s], next.M[r] = next.M[r], next.M[s]
+		case nc.moving[r] != 0:
+			return fmt.Sprintf("m%d is started twice before its stopm", r)
+		default:
+			nc.moving[r] = int8(s) + 1
+		}
+	}
+	return ""
 }
 
 func cmpU64(a, b uint64) int {

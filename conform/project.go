@@ -99,11 +99,13 @@ func project() ([]Change, error) {
 	set := map[Change]bool{}
 	kinds := map[spec.ActionKind]bool{}
 	// The first bound reaches every action but injectglist with a P, which
-	// needs two Gs parked on the poller at once; the second is small enough
-	// for the breadth-first walk to get there.
+	// needs two Gs parked on the poller at once, and the locked-thread and
+	// entersyscallblock steps; the others are small enough for the
+	// breadth-first walk to get there.
 	for _, b := range []spec.Bounds{
 		{Ps: 2, Ms: 4, Gs: 3, Cap: 2, Spawn: 3, SchedTick: 2, Syscalls: true, Netpoll: true},
 		{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Netpoll: true, InjectList: true},
+		{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Netpoll: true, SyscallBlock: true, LockOSThread: true},
 	} {
 		if err := projectBounds(b, set, kinds); err != nil {
 			return nil, err

@@ -54,9 +54,7 @@ var Filters = []struct{ Name, Reason string }{
 	{"system-goroutine", "a goroutine of the runtime itself (GC workers, sweeper, scavenger, forcegc, finalizers, the trace reader): created blocked and woken by the runtime's own protocols (GC, STW), which the spec abstracts; it still occupies its P while it runs"},
 	{"created-blocked", "a goroutine created in the waiting state (the runtime's own, e.g. GC mark workers): the spec creates Gs runnable only"},
 	{"created-outside", "a goroutine created with no running G (runtime.main at start-up, a cgo callback): the spec's NewProc is a running G's go statement"},
-	{"entersyscallblock", "a P released by its own M while its G is in a syscall (entersyscallblock hands the P off at once; the spec hands it off only by Retake)"},
 	{"stop-the-world", "Ps stopped and restarted by the GC's stop-the-world, with no G on them: an orthogonal protocol the spec abstracts"},
-	{"lockosthread", "a P handed straight to the M a locked G is wired to (startlockedm): LockOSThread is not modelled"},
 }
 
 // RuntimeResult is the verdict on one execution trace.
@@ -511,7 +509,8 @@ func (c *rtChecker) stepP(o *Obs) string {
 		case holderG != trace.NoGoroutine && c.gs[holderG].st == spec.GSyscall && o.CtxP != o.P:
 			c.count(o, spec.ActRetake.String())
 		case holderG != trace.NoGoroutine && c.gs[holderG].st == spec.GSyscall:
-			c.count(o, "entersyscallblock")
+			// entersyscallblock: the M hands its own P off at once.
+			c.count(o, spec.ActEnterSyscallBlock.String())
 		case holderG != trace.NoGoroutine && c.gs[holderG].st == spec.GRunning:
 			if c.stw {
 				c.count(o, "stop-the-world")
