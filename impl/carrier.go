@@ -94,7 +94,11 @@ func (s *Sched) carry(m *M) {
 		// goroutine now carries whichever M runs g.
 		m = g.x.m
 		g.x.hasStack = false
-		s.goexit0(m)
+		if s.goexit0(m) {
+			// g exited locked to m, which is gone with it.
+			s.carryEnd()
+			return
+		}
 	}
 }
 

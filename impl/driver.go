@@ -105,7 +105,7 @@ func (d *Driver) Step(i int) error {
 	if err != nil {
 		return err
 	}
-	if m.pc == spec.MRun || m.pc == spec.MIdle {
+	if m.pc == spec.MRun || m.pc == spec.MIdle || m.pc == spec.MLockedWait {
 		return fmt.Errorf("driver: m%d is %v, not scheduling", i, m.pc)
 	}
 	d.s.schedStep(m)
@@ -121,7 +121,7 @@ func (d *Driver) NewProc(i int) (*G, error) {
 	return d.s.newproc(m, nil), nil
 }
 
-// GoExit makes M i's G exit.
+// GoExit makes M i's G exit; if it is locked to M i, the M ends with it.
 func (d *Driver) GoExit(i int) error {
 	m, err := d.running(i, Grunning)
 	if err == nil {
@@ -162,6 +162,34 @@ func (d *Driver) EnterSyscall(i int) error {
 	m, err := d.running(i, Grunning)
 	if err == nil {
 		d.s.entersyscall(m)
+	}
+	return err
+}
+
+// EnterSyscallBlock makes M i's G enter a syscall known to block: M i
+// hands its P off at once.
+func (d *Driver) EnterSyscallBlock(i int) error {
+	m, err := d.running(i, Grunning)
+	if err == nil {
+		d.s.entersyscallblock(m)
+	}
+	return err
+}
+
+// LockOSThread makes M i's G lock itself to M i.
+func (d *Driver) LockOSThread(i int) error {
+	m, err := d.running(i, Grunning)
+	if err == nil {
+		m.curg.Load().LockOSThread()
+	}
+	return err
+}
+
+// UnlockOSThread makes M i's G undo its LockOSThread.
+func (d *Driver) UnlockOSThread(i int) error {
+	m, err := d.running(i, Grunning)
+	if err == nil {
+		m.curg.Load().UnlockOSThread()
 	}
 	return err
 }
@@ -245,7 +273,8 @@ func (d *Driver) Netpoll(i int, gs ...*G) error {
 
 // Apply takes the spec action a on the Driver: what a G, a syscall's end,
 // sysmon or netpoll does becomes the call of that name, and any other
-// action is a scheduler step of M a.M, whose choice is the impl's. slots
+// action is a scheduler step of M a.M, whose choice is the impl's
+// (StartLockedM and StopLockedM among them). slots
 // maps the spec's G numbers to the impl's Gs. It returns the G a NewProc
 // created, for the caller to enter in slots.
 func (d *Driver) Apply(a spec.Action, slots *[spec.MaxGs + 1]*G) (*G, error) {
@@ -263,6 +292,12 @@ func (d *Driver) Apply(a spec.Action, slots *[spec.MaxGs + 1]*G) (*G, error) {
 		return nil, d.Ready(m, slots[a.G])
 	case spec.ActEnterSyscall:
 		return nil, d.EnterSyscall(m)
+	case spec.ActEnterSyscallBlock:
+		return nil, d.EnterSyscallBlock(m)
+	case spec.ActLockOSThread:
+		return nil, d.LockOSThread(m)
+	case spec.ActUnlockOSThread:
+		return nil, d.UnlockOSThread(m)
 	case spec.ActExitSyscallFast, spec.ActExitSyscallIdleP, spec.ActExitSyscallNoP:
 		return nil, d.ExitSyscall(m)
 	case spec.ActPreempt:
@@ -315,6 +350,8 @@ type MSnapshot struct {
 	Spinning bool
 	Scan     uint64
 	Inj      []*G // the Gs netpoll gave injectglist, held by the M until queued
+	LockedG  *G   // m.lockedg
+	NextP    int  // m.nextp's number plus one, 0: none (as spec.MState.NextP)
 }
 
 // Snapshot reads the whole state. It is exact only when nothing runs
@@ -335,7 +372,8 @@ func (s *Sched) Snapshot() Snapshot {
 	}
 	s.glob.Lock()
 	for _, m := range s.allm {
-		ms := MSnapshot{PC: m.pc, P: int(pidOf(m.p.Load())), CurG: m.curg.Load(), Spinning: m.spinning, Inj: m.inj.Slice()}
+		ms := MSnapshot{PC: m.pc, P: int(pidOf(m.p.Load())), CurG: m.curg.Load(), Spinning: m.spinning, Inj: m.inj.Slice(),
+			LockedG: m.lockedg, NextP: int(pidOf(m.nextp)) + 1}
 		switch m.pc {
 		case spec.MSteal:
 			ms.Scan = m.scan.seen

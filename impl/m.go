@@ -57,9 +57,14 @@ func (s *Sched) mput(m *M) {
 }
 
 // mget takes an idle M, or returns nil. sched.lock held. Like pidleget it
-// takes the lowest-numbered one, which is the spec's choice.
+// takes the lowest-numbered one, which is the spec's choice; a free slot
+// (an M that mexit ended) before it means nil, so that newm fills the slot
+// as the spec's startm does.
 func (s *Sched) mget() *M {
 	for _, m := range s.allm {
+		if m.dead {
+			return nil
+		}
 		if m.idle {
 			m.idle = false
 			s.nmidle--
@@ -118,18 +123,33 @@ func (s *Sched) startm(pp *P, spinning, lockHeld bool) {
 	s.emit(Event{Kind: EvStartM, M: m.id, P: pp.id, On: spinning})
 }
 
-// newm allocates the next M. sched.lock held. startm launches its
-// goroutine once the M has its P.
+// newm allocates the next M: in the lowest slot that an M ended by mexit
+// left free (the new M takes its number), else a new slot. sched.lock
+// held. startm launches its goroutine once the M has its P.
 func (s *Sched) newm() *M {
-	if len(s.allm) >= s.cfg.MaxMs {
+	slot := len(s.allm)
+	if s.nmdead > 0 {
+		for i, m := range s.allm {
+			if m.dead {
+				slot = i
+				break
+			}
+		}
+	}
+	if slot == len(s.allm) && len(s.allm) >= s.cfg.MaxMs {
 		panic(fmt.Sprintf("runtime: program exceeds %d-thread limit", s.cfg.MaxMs))
 	}
 	m := &M{
-		id:   int32(len(s.allm)),
+		id:   int32(slot),
 		pc:   spec.MIdle,
 		park: make(chan struct{}, 1),
 		back: make(chan struct{}, 1),
-		rng:  s.cfg.Seed*0x9e3779b97f4a7c15 + uint64(len(s.allm))*0xbf58476d1ce4e5b9 + 1,
+		rng:  s.cfg.Seed*0x9e3779b97f4a7c15 + uint64(slot)*0xbf58476d1ce4e5b9 + 1,
+	}
+	if slot < len(s.allm) {
+		s.allm[slot] = m
+		s.nmdead--
+		return m
 	}
 	s.allm = append(s.allm, m)
 	s.mcount.Store(int32(len(s.allm)))
@@ -210,8 +230,7 @@ func (s *Sched) resetspinningStep(m *M) stepResult {
 	}
 	s.emitAction(spec.ActResetSpinning, m, pidOf(m.p.Load()), m.curg.Load())
 	s.wakep(m)
-	s.execute(m, m.curg.Load(), false)
-	return stepRun
+	return s.dispatch(m, m.curg.Load(), false)
 }
 
 // becomeSpinning marks m spinning and counts it; a spinning M now exists to
@@ -252,10 +271,7 @@ func (s *Sched) handoffp(pp *P) {
 	if s.bugOn(spec.BugRetakeIgnoresLocal) && !pp.runq.Empty() {
 		// The seeded bug's consequence: a P with local work goes idle
 		// (pidleput would refuse it); leave it held by no M instead.
-		pp.m.Store(nil)
-		s.idlep.set(int(pp.id))
-		pp.status.Store(uint32(spec.PIdle))
-		s.npidle.Add(1)
+		s.pidleputUnchecked(pp)
 	} else {
 		s.pidleput(pp)
 	}

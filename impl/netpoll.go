@@ -87,7 +87,7 @@ func (s *Sched) NetpollReady(ts ...Task) error {
 	s.poll.mu.Unlock()
 	// With every M idle nobody would poll: inject the list now.
 	s.glob.Lock()
-	if int(s.nmidle) == len(s.allm) {
+	if s.allMsIdleLocked() {
 		s.netpollInjectNoPLocked()
 	}
 	s.glob.Unlock()

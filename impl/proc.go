@@ -22,6 +22,11 @@ type gsched struct {
 	started  bool          // hand-off shell: the G's goroutine exists
 	hasStack bool          // carrier shell: a goroutine is this G's stack
 	kill     bool          // Shutdown: the goroutine must end
+	// lockedm is g.lockedm: the M that LockOSThread wired this G to. The G
+	// sets and clears it while it runs; other Ms read it when they find
+	// the G in a queue (dispatch).
+	lockedm   atomic.Pointer[M]
+	lockCount uint32 // LockOSThread calls not yet undone; only the G touches it
 }
 
 // gReq is what a G asks of its M when it hands control back (the runtime's
@@ -149,8 +154,7 @@ func (s *Sched) run(m *M, g *G, inheritTime bool) stepResult {
 		m.pc = spec.MResetSpin
 		return stepAgain
 	}
-	s.execute(m, g, inheritTime)
-	return stepRun
+	return s.dispatch(m, g, inheritTime)
 }
 
 // dropg detaches m's current G.
@@ -162,8 +166,9 @@ func dropg(m *M) *G {
 }
 
 // goexit0 ends the running G: dead, onto the free list, and m goes back to
-// the schedule loop.
-func (s *Sched) goexit0(m *M) {
+// the schedule loop. A G that exits locked to m ends m too (mexit): then
+// goexit0 reports true, and the caller must stop carrying m.
+func (s *Sched) goexit0(m *M) (mgone bool) {
 	g := m.curg.Load()
 	pp := m.p.Load()
 	s.emit(Event{Kind: EvAction, Action: spec.ActGoExit, M: m.id, P: pp.id, G: g.goid})
@@ -173,12 +178,24 @@ func (s *Sched) goexit0(m *M) {
 	s.emitStatus(g, Grunning, Gdead)
 	dropg(m)
 	g.x.fn = nil
+	locked := m.lockedg == g
+	if g.x.lockCount != 0 || g.x.lockedm.Load() != nil {
+		m.lockedg = nil
+		g.x.lockedm.Store(nil)
+		g.x.lockCount = 0
+	}
 	s.gfput(pp, g)
 	m.pc = spec.MSched
+	if locked {
+		// Before the G counts as exited, so that Wait returning means
+		// the M is gone too.
+		s.mexit(m)
+	}
 	s.counters.Exited.Add(1)
 	if s.nlive.Add(-1) == 0 {
 		s.broadcastWait()
 	}
+	return locked
 }
 
 // goschedImpl deschedules the running G onto the global queue (Gosched,
@@ -280,7 +297,7 @@ func (s *Sched) injectOneLocked(g *G) {
 // then parked (a deadlock of the program) unless some runnable G was left
 // in a queue, which would be a lost wakeup in the scheduler.
 func (s *Sched) checkdead() {
-	if int(s.nmidle) != len(s.allm) || s.nlive.Load() == 0 || s.det || s.sysmonHeld.Load() != 0 {
+	if !s.allMsIdleLocked() || s.nlive.Load() == 0 || s.det || s.sysmonHeld.Load() != 0 {
 		return
 	}
 	if s.poll.nready.Load() != 0 {

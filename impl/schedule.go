@@ -25,6 +25,10 @@ const (
 // steal pass before the last, are folded into the step that follows them).
 // A step never blocks, which is what lets the Driver run it directly.
 func (s *Sched) schedStep(m *M) stepResult {
+	if m.lockedg != nil && m.pc == spec.MSched {
+		// A locked M looks for no work: its G is all it runs.
+		return s.stoplockedmStep(m)
+	}
 	switch m.pc {
 	case spec.MSched, spec.MLocal:
 		return s.findRunnableStep(m)
@@ -42,6 +46,8 @@ func (s *Sched) schedStep(m *M) stepResult {
 		return s.becomeSpinningStep(m)
 	case spec.MResetSpin:
 		return s.resetspinningStep(m)
+	case spec.MStartLocked:
+		return s.startlockedmStep(m)
 	case spec.MSteal:
 		return s.stealStep(m)
 	case spec.MDrop:

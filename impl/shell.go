@@ -98,7 +98,9 @@ func (s *Sched) runG(m *M) stepResult {
 	}
 	<-m.back
 	if g.x.req == reqExit {
-		s.goexit0(m)
+		if s.goexit0(m) {
+			return stepExit // the G exited locked: its M is gone
+		}
 		return stepAgain
 	}
 	return s.mcallReq(m, g, g.x.req)

@@ -227,9 +227,12 @@ func (r *specRun) implState() (spec.State, error) {
 			if x.Scan > 0xf {
 				return got, fmt.Errorf("m%d scan %#x beyond the spec's Ps", m, x.Scan)
 			}
-			ms = spec.MState{PC: x.PC, P: int8(x.P), Spinning: x.Spinning, Scan: uint8(x.Scan)}
+			ms = spec.MState{PC: x.PC, P: int8(x.P), Spinning: x.Spinning, Scan: uint8(x.Scan), NextP: int8(x.NextP)}
 			var err error
 			if ms.CurG, err = id(x.CurG); err != nil {
+				return got, err
+			}
+			if ms.LockedG, err = id(x.LockedG); err != nil {
 				return got, err
 			}
 			switch len(x.Inj) {
@@ -283,9 +286,10 @@ func drawBounds(c Chooser) spec.Bounds {
 	ticks := []int{1, 2, 3, 61}
 	caps := []int{2, 4, 8}
 	netpoll := c.Intn(2, "netpoll") == 1
+	inject := netpoll && c.Intn(3, "injectlist") != 0
 	return spec.Bounds{
 		Netpoll:    netpoll,
-		InjectList: netpoll && c.Intn(3, "injectlist") != 0,
+		InjectList: inject,
 		Ps:         1 + c.Intn(3, "ps"),
 		Ms:         spec.MaxMs,
 		Gs:         2 + c.Intn(5, "gs"),
@@ -294,6 +298,11 @@ func drawBounds(c Chooser) spec.Bounds {
 		SchedTick:  ticks[c.Intn(len(ticks), "tick")],
 		Syscalls:   c.Intn(2, "syscalls") == 1,
 		Go:         spec.GoVersion(c.Intn(numGoVersions, "go")),
+		// Drawn last, so that the earlier draws of a fuzz input keep
+		// their meaning; not with InjectList, whose rarest steps need
+		// every draw they can get.
+		LockOSThread: !inject && c.Intn(2, "lockosthread") == 1,
+		SyscallBlock: !inject && c.Intn(3, "syscallblock") == 0,
 	}
 }
 

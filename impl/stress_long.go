@@ -258,7 +258,7 @@ func (s *Sched) checkQuiescent() error {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		s.glob.Lock()
-		idle := int(s.nmidle) == len(s.allm)
+		idle := s.allMsIdleLocked()
 		s.glob.Unlock()
 		if idle {
 			break

@@ -86,7 +86,8 @@ func (s *Sched) exitsyscallNoP(m *M) stepResult {
 // exitsyscallNoPLocked is exitsyscallNoP's sched.lock section: if a P went
 // idle since exitsyscall looked, the M takes it and executes the G (a fresh
 // time slice: schedtick counts it); else the G goes to the global queue,
-// for any M with a P, and the M goes on to stopm.
+// for any M with a P, and the M goes on to stopm, or, if the G is locked
+// to it, parks in stoplockedm.
 func (s *Sched) exitsyscallNoPLocked(m *M) stepResult {
 	g := dropg(m)
 	s.glob.Lock()
@@ -101,11 +102,19 @@ func (s *Sched) exitsyscallNoPLocked(m *M) stepResult {
 		return stepRun
 	}
 	s.glob.put(g)
-	s.glob.Unlock()
-	m.pc = spec.MStop
 	s.emitAction(spec.ActExitSyscallGlobrunq, m, -1, g)
 	s.emit(Event{Kind: EvGlobPut, M: m.id, P: -1, G: g.goid})
-	return stepAgain
+	r := stepAgain
+	m.pc = spec.MStop
+	if m.lockedg != nil {
+		// A locked M does not stopm: it waits in stoplockedm (it has no
+		// P to hand off) for whoever finds its G to hand both back. In
+		// the same lock section as the put, so that nobody finds the G
+		// before the M is parked.
+		r = s.parkLockedLocked(m)
+	}
+	s.glob.Unlock()
+	return r
 }
 
 // retakeSyscallOK is sysmon's rule for taking the P of an M blocked in a
