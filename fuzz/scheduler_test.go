@@ -16,8 +16,9 @@ const maxSchedCommands = 300
 // FuzzScheduler reads a configuration (Ps 1-3, ring capacity 2 or 4,
 // schedtick period 2-4) and then a workload of driver commands from the
 // bytes: an M takes a scheduler step, or its G spawns, exits, yields,
-// parks, readies a parked G, enters or leaves a syscall; sysmon preempts or
-// retakes a P; a parked G is readied from outside. The real scheduler code
+// parks, readies a parked G, enters or leaves a syscall, enters a blocking
+// syscall (entersyscallblock), locks or unlocks its M (LockOSThread);
+// sysmon preempts or retakes a P; a parked G is readied from outside. The real scheduler code
 // runs each command deterministically (impl.Driver); after every one the
 // snapshot must satisfy the scheduler's structural invariants (see
 // checkSnapshot). Commands that do not apply in the current state (the
@@ -61,7 +62,15 @@ func runScheduler(data []byte) error {
 			m, p := next()%len(sn.Ms), next()%len(sn.Ps)
 			var cmd string
 			var err error
-			switch op := next() % 11; op {
+			// The operation byte: 0-241 the first eleven operations, as
+			// before the last three existed (so that older corpus inputs
+			// keep their meaning), 242-255 the last three.
+			b := next()
+			op := b % 11
+			if b >= 242 {
+				op = 11 + (b-242)%3
+			}
+			switch op {
 			case 0:
 				cmd, err = fmt.Sprintf("step m%d", m), d.Step(m)
 			case 1:
@@ -102,6 +111,12 @@ func runScheduler(data []byte) error {
 			case 9:
 				cmd = fmt.Sprintf("retake p%d", p)
 				_, err = d.Retake(p)
+			case 11:
+				cmd, err = fmt.Sprintf("m%d entersyscallblock", m), d.EnterSyscallBlock(m)
+			case 12:
+				cmd, err = fmt.Sprintf("m%d lockosthread", m), d.LockOSThread(m)
+			case 13:
+				cmd, err = fmt.Sprintf("m%d unlockosthread", m), d.UnlockOSThread(m)
 			}
 			if err != nil {
 				continue // not applicable now; the driver changed nothing
@@ -125,7 +140,9 @@ func runScheduler(data []byte) error {
 // capacity (2); a spinning M holds a P whose local queue is empty (3); an
 // idle P has an empty local queue and no holder, a running P exactly one
 // holder, and a held P is running (4); npidle and nmspinning count what
-// they name (5); an M's P, current G and spinning flag fit its state (7).
+// they name (5); an M's P, current G and spinning flag fit its state (7);
+// a G locked to an M is held or run by no other M, and a locked M holds
+// no other G (8).
 func checkSnapshot(sn impl.Snapshot, capacity int) string {
 	var problems []string
 	for p, ps := range sn.Ps {
@@ -144,7 +161,7 @@ func checkSnapshot(sn impl.Snapshot, capacity int) string {
 			problems = append(problems, fmt.Sprintf("m%d spins holding p%d, which is none or has local work", i, m.P))
 		}
 		switch m.PC {
-		case spec.MIdle, spec.MRecheck, spec.MRecheckRunqs, spec.MStop:
+		case spec.MIdle, spec.MRecheck, spec.MRecheckRunqs, spec.MStop, spec.MLockedWait:
 			if m.P >= 0 || m.CurG != nil || m.Spinning {
 				problems = append(problems, fmt.Sprintf("m%d in %v holds p%d, curg %v, spinning=%v", i, m.PC, m.P, m.CurG, m.Spinning))
 			}
@@ -178,6 +195,25 @@ func checkSnapshot(sn impl.Snapshot, capacity int) string {
 		if m.Spinning {
 			spinning++
 		}
+		if m.NextP > 0 {
+			// startlockedm handed this locked M a P it has not taken yet.
+			holder[m.NextP-1]++
+			if m.LockedG == nil || m.PC != spec.MSched {
+				problems = append(problems, fmt.Sprintf("m%d in %v has nextp p%d, locked to %v", i, m.PC, m.NextP-1, m.LockedG))
+			}
+		}
+		if m.LockedG != nil {
+			// A locked G runs only on its M (8), and a locked M runs
+			// nothing else.
+			for j, m2 := range sn.Ms {
+				if j != i && (m2.LockedG == m.LockedG || m2.PC == spec.MRun && m2.CurG == m.LockedG) {
+					problems = append(problems, fmt.Sprintf("%v is locked to m%d but held by m%d (%v)", m.LockedG, i, j, m2.PC))
+				}
+			}
+			if m.CurG != nil && m.CurG != m.LockedG {
+				problems = append(problems, fmt.Sprintf("m%d is locked to %v but holds %v", i, m.LockedG, m.CurG))
+			}
+		}
 		if m.P >= 0 {
 			holder[m.P]++
 			if sn.Ps[m.P].Status != spec.PRunning {
@@ -198,15 +234,20 @@ func checkSnapshot(sn impl.Snapshot, capacity int) string {
 		// An M holds a runnable G in hand: exitsyscallNoP until its lock
 		// section queues or executes it; a spinning M that found work until
 		// its resetspinning; findRunnable's netpoll during injectglist (the
-		// G it will run, and the Gs not yet queued).
+		// G it will run, and the Gs not yet queued); an M that found a G
+		// locked to another M until its startlockedm, and that M until
+		// it takes the G from m.nextp.
 		switch m.PC {
-		case spec.MSyscallNoP, spec.MResetSpin, spec.MInjectGlob, spec.MInjectStart, spec.MInjectLocal, spec.MInjectWake:
+		case spec.MSyscallNoP, spec.MResetSpin, spec.MInjectGlob, spec.MInjectStart, spec.MInjectLocal, spec.MInjectWake, spec.MStartLocked:
 			if m.CurG != nil {
 				onQueue[m.CurG]++
 			}
 		}
 		for _, g := range m.Inj {
 			onQueue[g]++
+		}
+		if m.NextP > 0 && m.LockedG != nil {
+			onQueue[m.LockedG]++ // handed over with the P, not yet run
 		}
 	}
 	for p, n := range holder {
@@ -286,6 +327,11 @@ func TestCheckSnapshotInvariants(t *testing.T) {
 		{"running P without a holder", func(s *impl.Snapshot) { s.Ms[0] = impl.MSnapshot{PC: spec.MIdle, P: -1} }, "running p0 is held by 0 Ms"},
 		{"idle M holding a P", func(s *impl.Snapshot) { s.Ms[1].P = 1 }, "m1 in"},
 		{"findRunnable without a P", func(s *impl.Snapshot) { s.Ms[0].P = -1 }, "m0 in findRunnable holds p-1"},
+		{"locked G held by another M", func(s *impl.Snapshot) {
+			s.Ms[1].LockedG, s.Ms[1].PC = g, spec.MLockedWait
+			s.Ms[0].LockedG = g
+		}, "g1 is locked to m0 but held by m1"},
+		{"nextp of an unlocked M", func(s *impl.Snapshot) { s.Ms[1].NextP = 2 }, "m1 in idle has nextp p1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
