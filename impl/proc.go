@@ -186,13 +186,15 @@ func (s *Sched) goexit0(m *M) (mgone bool) {
 	}
 	s.gfput(pp, g)
 	m.pc = spec.MSched
+	s.counters.Exited.Add(1)
+	last := s.nlive.Add(-1) == 0
 	if locked {
-		// Before the G counts as exited, so that Wait returning means
-		// the M is gone too.
+		// After the G stops counting as live (else mexit's checkdead
+		// would see it live with every M idle), but before a Wait for
+		// it returns, so that the M is gone by then.
 		s.mexit(m)
 	}
-	s.counters.Exited.Add(1)
-	if s.nlive.Add(-1) == 0 {
+	if last {
 		s.broadcastWait()
 	}
 	return locked
