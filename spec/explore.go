@@ -29,6 +29,11 @@ type Options struct {
 	// transitions are behaviours of the runtime left unexplored, and a
 	// liveness verdict over a cut graph is inconclusive.
 	ThreadLimit bool
+	// LocalStarvation adds liveness property (c): no fair behaviour keeps
+	// a G in the local run queues (some P's runnext or ring) forever,
+	// under the same fairness as (b), time slices included. It is not
+	// part of the default checks: Go 1.26 fails it (docs/spec.md).
+	LocalStarvation bool
 	// Workers is the number of goroutines expanding states (0: GOMAXPROCS).
 	// The search is level-synchronous and merges in the sequential order,
 	// so every count and counterexample is the same for any number.
@@ -66,9 +71,10 @@ const (
 	KindStepError                                 // Step failed (e.g. M bound exhausted)
 	KindWorkConservation                          // liveness (a)
 	KindGlobalStarvation                          // liveness (b)
+	KindLocalStarvation                           // liveness (c), Options.LocalStarvation
 )
 
-var kindNames = [...]string{"", "invariant", "deadlock", "step error", "work conservation (lost wakeup)", "global-queue starvation"}
+var kindNames = [...]string{"", "invariant", "deadlock", "step error", "work conservation (lost wakeup)", "global-queue starvation", "local-queue starvation"}
 
 func (k ViolationKind) String() string {
 	if int(k) < len(kindNames) && k > 0 {
@@ -294,6 +300,9 @@ func (g *graph) is(k []byte, id uint32) bool {
 // liveness properties on the graph. The error is non-nil only for invalid
 // bounds; a failed check is Result.Violation.
 func Explore(ctx context.Context, b Bounds, opt Options) (Result, error) {
+	if opt.LocalStarvation && opt.GSymmetry {
+		return Result{}, fmt.Errorf("local-queue starvation is a property of one G; it does not go with G symmetry")
+	}
 	md, err := NewModel(b)
 	if err != nil {
 		return Result{}, err
@@ -322,7 +331,7 @@ func exploreModel(ctx context.Context, md Model, opt Options) Result {
 			res.Notes = append(res.Notes, fmt.Sprintf("liveness not run: it needs about %d MiB, past -max-memory", need>>20))
 		} else {
 			res.MemoryBytes = max(res.MemoryBytes, need)
-			vs := checkLiveness(ctx, g, opt.All)
+			vs := checkLiveness(ctx, g, opt.All, opt.LocalStarvation)
 			if len(vs) > 0 {
 				res.Violation = vs[0].First
 				if opt.All {

@@ -40,9 +40,9 @@ type liveEdge struct {
 
 type livenessChecker struct {
 	g    *graph
-	bad  []uint16 // bit 0: work-conservation bad; bit g: g in sched.runq
+	bad  []uint32 // bit 0: work-conservation bad; bit g: g in sched.runq; bit 8+g: g in a P's local queue
 	prop livenessProp
-	bit  uint16
+	bit  uint32
 	// Tarjan
 	index, low []int32
 	onStack    []bool
@@ -99,17 +99,29 @@ func workStarved(s *State) bool {
 // families) and the naive one taken in the representatives' own frames.
 var symCheckHook func(lc *livenessChecker, members []uint32, member func(*State) bool, fair, naiveFair bool)
 
-func checkLiveness(ctx context.Context, g *graph, all bool) []ViolationGroup {
+// localBit is where the local-starvation bits start in livenessChecker.bad.
+const localBit = 8
+
+func checkLiveness(ctx context.Context, g *graph, all, local bool) []ViolationGroup {
 	n := g.len()
-	lc := &livenessChecker{g: g, bad: make([]uint16, n), countAll: all}
+	lc := &livenessChecker{g: g, bad: make([]uint32, n), countAll: all}
 	for i := 0; i < n; i++ {
 		s := g.state(uint32(i))
-		var b uint16
+		var b uint32
 		if workStarved(&s) {
 			b |= 1
 		}
 		for j := 0; j < int(s.Runq.N); j++ {
 			b |= 1 << s.Runq.Gs[j]
+		}
+		for p := 0; p < int(s.nP); p++ {
+			ps := &s.P[p]
+			if ps.RunNext != NoG {
+				b |= 1 << (localBit + ps.RunNext)
+			}
+			for j := 0; j < int(ps.N); j++ {
+				b |= 1 << (localBit + ps.Ring[j])
+			}
 		}
 		lc.bad[i] = b
 	}
@@ -132,6 +144,11 @@ func checkLiveness(ctx context.Context, g *graph, all bool) []ViolationGroup {
 			props = append(props, livenessProp{kind: KindGlobalStarvation, g: GID(x), slice: true})
 		}
 	}
+	if local {
+		for x := 1; x <= int(g.proto.nG); x++ {
+			props = append(props, livenessProp{kind: KindLocalStarvation, g: GID(x), slice: true})
+		}
+	}
 	var out []ViolationGroup
 	for _, pr := range props {
 		if ctx.Err() != nil {
@@ -141,8 +158,11 @@ func checkLiveness(ctx context.Context, g *graph, all bool) []ViolationGroup {
 		lc.prop = pr
 		lc.pair = pr.pair
 		lc.bit = 1
-		if pr.kind == KindGlobalStarvation {
+		switch pr.kind {
+		case KindGlobalStarvation:
 			lc.bit = 1 << pr.g
+		case KindLocalStarvation:
+			lc.bit = 1 << (localBit + pr.g)
 		}
 		lc.best = nil
 		lc.run(ctx)
@@ -152,7 +172,7 @@ func checkLiveness(ctx context.Context, g *graph, all bool) []ViolationGroup {
 			switch {
 			case pr.pair:
 				key += " (some G)"
-			case pr.kind == KindGlobalStarvation:
+			case pr.kind == KindGlobalStarvation || pr.kind == KindLocalStarvation:
 				key += " " + gName(pr.g)
 			}
 			out = append(out, ViolationGroup{Kind: v.Kind, Key: key, Count: lc.count, First: v})
@@ -446,6 +466,8 @@ func (lc *livenessChecker) violation() *Violation {
 	switch lc.prop.kind {
 	case KindWorkConservation:
 		v.Detail = "a G stays runnable while a P stays idle and no M spins or rechecks"
+	case KindLocalStarvation:
+		v.Detail = fmt.Sprintf("%s stays in the local run queues forever", gName(lc.prop.g))
 	default:
 		v.Detail = fmt.Sprintf("%s stays in the global run queue forever", gName(lc.prop.g))
 	}

@@ -47,6 +47,7 @@ bug must be caught: exit 0 when it is, 1 when the search passes.`)
 	threadLimit := fs.Bool("thread-limit", false, "take -ms as the runtime's thread limit: a startm past it is fatal thread exhaustion, so a liveness pass is conclusive for that limit (without it, a liveness pass on a graph the M bound cut is inconclusive)")
 	bugName := fs.String("bug", "none", "seeded bug variant, which must be caught: none, "+specBugNames())
 	liveness := fs.Bool("liveness", true, "check work conservation and global-queue starvation on the graph")
+	localStarve := fs.Bool("local-starvation", false, "also check liveness (c): no G stays in the local run queues forever (not a default check: Go 1.26 fails it, golang/go#52934; docs/spec.md)")
 	maxStates := fs.Int("max-states", 0, "stop after this many distinct states (0: no limit; a cut-short run is inconclusive)")
 	workers := fs.Int("workers", 0, "goroutines expanding states (0: GOMAXPROCS); counts and traces are the same for any number")
 	symmetry := fs.Bool("symmetry", false, "explore the quotient by permutations of M identities (states are orbits; liveness stays exact, docs/spec.md)")
@@ -107,7 +108,8 @@ bug must be caught: exit 0 when it is, 1 when the search passes.`)
 	ctx, cancel := withTimeout(ctx, fs.timeout)
 	defer cancel()
 	opt := spec.Options{Liveness: *liveness, MaxStates: *maxStates, ThreadLimit: *threadLimit,
-		Workers: *workers, Symmetry: *symmetry, GSymmetry: *gsymmetry, Fingerprint: *fingerprint, MaxMemory: memBound, All: *all}
+		Workers: *workers, Symmetry: *symmetry, GSymmetry: *gsymmetry, Fingerprint: *fingerprint, MaxMemory: memBound, All: *all,
+		LocalStarvation: *localStarve}
 	if !*quiet {
 		opt.Progress = stdout
 	}

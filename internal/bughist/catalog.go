@@ -175,7 +175,7 @@ func Catalog() []Entry {
 				"local queue starved, and a stop-the-world (GC, GOMAXPROCS) waited for it forever, freezing the program.",
 			Fix:      "signal-based asynchronous preemption at asynchronous safe points (preemptM, 1.14); the change is not verified",
 			Property: "local-queue starvation (c) under a no-async-preempt flag; the freeze: liveness of stop-the-world",
-			Needs:    "a no-async-preempt flag (no time-slice obligation for a P whose G takes no action), a local-queue starvation property, and stop-the-world",
+			Needs:    "a no-async-preempt flag (no time-slice obligation for a P whose G takes no action) and stop-the-world; the local-queue starvation property (c) exists (explore -local-starvation)",
 		},
 		{
 			Name: "hist-13527", Issue: 13527,
@@ -204,7 +204,7 @@ func Catalog() []Entry {
 				"other P never steals, and the 1/61 check does not help because the global queue holds only the yielder.",
 			Fix:      "none in the scheduler; asynchronous preemption (1.14) lets sysmon stop the looping G, after which its P runs the starved G",
 			Property: "local-queue starvation (c) with a no-async-preempt flag",
-			Needs:    "a local-queue starvation property (the starved G is in a ring, not sched.runq) and a no-async-preempt flag",
+			Needs:    "a no-async-preempt flag; the local-queue starvation property (c) exists (explore -local-starvation), but Go 1.26 fails it on any bound with three Gs (hist-52934), so the fixed twin needs bounds or a property that tells the two apart",
 		},
 		{
 			Name: "hist-23098", Issue: 23098,
@@ -324,7 +324,7 @@ func Catalog() []Entry {
 				"preemption or another P steals. (Our reading of the mechanism; the thread's own analysis was not checked in full.)",
 			Fix:      "none: open",
 			Property: "local-queue starvation (c) on the unmodified model",
-			Needs:    "a local-queue starvation property (no fair cycle keeps a G in one P's ring under the time-slice assumption)",
+			Needs:    "a variant form for an open bug: property (c) exists and the unmodified Go 1.26 model fails it (explore -local-starvation -ps 2 -ms 2 -gs 3 -spawn 2 -syscalls=false -thread-limit: a 57-step lasso, TestRunnextStarvesTheRing), but a catalog variant pairs a broken release with its fixed twin, and there is no fix; and (c) in GMP.tla",
 		},
 		{
 			Name: "hist-55160", Issue: 55160, Related: []int{60693},
