@@ -10,14 +10,15 @@ import (
 //
 //	SCHED 12ms: gomaxprocs=2 idleprocs=0 threads=4 spinningthreads=0 needspinning=0 idlethreads=1 runqueue=3 [ 0 5 ] schedticks=[ 17 9 ]
 //
-// threads counts the Ms created plus sysmon; needspinning is
+// threads counts the Ms alive (created, less those mexit ended) plus
+// sysmon; needspinning is
 // sched.needspinning. The
 // bracketed list is each P's ring length (runnext excluded, as in the
 // runtime).
 func (s *Sched) appendSchedtrace(b []byte, now time.Duration) []byte {
 	s.glob.Lock()
 	defer s.glob.Unlock()
-	threads := len(s.allm)
+	threads := len(s.allm) - int(s.nmdead)
 	if !s.det && !s.cfg.NoSysmon {
 		threads++
 	}
