@@ -5,7 +5,7 @@ import "fmt"
 // Hard limits of the fixed-size State. They are far above what an exhaustive
 // search can cover and keep State a flat value that copies without allocating.
 const (
-	MaxPs    = 4
+	MaxPs    = 8
 	MaxMs    = 8
 	MaxGs    = 8
 	MaxCap   = 8

@@ -38,7 +38,7 @@ func TestCorrectModelPasses(t *testing.T) {
 func TestBoundsValidate(t *testing.T) {
 	bad := []Bounds{
 		{Ps: 0, Gs: 1, Cap: 2},
-		{Ps: 5, Gs: 1, Cap: 2},
+		{Ps: MaxPs + 1, Gs: 1, Cap: 2},
 		{Ps: 1, Gs: 0, Cap: 2},
 		{Ps: 1, Gs: 9, Cap: 2},
 		{Ps: 1, Gs: 1, Cap: 3},
@@ -53,7 +53,7 @@ func TestBoundsValidate(t *testing.T) {
 			t.Errorf("%+v accepted", b)
 		}
 	}
-	if err := (Bounds{Ps: 4, Gs: 8, Cap: 8, Spawn: 15}).Validate(); err != nil {
+	if err := (Bounds{Ps: MaxPs, Gs: 8, Cap: 8, Spawn: 15}).Validate(); err != nil {
 		t.Errorf("largest bounds rejected: %v", err)
 	}
 }

@@ -229,19 +229,18 @@ func (s *State) AppendKey(dst []byte) []byte {
 	}
 	for m := 0; m < int(s.nM); m++ {
 		ms := &s.M[m]
+		// Four bytes: PC, Wake and Spinning; P+1 and CurG; Scan; Inj.
 		// A locked M never scans or injects (see LockedG): its slot
-		// reuses Scan's nibble for NextP and Inj's for LockedG, flagged
-		// by the top bit, so that the key does not grow.
-		b1 := byte(ms.CurG) | ms.Scan<<4
-		c := byte(ms.Wake) | byte(ms.Inj)<<3
-		if ms.LockedG != NoG {
-			b1 = byte(ms.CurG) | byte(ms.NextP)<<4
-			c = byte(ms.Wake) | byte(ms.LockedG)<<3 | 0x80
-		}
+		// holds NextP in Scan's byte and LockedG in Inj's, flagged.
+		b0 := byte(ms.PC) | byte(ms.Wake)<<5
 		if ms.Spinning {
-			c |= 4
+			b0 |= 0x80
 		}
-		dst = append(dst, byte(ms.PC)|byte(ms.P+1)<<5, b1, c)
+		b2, b3 := ms.Scan, byte(ms.Inj)
+		if ms.LockedG != NoG {
+			b2, b3 = byte(ms.NextP), byte(ms.LockedG)|0x10
+		}
+		dst = append(dst, b0, byte(ms.P+1)|byte(ms.CurG)<<4, b2, b3)
 	}
 	dst = append(dst, s.Runq.N)
 	for i := 0; i < int(s.Runq.N); i++ {
@@ -280,18 +279,16 @@ func decodeKey(proto *State, key []byte) State {
 		ms := &s.M[m]
 		b := next()
 		ms.PC = MPC(b & 31)
-		ms.P = int8(b>>5) - 1
+		ms.Wake = WakeStage(b >> 5 & 3)
+		ms.Spinning = b&0x80 != 0
 		c := next()
-		ms.CurG = GID(c & 15)
-		w := next()
-		ms.Wake = WakeStage(w & 3)
-		ms.Spinning = w&4 != 0
-		if w&0x80 != 0 {
-			ms.LockedG = GID(w >> 3 & 15)
-			ms.NextP = int8(c >> 4)
+		ms.P = int8(c&15) - 1
+		ms.CurG = GID(c >> 4)
+		scan, inj := next(), next()
+		if inj&0x10 != 0 {
+			ms.LockedG, ms.NextP = GID(inj&15), int8(scan)
 		} else {
-			ms.Inj = GID(w >> 3)
-			ms.Scan = c >> 4
+			ms.Inj, ms.Scan = GID(inj), scan
 		}
 	}
 	s.Runq.N = next()

@@ -20,7 +20,7 @@ func mKeyOffset(s *State) int {
 }
 
 // mSlotLen is the length of one M slot in a state's key (State.AppendKey).
-const mSlotLen = 3
+const mSlotLen = 4
 
 // canonM sorts the M slots of key, s's key, in place. It returns nothing:
 // the permutation is recovered by canonPerm when needed.

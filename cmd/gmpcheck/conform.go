@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gmpcheck/gmpcheck/conform"
+	"github.com/gmpcheck/gmpcheck/spec"
 )
 
 func init() {
@@ -36,7 +37,7 @@ go test -trace FILE). docs/conformance.md has the mapping and the named filters.
 	procsFlag := fs.String("procs", "1,2,4", "GOMAXPROCS values to run the corpus at, comma-separated, each 1..256")
 	runFlag := fs.String("run", "", "regexp selecting the corpus programs")
 	implRuns := fs.Int("impl", 0, "concurrent runs of the reference scheduler to record and check, >= 0")
-	implProcs := fs.String("impl-procs", "2,4", "Procs of the reference scheduler's runs, comma-separated, each 1..4 (the spec's Ps)")
+	implProcs := fs.String("impl-procs", "2,4,8", fmt.Sprintf("Procs of the reference scheduler's runs, comma-separated, each 1..%d (the spec's Ps)", spec.MaxPs))
 	seed := fs.Uint64("seed", 1, "first seed of the reference scheduler's runs")
 	verbose := fs.Bool("v", false, "print the spec actions and filters of each trace")
 	fs.addTimeout(0, "time limit")
@@ -60,7 +61,7 @@ go test -trace FILE). docs/conformance.md has the mapping and the named filters.
 	if err != nil {
 		return usageError(stderr, "conform", "%v", err)
 	}
-	iprocs, err := intList("impl-procs", *implProcs, 1, 4)
+	iprocs, err := intList("impl-procs", *implProcs, 1, spec.MaxPs)
 	if err != nil {
 		return usageError(stderr, "conform", "%v", err)
 	}

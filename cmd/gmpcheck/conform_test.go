@@ -14,7 +14,7 @@ import (
 
 func TestConformUsage(t *testing.T) {
 	for _, args := range [][]string{
-		{"-bogus"}, {"-procs", "0"}, {"-procs", "x"}, {"-impl", "-1"}, {"-impl-procs", "5"},
+		{"-bogus"}, {"-procs", "0"}, {"-procs", "x"}, {"-impl", "-1"}, {"-impl-procs", "9"},
 		{"-timeout", "-1s"}, {"-run", "("}, {"-run", "nosuchprogram"}, {"-procs", "2", "a.trace"},
 	} {
 		var out, errb bytes.Buffer
