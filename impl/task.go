@@ -11,7 +11,8 @@ import (
 // (*G for G/M/P, the GM baseline's own type), so workloads run on either.
 //
 // A Task's methods other than ID must be called only by the goroutine the
-// Task was handed to, while it runs.
+// Task was handed to, while it runs. The G/M/P scheduler's Task (*G) is
+// also a ThreadTask: LockOSThread, UnlockOSThread, SyscallBlock.
 type Task interface {
 	ID() uint64
 	// Go starts fn as a new goroutine (newproc).
