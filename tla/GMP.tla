@@ -285,9 +285,7 @@ ScanDone(s, m) ==
       THEN [s EXCEPT !.M[m].pc = "drop", !.M[m].scan = {}]
       ELSE s
 
------------------------------------------------------------------------------
-(* Goroutine actions: M m runs its G, which decides (no fairness).         *)
-
+\* Shorthands for M m in the current state.
 PC(m) == st.M[m].pc
 MyP(m) == st.M[m].p
 Spinning(m) == st.M[m].spinning
@@ -296,6 +294,9 @@ Spinning(m) == st.M[m].spinning
 Locked(m) == st.M[m].lockedg # NoG
 \* M m at the top-of-schedule pc, unlocked: the findRunnable steps.
 Top(m, pc) == PC(m) = pc /\ ~Locked(m)
+
+-----------------------------------------------------------------------------
+(* Goroutine actions: M m runs its G, which decides (no fairness).         *)
 
 Running(m) == st.M[m].pc = "run" /\ st.M[m].wake = "none" /\ st.G[st.M[m].curg] = "running"
 
