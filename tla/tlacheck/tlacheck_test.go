@@ -204,6 +204,18 @@ func TestAttributeTLA(t *testing.T) {
 	if a, err := attributeTLA("Gosched", from, to); err != nil || a != -1 {
 		t.Errorf("GoroutineStep: got %d, %v; want -1 (no fairness agent)", a, err)
 	}
+	// StartLockedM by m1 hands its P to m0, locked and not parked yet (at
+	// sched, in its loop): both change, the agent is the M leaving
+	// startlocked.
+	from3 := []tlaM{{pc: "sched", p: 0, wake: "none", nextp: -1}, {pc: "startlocked", p: 1, curg: 1, wake: "none", nextp: -1}}
+	to3 := []tlaM{{pc: "sched", p: 0, wake: "none", nextp: 1}, {pc: "stop", p: -1, wake: "none", nextp: -1}}
+	if m, err := attributeTLA("StartLockedM", from3, to3); err != nil || m != 1 {
+		t.Errorf("StartLockedM: got m%d, %v; want m1", m, err)
+	}
+	// An M parked in stoplockedm is not in its loop (spec's excused).
+	if inLoop("lockedwait", "none") || !inLoop("startlocked", "none") {
+		t.Error("inLoop: lockedwait must be excused, startlocked not")
+	}
 }
 
 func TestReadDOT(t *testing.T) {
