@@ -562,6 +562,8 @@ var curG = map[spec.ActionKind]bool{
 	spec.ActGoExit: true, spec.ActGosched: true, spec.ActPark: true, spec.ActEnterSyscall: true,
 	spec.ActExitSyscallFast: true, spec.ActExitSyscallIdleP: true, spec.ActExitSyscallNoP: true,
 	spec.ActExitSyscallGlobrunq: true, spec.ActPreempt: true,
+	spec.ActEnterSyscallBlock: true, spec.ActLockOSThread: true, spec.ActUnlockOSThread: true,
+	spec.ActStartLockedM: true,
 }
 
 // apply takes actor a's next observation in cf, returning the successor or

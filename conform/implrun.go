@@ -31,7 +31,8 @@ type ImplRun struct {
 // Bounds is the spec model a run is checked against.
 func (r ImplRun) Bounds() spec.Bounds {
 	r.defaults()
-	return spec.Bounds{Ps: r.Procs, Cap: r.Cap, SchedTick: r.Tick, Syscalls: true, Go: spec.Go126}
+	return spec.Bounds{Ps: r.Procs, Cap: r.Cap, SchedTick: r.Tick, Syscalls: true, Go: spec.Go126,
+		SyscallBlock: true, LockOSThread: true}
 }
 
 func (r *ImplRun) defaults() {
@@ -161,15 +162,21 @@ type implWorkload struct {
 	budget  int64 // spawns left (under mu)
 	seed    uint64
 	ids     atomic.Uint64
+	// locked counts the Gs locked to their M: one at a time, since each
+	// holds an M of the spec's eight while it waits (at Procs 8 two
+	// would leave too few for the rest).
+	locked atomic.Int64
 }
 
 func (w *implWorkload) body(id uint64) func(impl.Task) {
 	return func(t impl.Task) {
 		rng := rand.New(rand.NewPCG(w.seed, id))
 		ops := 4 + rng.IntN(16)
+		tt := t.(impl.ThreadTask)
+		locked := false
 		for range ops {
 			switch k := rng.IntN(100); {
-			case k < 25:
+			case k < 22:
 				w.mu.Lock()
 				ok := w.budget > 0 && w.live.Load() < maxLive
 				if ok {
@@ -183,9 +190,9 @@ func (w *implWorkload) body(id uint64) func(impl.Task) {
 						panic(err)
 					}
 				}
-			case k < 40:
+			case k < 35:
 				t.Gosched()
-			case k < 55:
+			case k < 50:
 				w.mu.Lock()
 				if w.running.Load() > 1 {
 					w.running.Add(-1)
@@ -194,11 +201,28 @@ func (w *implWorkload) body(id uint64) func(impl.Task) {
 				} else {
 					w.mu.Unlock()
 				}
-			case k < 70:
+			case k < 64:
 				w.readyOne(t)
-			case k < 82:
+			case k < 76:
 				d := time.Duration(rng.IntN(80)) * time.Microsecond
 				t.Syscall(func() { time.Sleep(d) })
+			case k < 82:
+				d := time.Duration(rng.IntN(80)) * time.Microsecond
+				tt.SyscallBlock(func() { time.Sleep(d) })
+			case k < 88:
+				// Lock or unlock the G's M; a G may exit locked,
+				// which ends its M.
+				switch {
+				case locked:
+					tt.UnlockOSThread()
+					w.locked.Add(-1)
+					locked = false
+				case w.locked.Add(1) == 1:
+					tt.LockOSThread()
+					locked = true
+				default:
+					w.locked.Add(-1)
+				}
 			default:
 				end := time.Now().Add(time.Duration(rng.IntN(600)) * time.Microsecond)
 				for time.Now().Before(end) {
@@ -211,6 +235,9 @@ func (w *implWorkload) body(id uint64) func(impl.Task) {
 		w.running.Add(-1)
 		w.live.Add(-1)
 		w.mu.Unlock()
+		if locked {
+			w.locked.Add(-1) // exits locked: its M ends
+		}
 	}
 }
 

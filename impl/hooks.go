@@ -121,6 +121,13 @@ func PauseFirst(q Yielder, ops ...Op) (reached <-chan struct{}, release func(), 
 // false and the bug's code path is compiled out of the scheduler.
 func (s *Sched) bugOn(b spec.Bug) bool { return hooksEnabled && s.bug == b }
 
+// strandsQueues reports whether a seeded bug that lets a P go idle with
+// Gs on its run queue is on; the scheduler's assertions that an idle P's
+// queue is empty then stay quiet, so that the checks see the consequence.
+func (s *Sched) strandsQueues() bool {
+	return s.bugOn(spec.BugRetakeIgnoresLocal) || s.bugOn(spec.BugSyscallBlockNoHandoff) || s.bugOn(spec.BugStopLockedNoHandoff)
+}
+
 // anyBug reports whether any seeded scheduler bug is switched on (a seeded
 // bug may break the scheduler's own assertions, which then stay quiet).
 func (s *Sched) anyBug() bool { return hooksEnabled && s.bug != spec.BugNone }

@@ -94,7 +94,7 @@ func (s *Sched) startm(pp *P, spinning, lockHeld bool) {
 		}
 		return
 	}
-	if spinning && !s.bugOn(spec.BugRetakeIgnoresLocal) && !pp.runq.Empty() {
+	if spinning && !s.strandsQueues() && !pp.runq.Empty() {
 		panic("startm: p has runnable gs")
 	}
 	m := s.mget()

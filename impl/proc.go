@@ -147,7 +147,7 @@ func (s *Sched) execute(m *M, g *G, inheritTime bool) {
 // executes g at once.
 func (s *Sched) run(m *M, g *G, inheritTime bool) stepResult {
 	if m.spinning {
-		if inheritTime {
+		if inheritTime && !s.strandsQueues() {
 			panic("schedule: a spinning M inherits a time slice")
 		}
 		m.curg.Store(g)

@@ -183,7 +183,12 @@ func (s *Sched) globrunqgetbatch(pp *P) *G {
 	if n := q.Len(); n > 0 {
 		pp.runq.PutBatch(&q)
 		if !q.Empty() {
-			panic("Couldn't put Gs into empty local runq")
+			if !s.strandsQueues() {
+				panic("Couldn't put Gs into empty local runq")
+			}
+			// A seeded bug left Gs on this P while it was idle: the
+			// rest goes back to the global queue.
+			s.glob.putBatch(&q)
 		}
 		s.emit(Event{Kind: EvGlobBatch, P: pp.id, G: g.goid, N: int32(n)})
 	}

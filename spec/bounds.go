@@ -4,12 +4,18 @@ import "fmt"
 
 // Hard limits of the fixed-size State. They are far above what an exhaustive
 // search can cover and keep State a flat value that copies without allocating.
+// The trace checker (conform) needs them: the reference scheduler's runs at
+// GOMAXPROCS 8 use eight Ps and, with a G in a syscall and an M spinning or
+// locked, more than eight Ms.
 const (
 	MaxPs    = 8
-	MaxMs    = 8
+	MaxMs    = 12
 	MaxGs    = 8
 	MaxCap   = 8
 	MaxSpawn = 15
+
+	// defaultMs caps the default number of M slots (Bounds.Ms == 0).
+	defaultMs = 8
 )
 
 // RuntimeSchedTick is the runtime's period of the global-queue fairness check
@@ -94,7 +100,7 @@ func ParseBug(name string) (Bug, error) {
 // optional parts of the scheduler are in, and which seeded bug (if any).
 type Bounds struct {
 	Ps        int  // GOMAXPROCS
-	Ms        int  // M slots (the thread limit); 0 means min(Ps+Gs, MaxMs)
+	Ms        int  // M slots (the thread limit); 0 means min(Ps+Gs, 8)
 	Gs        int  // G slots, g1..gGs; g1 is the main goroutine
 	Cap       int  // capacity of each P's ring
 	Spawn     int  // total NewProc budget
@@ -189,7 +195,7 @@ func (b Bounds) injectWakep() bool { return b.Go == Go126 }
 // withDefaults fills the zero-means-default fields.
 func (b Bounds) withDefaults() Bounds {
 	if b.Ms == 0 {
-		b.Ms = min(b.Ps+b.Gs, MaxMs)
+		b.Ms = min(b.Ps+b.Gs, defaultMs)
 	}
 	if b.SchedTick == 0 {
 		b.SchedTick = RuntimeSchedTick
