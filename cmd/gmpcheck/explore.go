@@ -220,8 +220,9 @@ func reportExplore(w io.Writer, ctx context.Context, r spec.Result) verdict {
 }
 
 // exploreStage: the verify bound of the real algorithm (Go 1.26) with
-// liveness, Ms taken as the thread limit; the go1.19 and go1.21 variants on
-// the same bound, which must lose a wakeup (golang/go#45867, #55160); then
+// liveness, Ms taken as the thread limit, plain and with the mechanisms
+// behind bound flags; the go1.19, go1.21 and go1.22 variants, which must
+// lose a wakeup (golang/go#45867, #55160, #63555); then
 // every seeded bug
 // on the small bound that exposes it, each of which must be found with the
 // expected property and trace length.
@@ -241,22 +242,31 @@ func exploreStage(ctx context.Context, log io.Writer) stageResult {
 	if r.Verdict() != "pass" {
 		return stageResult{verdict: inconclusive, summary: fmt.Sprintf("cut short after %d states", r.Distinct)}
 	}
-	// injectglist with a P (netpoll's list of two) on the same bound, without
-	// syscalls: go1.26 must pass it too, and go1.22 below loses a wakeup there.
+	// The mechanisms behind a bound flag, each on the same bound: injectglist
+	// with a P (netpoll's list of two, without syscalls; go1.22 below loses
+	// a wakeup there), and LockOSThread with entersyscallblock. go1.26
+	// must pass them too.
 	inj := b
 	inj.Syscalls, inj.InjectList = false, true
-	fmt.Fprintf(log, "real algorithm with injectglist with a P: %v\n", inj)
-	ri, err := spec.Explore(ctx, inj, opt)
-	if err != nil {
-		return stageResult{verdict: fail, summary: err.Error()}
-	}
-	fmt.Fprintf(log, "%v\n", ri)
-	if ri.Violation != nil {
-		fmt.Fprintf(log, "%v\n", ri.Violation)
-		return stageResult{verdict: fail, summary: "injectglist with a P: violation: " + ri.Violation.Kind.String()}
-	}
-	if ri.Verdict() != "pass" {
-		return stageResult{verdict: inconclusive, summary: fmt.Sprintf("injectglist with a P: cut short after %d states", ri.Distinct)}
+	locked := b
+	locked.LockOSThread, locked.SyscallBlock = true, true
+	for _, m := range []struct {
+		name string
+		b    spec.Bounds
+	}{{"injectglist with a P", inj}, {"LockOSThread and entersyscallblock", locked}} {
+		fmt.Fprintf(log, "real algorithm with %s: %v\n", m.name, m.b)
+		ri, err := spec.Explore(ctx, m.b, opt)
+		if err != nil {
+			return stageResult{verdict: fail, summary: err.Error()}
+		}
+		fmt.Fprintf(log, "%v\n", ri)
+		if ri.Violation != nil {
+			fmt.Fprintf(log, "%v\n", ri.Violation)
+			return stageResult{verdict: fail, summary: m.name + ": violation: " + ri.Violation.Kind.String()}
+		}
+		if ri.Verdict() != "pass" {
+			return stageResult{verdict: inconclusive, summary: fmt.Sprintf("%s: cut short after %d states", m.name, ri.Distinct)}
+		}
 	}
 	// The releases before a fix must lose a wakeup on the same bound.
 	olds := []spec.Bounds{b, b, inj}

@@ -233,7 +233,7 @@ func Catalog() []Entry {
 				"namespace or other state the exiting G had changed.",
 			Fix:      "keep the lock mark while a locked G exits, so that newm hands thread creation to the template thread; the change is not verified",
 			Property: "invariant: no M is created from a tainted M; a locked G runs only on its M",
-			Needs:    "LockOSThread (lockedg, startlockedm, stoplockedm, a locked G's exit ending its M) and M creation with its parent (issue 12)",
+			Needs:    "M creation with its parent (which thread newm clones, and a taint a locked G leaves on its thread); LockOSThread itself is modelled (Bounds.LockOSThread: lockedg, startlockedm, stoplockedm, a locked G's exit ending its M), but the model's M slots are threads with no parent",
 		},
 		{
 			Name: "hist-38070", Issue: 38070,
