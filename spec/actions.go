@@ -51,7 +51,7 @@ const (
 	ActExitSyscallLateP    // exitsyscallNoP: pidleget under sched.lock got a P → execute
 	ActExitSyscallGlobrunq // exitsyscallNoP: no idle P → globrunqput, then stopm
 	ActResetSpinning       // schedule: resetspinning (nmspinning.Add(-1), then wakep) and execute
-	ActStartLockedM        // schedule: startlockedm: releasep, the P to the G's locked M (param M2), then stopm
+	ActStartLockedM        // schedule: startlockedm: releasep, the P to the G's locked M (State.lockedm), then stopm
 	ActStopLockedM         // schedule of a locked M: stoplockedm: handoffp(releasep()), park until startlockedm
 	// wakep, by the M that called it (weakly fair per M, like the loop).
 	ActWakep       // nmspinning was 0 and the CAS 0 → 1 won
