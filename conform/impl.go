@@ -649,7 +649,14 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 		}
 	}
 	if err != nil && e.Action == spec.ActExitSyscallNoP && c.opt.LatePidleput {
-		if n2, ok := c.latePidleput(cf, o, act); ok {
+		if n2, ok := c.latePidleput(cf, o, act, spec.NoP); ok {
+			next, err, filter = n2, nil, "late-pidleput"
+		}
+	}
+	if e.Action == spec.ActExitSyscallIdleP && c.opt.LatePidleput && (err != nil || int(next.M[o.actor].P) != int(e.P)) {
+		// The spec's pidleget took a lower P than the run's: one a
+		// retake's handoffp put on the idle list after the M looked.
+		if n2, ok := c.latePidleput(cf, o, act, int8(e.P)); ok && int(n2.M[o.actor].P) == int(e.P) {
 			next, err, filter = n2, nil, "late-pidleput"
 		}
 	}
@@ -787,7 +794,11 @@ func cmpU64(a, b uint64) int {
 // has been taken, that P is idle, and the retake's handoffp may still have
 // been running when the exiting M looked (its interval reaches past the
 // exit's start).
-func (c *checker) latePidleput(cf *config, o *obs, act spec.Action) (spec.State, bool) {
+//
+// For ExitSyscallIdleP (got, the P the run's M acquired), the same: the
+// spec's step from the state in which that retake's P is not yet idle, so
+// that pidleget takes the run's P.
+func (c *checker) latePidleput(cf *config, o *obs, act spec.Action, got int8) (spec.State, bool) {
 	for a, actor := range c.actors {
 		if actor != actorSysmon {
 			continue
@@ -797,16 +808,22 @@ func (c *checker) latePidleput(cf *config, o *obs, act spec.Action) (spec.State,
 				break // not taken yet
 			}
 			r := &c.obs[i]
-			if r.handoff != handoffIdle || r.hi <= o.lo || cf.st.P[r.ev.P].Status != spec.PIdle {
+			if r.handoff != handoffIdle || r.hi <= o.lo || cf.st.P[r.ev.P].Status != spec.PIdle || int8(r.ev.P) == got {
 				continue
 			}
 			mid := cf.st
 			mid.NPIdle--
+			if got != spec.NoP {
+				mid.P[r.ev.P].Status = spec.PRunning
+			}
 			next, err := c.md.Step(mid, act)
 			if err != nil {
 				continue
 			}
 			next.NPIdle++
+			if got != spec.NoP {
+				next.P[r.ev.P].Status = spec.PIdle
+			}
 			return next, true
 		}
 	}

@@ -64,8 +64,14 @@ func (r ImplRun) Check(ctx context.Context, maxCandidates int) (ImplResult, erro
 // Options are the checker's options for a run of r: its model, every
 // named filter, and whether the run ended quiescent.
 func (r ImplRun) Options(quiescent bool) ImplOptions {
-	return ImplOptions{Bounds: r.Bounds(), Quiescent: quiescent, LongSyscallRetake: true,
+	opt := ImplOptions{Bounds: r.Bounds(), Quiescent: quiescent, LongSyscallRetake: true,
 		RunnextKick: true, StaleHandoff: true, LatePidleput: true}
+	if r.Procs > 4 {
+		// Eight Ps race in more orders at once: the frontier of a
+		// correct run reaches tens of thousands of candidates.
+		opt.MaxCandidates = 1 << 17
+	}
+	return opt
 }
 
 // maxLive bounds the workload's live Gs so that the spec's G slots
