@@ -352,15 +352,10 @@ func TestLockOSThreadUnderLoad(t *testing.T) {
 					}
 				})
 			}
-			done := make(chan error, 1)
-			go func() { done <- s.Wait() }()
-			select {
-			case err := <-done:
-				if err != nil {
-					t.Fatal(err)
-				}
-			case <-time.After(60 * time.Second):
+			if ok, err := waitWithin(s, 60*time.Second); !ok {
 				t.Fatalf("not done after 60s: %s", s.SchedTrace())
+			} else if err != nil {
+				t.Fatal(err)
 			}
 			if ls.err != nil {
 				t.Fatal(ls.err)
@@ -433,16 +428,11 @@ func TestSyscallBlockHandsOffP(t *testing.T) {
 				tk.(ThreadTask).SyscallBlock(func() { <-release })
 				after.Store(others.Load() == 20)
 			})
-			done := make(chan error, 1)
-			go func() { done <- s.Wait() }()
-			select {
-			case err := <-done:
-				if err != nil {
-					t.Fatal(err)
-				}
-			case <-time.After(20 * time.Second):
+			if ok, err := waitWithin(s, 20*time.Second); !ok {
 				once.Do(func() { close(release) }) // let it end, then report
 				t.Fatalf("the blocking syscall kept its P: %d of 20 others ran", others.Load())
+			} else if err != nil {
+				t.Fatal(err)
 			}
 			if !after.Load() {
 				t.Fatal("the G returned from its syscall before the others ran")

@@ -203,17 +203,14 @@ func TestMutationKillGMSyscallHandsOff(t *testing.T) {
 		tk.Go(func(Task) { close(ch) })
 		tk.Syscall(func() { <-ch })
 	})
-	done := make(chan error, 1)
-	go func() { done <- s.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.Shutdown()
-	case <-time.After(10 * time.Second):
+	ok, err := waitWithin(s, 10*time.Second)
+	if !ok {
 		t.Fatal("the G blocked in a syscall waits for a G that no M runs")
 	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Shutdown()
 }
 
 // TestMutationKillSchedStealOrderCoprimes kills impl/steal.go's
@@ -274,15 +271,12 @@ func TestMutationKillGMDeadlock(t *testing.T) {
 		mu.Lock()
 		tk.ParkUnlock("for ever", &mu)
 	})
-	done := make(chan error, 1)
-	go func() { done <- s.Wait() }()
-	select {
-	case err := <-done:
-		if !errors.Is(err, ErrDeadlock) {
-			t.Fatalf("Wait = %v, want ErrDeadlock", err)
-		}
-	case <-time.After(10 * time.Second):
+	ok, err := waitWithin(s, 10*time.Second)
+	if !ok {
 		t.Fatal("Wait did not report the deadlock")
+	}
+	if !errors.Is(err, ErrDeadlock) {
+		t.Fatalf("Wait = %v, want ErrDeadlock", err)
 	}
 	s.Shutdown()
 }

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"go.uber.org/goleak"
 )
@@ -139,5 +140,18 @@ func TestSchedDeadlock(t *testing.T) {
 	s.Shutdown()
 	if err := s.Go(func(Task) {}); !errors.Is(err, ErrShutdown) {
 		t.Fatalf("Go after Shutdown = %v", err)
+	}
+}
+
+// waitWithin is s.Wait bounded by d: whether it returned in time, and its
+// error.
+func waitWithin(s Scheduler, d time.Duration) (bool, error) {
+	done := make(chan error, 1)
+	go func() { done <- s.Wait() }()
+	select {
+	case err := <-done:
+		return true, err
+	case <-time.After(d):
+		return false, nil
 	}
 }
