@@ -13,14 +13,14 @@ import (
 	"github.com/gmpcheck/gmpcheck/spec"
 )
 
-// implTraces records and checks runs at Procs 2 and 4; a rejection fails
-// the test unless tolerate (then the caller bounds the accepted share). It
-// returns the accepted runs, the inconclusive ones, and the
-// observations checked in accepted runs.
-func implTraces(t *testing.T, perProcs, gs int, tolerate bool) (acc, inc, actions int, checkTime time.Duration) {
+// implTraces records and checks perProcs runs at each of procsList; a
+// rejection fails the test unless tolerate (then the caller bounds the
+// accepted share). It returns the accepted runs, the inconclusive ones,
+// and the observations checked in accepted runs.
+func implTraces(t *testing.T, procsList []int, perProcs, gs int, tolerate bool) (acc, inc, actions int, checkTime time.Duration) {
 	t.Helper()
 	ctx := context.Background()
-	for _, procs := range []int{2, 4} {
+	for _, procs := range procsList {
 		for i := range perProcs {
 			r := ImplRun{Procs: procs, Seed: uint64(1000*procs + i), Gs: gs}
 			evs, q, err := r.Record(ctx)
@@ -62,24 +62,26 @@ func TestImplTraces(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		n = 2
 	}
-	acc, inc, actions, d := implTraces(t, n, 24, true)
+	acc, inc, actions, d := implTraces(t, []int{2, 4}, n, 24, true)
 	t.Logf("%d accepted, %d inconclusive; %d actions checked in %v", acc, inc, actions, d)
 	if acc < 2*n*3/4 {
 		t.Errorf("only %d of %d runs accepted", acc, 2*n)
 	}
 }
 
-// TestImplTracesLong is the long tier (GMPCHECK_LONG=1): 1,000 runs, 500
-// at Procs 2 and 500 at Procs 4, of 40 Gs each.
+// TestImplTracesLong is the long tier (GMPCHECK_LONG=1): 1,002 runs, 334
+// at each of Procs 2, 4 and 8, of 40 Gs each.
 func TestImplTracesLong(t *testing.T) {
 	if os.Getenv("GMPCHECK_LONG") == "" {
 		t.Skip("GMPCHECK_LONG=1 runs the long tier")
 	}
 	t0 := time.Now()
-	acc, inc, actions, d := implTraces(t, 500, 40, true)
-	t.Logf("%d accepted, %d rejected, %d inconclusive, in %v; %d actions checked in %v (%.0f actions/s)", acc, 1000-acc-inc, inc, time.Since(t0), actions, d, float64(actions)/d.Seconds())
-	if acc < 1000*9/10 {
-		t.Errorf("only %d of 1000 runs accepted", acc)
+	const per = 334
+	acc, inc, actions, d := implTraces(t, []int{2, 4, 8}, per, 40, true)
+	n := 3 * per
+	t.Logf("%d accepted, %d rejected, %d inconclusive, in %v; %d actions checked in %v (%.0f actions/s)", acc, n-acc-inc, inc, time.Since(t0), actions, d, float64(actions)/d.Seconds())
+	if acc < n*9/10 {
+		t.Errorf("only %d of %d runs accepted", acc, n)
 	}
 }
 

@@ -124,7 +124,7 @@ func addLongFlags(fs *cmdFlags) *longFlags {
 		long:       fs.Bool("long", false, "run the long tier (stages: "+strings.Join(longStageNames(), ", ")+") instead of the fast one"),
 		seed:       fs.Uint64("seed", 0, "-long: seed of the mutation sample and the stress (0: from the clock; printed, so a run can be repeated)"),
 		mutants:    fs.Int("mutants", 30, "-long: mutants in the mutation sample, 1..10000"),
-		implRuns:   fs.Int("impl-runs", 1000, "-long: reference-scheduler runs for the trace checker, an even number in 2..2000 (half at Procs 2, half at 4)"),
+		implRuns:   fs.Int("impl-runs", 1002, "-long: reference-scheduler runs for the trace checker, a multiple of 3 in 3..2001 (a third each at Procs 2, 4 and 8)"),
 		lifecycles: fs.Int("lifecycles", 1_000_000, "-long: G lifecycles of the stress's carrier variant, 20000..100000000 (fewer leave the local mix too few to steal)"),
 		budget:     fs.Duration("budget", 0, "-long: every long stage's own time limit (0: each stage's default; see above)"),
 		tlc:        fs.String("tlc", "", "-long: tla2tools.jar for TLC (default $TLA2TOOLS_JAR, else ../shared/tlc/tla2tools.jar beside the checkout or the working directory)"),
@@ -146,15 +146,15 @@ func (lf *longFlags) options(fs *cmdFlags) (longOptions, error) {
 		budget: *lf.budget, explore: longExploreBounds()}
 	for _, e := range []error{
 		intFlag("mutants", o.mutants, 1, 10000),
-		intFlag("impl-runs", o.implRuns, 2, 2000),
+		intFlag("impl-runs", o.implRuns, 3, 2001),
 		intFlag("lifecycles", o.lifecycles, 20_000, 100_000_000),
 	} {
 		if e != nil {
 			return o, e
 		}
 	}
-	if o.implRuns%2 != 0 {
-		return o, fmt.Errorf("-impl-runs %d: want an even number (half at Procs 2, half at 4)", o.implRuns)
+	if o.implRuns%3 != 0 {
+		return o, fmt.Errorf("-impl-runs %d: want a multiple of 3 (a third each at Procs 2, 4 and 8)", o.implRuns)
 	}
 	if o.budget < 0 {
 		return o, fmt.Errorf("-budget %v: want 0 (each stage's default) or a positive duration", o.budget)
@@ -570,11 +570,12 @@ func conformLongStage(ctx context.Context, log io.Writer, o longOptions) stageRe
 	t := &implTally{documented: map[string]int{}, filters: map[string]int{}}
 	start := time.Now()
 	var check time.Duration
-	per := o.implRuns / 2
-	fmt.Fprintf(log, "impl: %d runs of 40 Gs at Procs 2 and 4 (seeds 1000*procs+i, i < %d, as TestImplTracesLong)\n", o.implRuns, per)
+	procsList := []int{2, 4, 8}
+	per := o.implRuns / len(procsList)
+	fmt.Fprintf(log, "impl: %d runs of 40 Gs at Procs 2, 4 and 8 (seeds 1000*procs+i, i < %d, as TestImplTracesLong)\n", per*len(procsList), per)
 	cut := false
 runs:
-	for _, procs := range []int{2, 4} {
+	for _, procs := range procsList {
 		for i := range per {
 			if ctx.Err() != nil {
 				cut = true
