@@ -751,8 +751,8 @@ func (c *checker) renameStartM(nc *config, st *spec.State, o *obs, a int, i int3
 	}
 	end = min(end, len(c.evs))
 	for s := 0; s < st.NumMs(); s++ {
-		if s == o.actor || st.M[s].PC != spec.MIdle || next.M[s].PC == spec.MIdle || next.M[s].P == spec.NoP {
-			continue
+		if s == o.actor || st.M[s].PC != spec.MIdle || next.M[s].PC == spec.MIdle || next.M[s].P == spec.NoP || movingTo(nc, s) {
+			continue // (a slot parked for a move just now is done)
 		}
 		r := -1
 		for j := o.pos + 1; j < end; j++ {
@@ -771,10 +771,32 @@ func (c *checker) renameStartM(nc *config, st *spec.State, o *obs, a int, i int3
 		case nc.moving[r] != 0:
 			return fmt.Sprintf("m%d is started twice before its stopm", r)
 		default:
-			nc.moving[r] = int8(s) + 1
+			// Park the started state in the highest idle slot, whose impl
+			// M the run is least likely to have (it numbers its Ms in the
+			// order it creates them), so that the slot it stands in for
+			// stays free for whichever impl M it is.
+			h := s
+			for x := st.NumMs() - 1; x > s; x-- {
+				if st.M[x].PC == spec.MIdle && next.M[x].PC == spec.MIdle && !movingTo(nc, x) {
+					h = x
+					break
+				}
+			}
+			next.M[s], next.M[h] = next.M[h], next.M[s]
+			nc.moving[r] = int8(h) + 1
 		}
 	}
 	return ""
+}
+
+// movingTo reports whether slot x stands for an impl M's restart.
+func movingTo(nc *config, x int) bool {
+	for _, to := range nc.moving {
+		if int(to)-1 == x {
+			return true
+		}
+	}
+	return false
 }
 
 func cmpU64(a, b uint64) int {
