@@ -82,6 +82,16 @@ func (d *Driver) m(i int) (*M, error) {
 	return d.s.allm[i], nil
 }
 
+// onRunning calls f with M i if it runs a G (Grunning), as the goroutine
+// actions' Driver methods do.
+func (d *Driver) onRunning(i int, f func(m *M)) error {
+	m, err := d.running(i, Grunning)
+	if err == nil {
+		f(m)
+	}
+	return err
+}
+
 // running returns m i if it is running a G in status st.
 func (d *Driver) running(i int, st Gstatus) (*M, error) {
 	m, err := d.m(i)
@@ -123,29 +133,17 @@ func (d *Driver) NewProc(i int) (*G, error) {
 
 // GoExit makes M i's G exit; if it is locked to M i, the M ends with it.
 func (d *Driver) GoExit(i int) error {
-	m, err := d.running(i, Grunning)
-	if err == nil {
-		d.s.goexit0(m)
-	}
-	return err
+	return d.onRunning(i, func(m *M) { d.s.goexit0(m) })
 }
 
 // Gosched makes M i's G yield.
 func (d *Driver) Gosched(i int) error {
-	m, err := d.running(i, Grunning)
-	if err == nil {
-		d.s.goschedImpl(m, false)
-	}
-	return err
+	return d.onRunning(i, func(m *M) { d.s.goschedImpl(m, false) })
 }
 
 // Park makes M i's G park.
 func (d *Driver) Park(i int) error {
-	m, err := d.running(i, Grunning)
-	if err == nil {
-		d.s.parkm(m, nil)
-	}
-	return err
+	return d.onRunning(i, func(m *M) { d.s.parkm(m, nil) })
 }
 
 // Ready makes M i's G ready g.
@@ -159,39 +157,23 @@ func (d *Driver) Ready(i int, g *G) error {
 
 // EnterSyscall makes M i's G enter a syscall.
 func (d *Driver) EnterSyscall(i int) error {
-	m, err := d.running(i, Grunning)
-	if err == nil {
-		d.s.entersyscall(m)
-	}
-	return err
+	return d.onRunning(i, func(m *M) { d.s.entersyscall(m) })
 }
 
 // EnterSyscallBlock makes M i's G enter a syscall known to block: M i
 // hands its P off at once.
 func (d *Driver) EnterSyscallBlock(i int) error {
-	m, err := d.running(i, Grunning)
-	if err == nil {
-		d.s.entersyscallblock(m)
-	}
-	return err
+	return d.onRunning(i, func(m *M) { d.s.entersyscallblock(m) })
 }
 
 // LockOSThread makes M i's G lock itself to M i.
 func (d *Driver) LockOSThread(i int) error {
-	m, err := d.running(i, Grunning)
-	if err == nil {
-		m.curg.Load().LockOSThread()
-	}
-	return err
+	return d.onRunning(i, func(m *M) { m.curg.Load().LockOSThread() })
 }
 
 // UnlockOSThread makes M i's G undo its LockOSThread.
 func (d *Driver) UnlockOSThread(i int) error {
-	m, err := d.running(i, Grunning)
-	if err == nil {
-		m.curg.Load().UnlockOSThread()
-	}
-	return err
+	return d.onRunning(i, func(m *M) { m.curg.Load().UnlockOSThread() })
 }
 
 // ExitSyscall makes M i's G return from its syscall: it keeps running if it

@@ -76,13 +76,7 @@ func (g *G) UnlockOSThread() {
 
 // SyscallBlock runs fn as a blocking system call (see ThreadTask).
 func (g *G) SyscallBlock(fn func()) {
-	m := g.mustRun("SyscallBlock")
-	s := g.x.s
-	s.entersyscallblock(m)
-	fn()
-	if !s.exitsyscall(m) {
-		g.yield(reqExitSyscallNoP)
-	}
+	g.syscall("SyscallBlock", (*Sched).entersyscallblock, fn)
 }
 
 // lockOSThread sets m.lockedg and g.lockedm: g runs on m.

@@ -110,10 +110,14 @@ func (g *G) Ready(t Task) error {
 
 // Syscall runs fn as a blocking call: the G holds its M (and, unless
 // sysmon retakes it, its P) without running Go code.
-func (g *G) Syscall(fn func()) {
-	m := g.mustRun("Syscall")
+func (g *G) Syscall(fn func()) { g.syscall("Syscall", (*Sched).entersyscall, fn) }
+
+// syscall runs fn between enter (entersyscall or entersyscallblock) and
+// exitsyscall; without a P at the exit the G goes through exitsyscallNoP.
+func (g *G) syscall(op string, enter func(*Sched, *M), fn func()) {
+	m := g.mustRun(op)
 	s := g.x.s
-	s.entersyscall(m)
+	enter(s, m)
 	fn()
 	if !s.exitsyscall(m) {
 		g.yield(reqExitSyscallNoP)
