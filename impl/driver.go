@@ -193,10 +193,11 @@ func (d *Driver) ExitSyscall(i int) error {
 // Preempt plays sysmon finding P p's G past its time slice; the G honours
 // the request at once (its next Checkpoint).
 func (d *Driver) Preempt(p int) error {
-	if p < 0 || p >= len(d.s.allp) {
+	allp := d.s.ps().allp
+	if p < 0 || p >= len(allp) {
 		return fmt.Errorf("driver: no p%d", p)
 	}
-	pp := d.s.allp[p]
+	pp := allp[p]
 	m := pp.m.Load()
 	if m == nil || !d.s.preemptone(pp) {
 		return fmt.Errorf("driver: p%d is not running a G", p)
@@ -210,11 +211,12 @@ func (d *Driver) Preempt(p int) error {
 // one sysmon tick but less than 10 ms (the untimed rule). It reports whether
 // the P was taken.
 func (d *Driver) Retake(p int) (bool, error) {
-	if p < 0 || p >= len(d.s.allp) {
+	allp := d.s.ps().allp
+	if p < 0 || p >= len(allp) {
 		return false, fmt.Errorf("driver: no p%d", p)
 	}
 	s := d.s
-	return s.retakeSyscall(s.allp[p], func(empty bool) bool {
+	return s.retakeSyscall(allp[p], func(empty bool) bool {
 		return retakeSyscallOK(empty, s.nmspinning.Load(), s.npidle.Load(), false)
 	}), nil
 }
@@ -343,7 +345,7 @@ func (s *Sched) Snapshot() Snapshot {
 	s.allgs.Lock()
 	sn.Gs = append(sn.Gs, s.allgs.gs...)
 	s.allgs.Unlock()
-	for _, pp := range s.allp {
+	for _, pp := range s.ps().allp {
 		next, ring := pp.runq.Contents()
 		sn.Ps = append(sn.Ps, PSnapshot{
 			Status:    spec.PStatus(pp.status.Load()),

@@ -129,7 +129,7 @@ func (s *Sched) handoffpOr(pp *P, b spec.Bug) {
 func (s *Sched) pidleputUnchecked(pp *P) {
 	pp.m.Store(nil)
 	pp.status.Store(uint32(spec.PIdle))
-	s.idlep.set(int(pp.id))
+	s.ps().idlep.set(int(pp.id))
 	s.npidle.Add(1)
 }
 

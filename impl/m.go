@@ -24,6 +24,7 @@ type M struct {
 	spinning bool      // m.spinning: looking for work to steal
 	scan     stealScan // pc MSteal: where stealWork is
 	rpos     int       // pc MRecheckRunqs: the next P checkRunqsNoP looks at
+	snap     *procSet  // the Ps as they were when the M released its P (allpSnapshot), for the no-P recheck
 	inj      GQueue    // pcs MInjectGlob, MInjectLocal: the Gs netpoll gave injectglist, runnable, not yet queued
 	injGlob  int32     // pc MInjectGlob: how many of inj go to sched.runq; MInjectStart: Ms startIdle may still start
 	idle     bool      // on sched.midle; under sched.lock
@@ -86,7 +87,7 @@ func (s *Sched) startm(pp *P, spinning, lockHeld bool) {
 		if spinning {
 			s.nmspinning.Add(-1)
 		}
-		s.idlep.set(int(pp.id))
+		s.ps().idlep.set(int(pp.id))
 		pp.status.Store(uint32(spec.PIdle))
 		s.npidle.Add(1)
 		if !lockHeld {

@@ -252,10 +252,10 @@ func TestMutationKillSchedStealBackoffNoCurg(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := d.Sched()
-	if m := s.allp[0].m.Load(); m == nil || m.curg.Load() != nil {
+	if m := s.ps().allp[0].m.Load(); m == nil || m.curg.Load() != nil {
 		t.Fatalf("p0 should be held by an M without a G")
 	}
-	s.stealBackoff(s.allp[0])()
+	s.stealBackoff(s.ps().allp[0])()
 }
 
 // TestMutationKillGMDeadlock kills impl/gm.go's checkdead

@@ -61,7 +61,7 @@ func (s *Sched) pidleput(pp *P) {
 	}
 	pp.m.Store(nil)
 	pp.status.Store(uint32(spec.PIdle))
-	s.idlep.set(int(pp.id))
+	s.ps().idlep.set(int(pp.id))
 	s.npidle.Add(1)
 }
 
@@ -70,12 +70,13 @@ func (s *Sched) pidleput(pp *P) {
 // not matter to scheduling, and this one is the spec's, so the deterministic
 // driver and the spec agree on which P wakes.
 func (s *Sched) pidleget() *P {
-	i := s.idlep.lowest()
+	ps := s.ps()
+	i := ps.idlep.lowest()
 	if i < 0 {
 		return nil
 	}
-	pp := s.allp[i]
-	s.idlep.clear(i)
+	pp := ps.allp[i]
+	ps.idlep.clear(i)
 	pp.status.Store(uint32(spec.PRunning))
 	s.npidle.Add(-1)
 	return pp

@@ -311,7 +311,7 @@ func (s *Sched) checkdead() {
 		return // Gs wait for I/O, not for each other
 	}
 	queued := s.glob.runq.Len()
-	for _, pp := range s.allp {
+	for _, pp := range s.ps().allp {
 		queued += pp.runq.Len()
 	}
 	err := ErrDeadlock

@@ -88,19 +88,16 @@ var (
 // goroutines is confined to shell.go. The deterministic Driver calls the
 // decision functions one step at a time without any goroutine.
 type Sched struct {
-	cfg        Config
-	glob       *GlobalRunq // sched.runq; glob.Lock is sched.lock
-	allp       []*P
-	gomaxprocs int32
-	period     uint32 // schedtick period (61)
-	half       int32  // len(p.runq)/2: globrunqgetbatch's n
-	bug        spec.Bug
-	det        bool
-	handoff    bool // hand-off shell (PinThreads or HandoffShell)
-	trace      func(Event)
+	cfg     Config
+	glob    *GlobalRunq             // sched.runq; glob.Lock is sched.lock
+	procs   atomic.Pointer[procSet] // allp, gomaxprocs, idlepMask, the steal order (procs.go)
+	period  uint32                  // schedtick period (61)
+	half    int32                   // len(p.runq)/2: globrunqgetbatch's n
+	bug     spec.Bug
+	det     bool
+	handoff bool // hand-off shell (PinThreads or HandoffShell)
+	trace   func(Event)
 
-	stealOrder randomOrder
-	idlep      pMask // idlepMask: written under sched.lock, read by thieves
 	npidle     atomic.Int32
 	nmspinning atomic.Int32
 	// needspinning is sched.needspinning: set under sched.lock by
@@ -208,14 +205,12 @@ func New(cfg Config) (*Sched, error) {
 	s := &Sched{
 		cfg:         cfg,
 		glob:        NewGlobalRunq(),
-		gomaxprocs:  int32(cfg.Procs),
 		period:      uint32(cfg.SchedTickPeriod),
 		half:        int32(cfg.QueueCapacity / 2),
 		bug:         cfg.bug,
 		det:         cfg.deterministic,
 		handoff:     cfg.PinThreads || cfg.HandoffShell,
 		trace:       cfg.Trace,
-		idlep:       newPMask(cfg.Procs),
 		sysmonWake:  make(chan struct{}, 1),
 		sysmonStop:  make(chan struct{}),
 		carriers:    make(chan *M),
@@ -224,9 +219,8 @@ func New(cfg Config) (*Sched, error) {
 	}
 	s.waitCond.L = &s.waitMu
 	s.ccond.L = &s.cmu
-	s.stealOrder = newRandomOrder(uint32(cfg.Procs))
-	s.allp = make([]*P, cfg.Procs)
-	for i := range s.allp {
+	allp := make([]*P, cfg.Procs)
+	for i := range allp {
 		q, err := NewRunq(cfg.QueueCapacity, s.glob)
 		if err != nil {
 			return nil, err
@@ -235,11 +229,15 @@ func New(cfg Config) (*Sched, error) {
 		if !s.det {
 			q.SetStealBackoff(s.stealBackoff(pp))
 		}
-		s.allp[i] = pp
+		allp[i] = pp
+	}
+	ps := newProcSet(allp)
+	for i, pp := range allp {
 		// Every P starts idle (on sched.pidle).
 		pp.status.Store(uint32(spec.PIdle))
-		s.idlep.set(i)
+		ps.idlep.set(i)
 	}
+	s.procs.Store(ps)
 	s.npidle.Store(int32(cfg.Procs))
 	if !s.det && !cfg.NoSysmon {
 		s.wg.Add(1)
@@ -249,7 +247,7 @@ func New(cfg Config) (*Sched, error) {
 }
 
 // Procs is GOMAXPROCS.
-func (s *Sched) Procs() int { return int(s.gomaxprocs) }
+func (s *Sched) Procs() int { return int(s.ps().n) }
 
 // Go is newproc from outside the scheduler (no current P): the new G joins
 // the global queue and an idle P, if any, gets an M to run it, as

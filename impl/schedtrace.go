@@ -18,6 +18,7 @@ import (
 func (s *Sched) appendSchedtrace(b []byte, now time.Duration) []byte {
 	s.glob.Lock()
 	defer s.glob.Unlock()
+	ps := s.ps()
 	threads := len(s.allm) - int(s.nmdead)
 	if !s.det && !s.cfg.NoSysmon {
 		threads++
@@ -25,7 +26,7 @@ func (s *Sched) appendSchedtrace(b []byte, now time.Duration) []byte {
 	b = append(b, "SCHED "...)
 	b = strconv.AppendInt(b, now.Milliseconds(), 10)
 	b = append(b, "ms: gomaxprocs="...)
-	b = strconv.AppendInt(b, int64(s.gomaxprocs), 10)
+	b = strconv.AppendInt(b, int64(ps.n), 10)
 	b = append(b, " idleprocs="...)
 	b = strconv.AppendInt(b, int64(s.npidle.Load()), 10)
 	b = append(b, " threads="...)
@@ -38,18 +39,18 @@ func (s *Sched) appendSchedtrace(b []byte, now time.Duration) []byte {
 	b = strconv.AppendInt(b, int64(s.nmidle), 10)
 	b = append(b, " runqueue="...)
 	b = strconv.AppendInt(b, int64(s.glob.runq.Len()), 10)
-	for i, pp := range s.allp {
+	for i, pp := range ps.allp {
 		b = append(b, ' ')
 		if i == 0 {
 			b = append(b, "[ "...)
 		}
 		b = strconv.AppendInt(b, int64(ringLen(pp.runq)), 10)
-		if i == len(s.allp)-1 {
+		if i == len(ps.allp)-1 {
 			b = append(b, " ]"...)
 		}
 	}
 	b = append(b, " schedticks=[ "...)
-	for _, pp := range s.allp {
+	for _, pp := range ps.allp {
 		b = strconv.AppendUint(b, uint64(pp.schedtick.Load()), 10)
 		b = append(b, ' ')
 	}

@@ -127,7 +127,7 @@ func (s *Sched) spinLimitStep(m *M) stepResult {
 	pp := m.p.Load()
 	// At most half of the busy Ps get a spinning M: with many Ps and
 	// little parallelism, spinning would only burn CPU.
-	if !spinOK(s.nmspinning.Load(), s.gomaxprocs, s.npidle.Load()) {
+	if !spinOK(s.nmspinning.Load(), s.ps().n, s.npidle.Load()) {
 		m.pc = spec.MDrop
 		s.emitAction(spec.ActSpinLimit, m, pp.id, nil)
 		return stepAgain
@@ -145,10 +145,10 @@ func (s *Sched) becomeSpinningStep(m *M) stepResult {
 	s.emitAction(spec.ActBecomeSpinning, m, pp.id, nil)
 	m.pc = spec.MSteal
 	m.scan = stealScan{}
-	if s.gomaxprocs == 1 {
+	if ps := s.ps(); ps.n == 1 {
 		m.pc = spec.MDrop // no victim: stealWork returns at once
 	} else {
-		m.scan.e = s.stealOrder.start(m.cheaprand())
+		m.scan.e = ps.order.start(m.cheaprand())
 	}
 	return stepAgain
 }
@@ -157,12 +157,13 @@ func (s *Sched) becomeSpinningStep(m *M) stepResult {
 // reached the top of findRunnable; the first victim is looked at in the
 // same step.
 func (s *Sched) startSteal(m *M) stepResult {
-	if s.gomaxprocs == 1 {
+	ps := s.ps()
+	if ps.n == 1 {
 		m.pc = spec.MDrop
 		return s.dropStep(m)
 	}
 	m.pc = spec.MSteal
-	m.scan = stealScan{e: s.stealOrder.start(m.cheaprand())}
+	m.scan = stealScan{e: ps.order.start(m.cheaprand())}
 	return s.stealStep(m)
 }
 
@@ -176,7 +177,7 @@ func spinOK(nmspinning, gomaxprocs, npidle int32) bool {
 // empty ring (globrunqgetbatch(len(pp.runq)/2) + runqputbatch). sched.lock
 // held.
 func (s *Sched) globrunqgetbatch(pp *P) *G {
-	g, q := s.glob.getBatch(s.half, s.gomaxprocs)
+	g, q := s.glob.getBatch(s.half, s.ps().n)
 	if g == nil {
 		return nil
 	}
@@ -215,6 +216,7 @@ func (s *Sched) dropStep(m *M) stepResult {
 		s.emitAction(spec.ActNeedSpinning, m, pp.id, nil)
 		return stepAgain
 	}
+	m.snap = s.ps()
 	releasep(m)
 	s.pidleput(pp)
 	s.glob.Unlock()
@@ -277,9 +279,10 @@ func (s *Sched) recheckStep(m *M) stepResult {
 // (recheckPStep); any other P is passed over.
 func (s *Sched) recheckRunqsStep(m *M) stepResult {
 	i := m.rpos
-	p2 := s.allp[i]
+	ps := m.snap
+	p2 := ps.allp[i]
 	ev := Event{Kind: EvAction, M: m.id, P: -1, Victim: p2.id}
-	if !s.idlep.read(i) && !p2.runq.Empty() {
+	if !ps.idlep.read(i) && !p2.runq.Empty() {
 		m.pc, m.rpos = spec.MRecheckP, 0
 		ev.Action = spec.ActRecheckFound
 		s.emit(ev)
@@ -287,7 +290,7 @@ func (s *Sched) recheckRunqsStep(m *M) stepResult {
 	}
 	m.rpos++
 	m.pc = spec.MRecheckRunqs
-	if m.rpos == len(s.allp) {
+	if m.rpos == len(ps.allp) {
 		m.pc, m.rpos = spec.MStop, 0
 	}
 	ev.Action = spec.ActRecheckMiss

@@ -84,18 +84,19 @@ type stealScan struct {
 // and the M goes on to release its P.
 func (s *Sched) stealStep(m *M) stepResult {
 	pp := m.p.Load()
+	ps := s.ps()
 	for {
 		if m.scan.e.done() {
 			m.scan.pass++
-			m.scan.e = s.stealOrder.start(m.cheaprand())
+			m.scan.e = ps.order.start(m.cheaprand())
 		}
-		p2 := s.allp[m.scan.e.position()]
+		p2 := ps.allp[m.scan.e.position()]
 		m.scan.e.next()
 		if p2 == pp {
 			continue
 		}
 		last := m.scan.pass == stealTries-1
-		if !s.idlep.read(int(p2.id)) {
+		if !ps.idlep.read(int(p2.id)) {
 			if g := pp.runq.Steal(p2.runq, last); g != nil {
 				m.scan = stealScan{}
 				s.counters.Steals.Add(1)
@@ -113,7 +114,7 @@ func (s *Sched) stealStep(m *M) stepResult {
 			m.scan.seen |= 1 << p2.id
 		}
 		m.scan.n++
-		if m.scan.n == s.gomaxprocs-1 {
+		if m.scan.n == ps.n-1 {
 			m.pc = spec.MDrop
 			m.scan = stealScan{}
 		}

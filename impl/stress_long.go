@@ -277,7 +277,7 @@ func (s *Sched) checkQuiescent() error {
 		if p.Status != 0 || p.RunNext != nil || len(p.Ring) != 0 {
 			return fmt.Errorf("p%d not idle and empty: %+v", i, p)
 		}
-		free += s.allp[i].gFree.Len()
+		free += s.ps().allp[i].gFree.Len()
 	}
 	for _, g := range sn.Gs {
 		if g.Status() != Gdead {

@@ -17,7 +17,7 @@ func TestRetakeStoresPidleBeforeHandoff(t *testing.T) {
 			return
 		}
 		seen = true
-		if st := spec.PStatus(d.Sched().allp[e.P].status.Load()); st != spec.PIdle {
+		if st := spec.PStatus(d.Sched().ps().allp[e.P].status.Load()); st != spec.PIdle {
 			t.Errorf("handoffp sees p%d %v, want idle", e.P, st)
 		}
 	}})
@@ -32,7 +32,7 @@ func TestRetakeStoresPidleBeforeHandoff(t *testing.T) {
 		t.Fatalf("retake: took=%v err=%v handoff seen=%v", took, err, seen)
 	}
 	// handoffp started a spinning M on the P: running again.
-	if st := spec.PStatus(d.Sched().allp[0].status.Load()); st != spec.PRunning {
+	if st := spec.PStatus(d.Sched().ps().allp[0].status.Load()); st != spec.PRunning {
 		t.Fatalf("after handoffp p0 is %v, want running", st)
 	}
 }
@@ -67,10 +67,10 @@ func TestExitSyscallLateP(t *testing.T) {
 	step("m1 looks at sched.runq", d.Step(1), spec.ActGlobal61Miss)
 	step("m1 looks at both queues", d.Step(1), spec.ActGlobRunqMiss)
 	step("m1 gives up", d.Step(1), spec.ActReleaseP) // one P: no victim, p0 goes idle
-	tick := d.Sched().allp[0].schedtick.Load()
+	tick := d.Sched().ps().allp[0].schedtick.Load()
 	status = nil
 	step("m0 locks", d.Step(0), spec.ActExitSyscallLateP)
-	if got := d.Sched().allp[0].schedtick.Load(); got != tick+1 {
+	if got := d.Sched().ps().allp[0].schedtick.Load(); got != tick+1 {
 		t.Errorf("schedtick %d after a fresh slice, want %d", got, tick+1)
 	}
 	if len(status) != 1 || status[0] != "runnable>running" {

@@ -54,14 +54,14 @@ func (s *Sched) sysmon() {
 		case <-s.sysmonStop:
 			return
 		}
-		if s.cfg.SchedTrace <= 0 && s.npidle.Load() == s.gomaxprocs {
+		if s.cfg.SchedTrace <= 0 && s.npidle.Load() == s.ps().n {
 			// Deep sleep, with every P idle there is nothing to retake,
 			// until a G enters a syscall, leaves one with an idle P, or
 			// work comes from outside (injectglist), or for at most
 			// sysmonDeepSleep. An M started inside the scheduler does
 			// not wake it, as in the runtime.
 			s.sysmonOn.Store(true)
-			if s.npidle.Load() == s.gomaxprocs {
+			if s.npidle.Load() == s.ps().n {
 				timer.Reset(sysmonDeepSleep)
 				select {
 				case <-s.sysmonWake:
@@ -101,7 +101,7 @@ func (s *Sched) wakeSysmon() {
 // sysmon tick and retakeSyscallOK agrees. It returns how many Ps it took.
 func (s *Sched) retake(now time.Duration) int {
 	n := 0
-	for _, pp := range s.allp {
+	for _, pp := range s.ps().allp {
 		if pp.status.Load() != uint32(spec.PRunning) {
 			continue
 		}
