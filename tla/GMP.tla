@@ -952,4 +952,18 @@ TimeSlice == \A p \in Ps : []<>(st.P[p].status = "idle") \/ []<><<FreshSlice(p) 
 NoGlobalStarvation ==
     TimeSlice => \A g \in Gs : []<>(Occurrences(g, st.Runq) = 0)
 
+\* G g is in some P's local run queue: its runnext or its ring.
+InLocalQueue(g) ==
+    \E p \in Ps : st.P[p].runnext = g \/ Occurrences(g, st.P[p].ring) # 0
+
+\* (c) No starvation of the local queues, given the time slice: under the
+\* fairness and time slices of (b), no G stays in the local run queues
+\* (some P's runnext or ring, not necessarily the same P's) forever. Not
+\* one of the default checks (spec.Options.LocalStarvation): Go 1.26 fails
+\* it, as golang/go#52934 (open) says (GMP_hist_52934.cfg): two Gs of a P
+\* ready each other into runnext and run there on an inherited slice,
+\* while the G at the head of its ring waits.
+NoLocalStarvation ==
+    TimeSlice => \A g \in Gs : []<>(~InLocalQueue(g))
+
 =============================================================================
