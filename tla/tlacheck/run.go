@@ -234,7 +234,13 @@ const (
 )
 
 // RunTLC model-checks c with TLC from the tla2tools.jar at jar, with one
-// worker so that runs are repeatable. TLC runs on copies of the modules and
+// worker so that runs are repeatable, and temporal properties checked once,
+// on the complete state graph (-lncheck final): by default TLC also checks
+// them on the part found so far, at intervals that depend on the machine's
+// speed, and stops at the first violation, so a failing temporal cfg's
+// distinct-state count (and counterexample) varied with the load. With
+// "final" the count of every temporal cfg is the whole graph's, which the
+// tests compare with the Go explorer's. TLC runs on copies of the modules and
 // the cfg in a temporary directory, never in the source tree: besides its
 // states directory (-metadir), TLC 1.8 writes a trace-explorer module
 // Module_TTrace_<time>.tla beside the module on every violation, which
@@ -263,7 +269,7 @@ func RunTLC(ctx context.Context, jar string, c Cfg) (Result, error) {
 	}
 	meta := filepath.Join(work, "states")
 	cmd := exec.CommandContext(ctx, "java", "-XX:+UseParallelGC", "-cp", jar, "tlc2.TLC",
-		"-workers", "1", "-metadir", meta, "-config", filepath.Base(c.Path), c.Module+".tla")
+		"-workers", "1", "-lncheck", "final", "-metadir", meta, "-config", filepath.Base(c.Path), c.Module+".tla")
 	cmd.Dir = work
 	procgroup.KillOnCancel(cmd)
 	var out bytes.Buffer

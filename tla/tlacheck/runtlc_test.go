@@ -96,7 +96,7 @@ func TestRunTLCFakeJava(t *testing.T) {
 				t.Errorf("TLC's directory lacks %s: %v", f, lines[1:])
 			}
 		}
-		want := []string{"-XX:+UseParallelGC", "-cp", jar, "tlc2.TLC", "-workers", "1", "-metadir"}
+		want := []string{"-XX:+UseParallelGC", "-cp", jar, "tlc2.TLC", "-workers", "1", "-lncheck", "final", "-metadir"}
 		got := strings.Split(strings.TrimSpace(args), "\n")
 		if len(got) != len(want)+4 || !slices.Equal(got[:len(want)], want) ||
 			!slices.Equal(got[len(want)+1:], []string{"-config", "M_bug_x.cfg", "M.tla"}) {
