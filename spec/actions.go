@@ -22,37 +22,38 @@ const (
 	ActExitSyscallIdleP // exitsyscallTryGetP → pidleget
 	ActExitSyscallNoP   // exitsyscallNoP: curg Grunning → Grunnable, dropg
 	// The schedule loop, by an M in findRunnable (weakly fair per M).
-	ActGlobal61            // schedtick%61 == 0 and sched.runq not empty → globrunqget under sched.lock
-	ActGlobal61Miss        // schedtick%61 == 0 but sched.runq empty (read, or found under the lock)
-	ActRunqGet             // runqget
-	ActGlobRunqGetBatch    // globrunqgetbatch + runqputbatch (top, or before releasing the P)
-	ActGlobRunqMiss        // local queue and sched.runq seen empty at the top
-	ActNetpoll             // netpoll(0) in findRunnable (param G)
-	ActNetpollInject       // netpoll(0) returns two: G to run, Inj to injectglist; its npidle load (Bounds.InjectList)
-	ActInjectGlobrunq      // injectglist, npidle > 0 read: globrunqputbatch under sched.lock
-	ActInjectStartIdle     // injectglist's startIdle: pidlegetSpinning and startm under sched.lock
-	ActInjectRunqput       // injectglist, npidle == 0 read: runqputbatch on the M's P
-	ActInjectWakep         // injectglist's final wakep (Go 1.23 on); then the netpolled G runs
-	ActSpinOK              // 2*nmspinning < procs-npidle: the limit allows spinning
-	ActBecomeSpinning      // becomeSpinning: m.spinning, nmspinning.Add(1), needspinning = 0
-	ActSpinLimit           // 2*nmspinning >= procs-npidle: do not spin
-	ActSteal               // stealWork visits a victim and runqsteal takes work (param P: victim)
-	ActStealMiss           // stealWork visits a victim and finds nothing (param P: victim)
-	ActNeedSpinning        // sched.needspinning set: becomeSpinning instead of releasing the P
-	ActReleaseP            // releasep + pidleput under sched.lock
-	ActDropSpinning        // m.spinning = false; nmspinning.Add(-1) after releasing the P
-	ActRecheckGlobal       // no-P recheck of sched.runq: pidlegetSpinning got a P
-	ActRecheckGlobalNoP    // no-P recheck of sched.runq: no idle P, needspinning = 1
-	ActRecheckFound        // checkRunqsNoP looks at a P and sees work there (param P)
-	ActRecheckRunqs        // then sched.lock: pidlegetSpinning got a P
-	ActRecheckRunqsNoP     // then sched.lock: no idle P, needspinning = 1
-	ActRecheckMiss         // checkRunqsNoP looks at a P and finds nothing (param P)
-	ActStopM               // stopm: mput under sched.lock
-	ActExitSyscallLateP    // exitsyscallNoP: pidleget under sched.lock got a P → execute
-	ActExitSyscallGlobrunq // exitsyscallNoP: no idle P → globrunqput, then stopm
-	ActResetSpinning       // schedule: resetspinning (nmspinning.Add(-1), then wakep) and execute
-	ActStartLockedM        // schedule: startlockedm: releasep, the P to the G's locked M (State.lockedm), then stopm
-	ActStopLockedM         // schedule of a locked M: stoplockedm: handoffp(releasep()), park until startlockedm
+	ActGlobal61             // schedtick%61 == 0 and sched.runq not empty → globrunqget under sched.lock
+	ActGlobal61Miss         // schedtick%61 == 0 but sched.runq empty (read, or found under the lock)
+	ActRunqGet              // runqget
+	ActGlobRunqGetBatch     // globrunqgetbatch + runqputbatch (top, or before releasing the P)
+	ActGlobRunqMiss         // local queue and sched.runq seen empty at the top
+	ActNetpoll              // netpoll(0) in findRunnable (param G)
+	ActNetpollInject        // netpoll(0) returns two: G to run, Inj to injectglist; its npidle load (Bounds.InjectList)
+	ActInjectGlobrunq       // injectglist, npidle > 0 read: globrunqputbatch under sched.lock
+	ActInjectStartIdle      // injectglist's startIdle: pidlegetSpinning and startm under sched.lock
+	ActInjectRunqput        // injectglist, npidle == 0 read: runqputbatch on the M's P
+	ActInjectWakep          // injectglist's final wakep (Go 1.23 on); then the netpolled G runs
+	ActSpinOK               // 2*nmspinning < procs-npidle: the limit allows spinning
+	ActBecomeSpinning       // becomeSpinning: m.spinning, nmspinning.Add(1), needspinning = 0
+	ActSpinLimit            // 2*nmspinning >= procs-npidle: do not spin
+	ActSteal                // stealWork visits a victim and runqsteal takes work (param P: victim)
+	ActStealMiss            // stealWork visits a victim and finds nothing (param P: victim)
+	ActNeedSpinning         // sched.needspinning set: becomeSpinning instead of releasing the P
+	ActReleaseP             // releasep + pidleput under sched.lock
+	ActDropSpinning         // m.spinning = false; nmspinning.Add(-1) after releasing the P
+	ActRecheckGlobal        // no-P recheck of sched.runq: pidlegetSpinning got a P
+	ActRecheckGlobalNoP     // no-P recheck of sched.runq: no idle P, needspinning = 1
+	ActRecheckFound         // checkRunqsNoP looks at a P and sees work there (param P)
+	ActRecheckRunqs         // then sched.lock: pidlegetSpinning got a P
+	ActRecheckRunqsNoP      // then sched.lock: no idle P, needspinning = 1
+	ActRecheckMiss          // checkRunqsNoP looks at a P and finds nothing (param P)
+	ActStopM                // stopm: mput under sched.lock
+	ActExitSyscallLateP     // exitsyscallNoP: pidleget under sched.lock got a P → execute
+	ActExitSyscallGlobrunq  // exitsyscallNoP: no idle P → globrunqput, then stopm
+	ActExitSyscallLockCheck // go1.17dev: after that put, read the G's lockedm: stoplockedm if set, else stopm
+	ActResetSpinning        // schedule: resetspinning (nmspinning.Add(-1), then wakep) and execute
+	ActStartLockedM         // schedule: startlockedm: releasep, the P to the G's locked M (State.lockedm), then stopm
+	ActStopLockedM          // schedule of a locked M: stoplockedm: handoffp(releasep()), park until startlockedm
 	// wakep, by the M that called it (weakly fair per M, like the loop).
 	ActWakep       // nmspinning was 0 and the CAS 0 → 1 won
 	ActWakepSkip   // nmspinning != 0 (an M spins already): return
@@ -66,56 +67,57 @@ const (
 )
 
 var actionNames = [numActionKinds]string{
-	ActNewProc:             "NewProc",
-	ActGoExit:              "GoExit",
-	ActGosched:             "Gosched",
-	ActPark:                "Park",
-	ActReady:               "Ready",
-	ActEnterSyscall:        "EnterSyscall",
-	ActEnterSyscallBlock:   "EnterSyscallBlock",
-	ActLockOSThread:        "LockOSThread",
-	ActUnlockOSThread:      "UnlockOSThread",
-	ActExitSyscallFast:     "ExitSyscallFast",
-	ActExitSyscallIdleP:    "ExitSyscallIdleP",
-	ActExitSyscallNoP:      "ExitSyscallNoP",
-	ActGlobal61:            "Global61",
-	ActGlobal61Miss:        "Global61Miss",
-	ActRunqGet:             "RunqGet",
-	ActGlobRunqGetBatch:    "GlobRunqGetBatch",
-	ActGlobRunqMiss:        "GlobRunqMiss",
-	ActNetpoll:             "Netpoll",
-	ActNetpollInject:       "NetpollInject",
-	ActInjectGlobrunq:      "InjectGlobrunq",
-	ActInjectStartIdle:     "InjectStartIdle",
-	ActInjectRunqput:       "InjectRunqput",
-	ActInjectWakep:         "InjectWakep",
-	ActSpinOK:              "SpinOK",
-	ActBecomeSpinning:      "BecomeSpinning",
-	ActSpinLimit:           "SpinLimit",
-	ActSteal:               "Steal",
-	ActStealMiss:           "StealMiss",
-	ActNeedSpinning:        "NeedSpinning",
-	ActReleaseP:            "ReleaseP",
-	ActDropSpinning:        "DropSpinning",
-	ActRecheckGlobal:       "RecheckGlobal",
-	ActRecheckGlobalNoP:    "RecheckGlobalNoP",
-	ActRecheckFound:        "RecheckFound",
-	ActRecheckRunqs:        "RecheckRunqs",
-	ActRecheckRunqsNoP:     "RecheckRunqsNoP",
-	ActRecheckMiss:         "RecheckMiss",
-	ActStopM:               "StopM",
-	ActExitSyscallLateP:    "ExitSyscallLateP",
-	ActExitSyscallGlobrunq: "ExitSyscallGlobrunq",
-	ActResetSpinning:       "ResetSpinning",
-	ActStartLockedM:        "StartLockedM",
-	ActStopLockedM:         "StopLockedM",
-	ActWakep:               "Wakep",
-	ActWakepSkip:           "WakepSkip",
-	ActWakepStartM:         "WakepStartM",
-	ActWakepNoP:            "WakepNoP",
-	ActPreempt:             "Preempt",
-	ActRetake:              "Retake",
-	ActInjectGList:         "InjectGList",
+	ActNewProc:              "NewProc",
+	ActGoExit:               "GoExit",
+	ActGosched:              "Gosched",
+	ActPark:                 "Park",
+	ActReady:                "Ready",
+	ActEnterSyscall:         "EnterSyscall",
+	ActEnterSyscallBlock:    "EnterSyscallBlock",
+	ActLockOSThread:         "LockOSThread",
+	ActUnlockOSThread:       "UnlockOSThread",
+	ActExitSyscallFast:      "ExitSyscallFast",
+	ActExitSyscallIdleP:     "ExitSyscallIdleP",
+	ActExitSyscallNoP:       "ExitSyscallNoP",
+	ActGlobal61:             "Global61",
+	ActGlobal61Miss:         "Global61Miss",
+	ActRunqGet:              "RunqGet",
+	ActGlobRunqGetBatch:     "GlobRunqGetBatch",
+	ActGlobRunqMiss:         "GlobRunqMiss",
+	ActNetpoll:              "Netpoll",
+	ActNetpollInject:        "NetpollInject",
+	ActInjectGlobrunq:       "InjectGlobrunq",
+	ActInjectStartIdle:      "InjectStartIdle",
+	ActInjectRunqput:        "InjectRunqput",
+	ActInjectWakep:          "InjectWakep",
+	ActSpinOK:               "SpinOK",
+	ActBecomeSpinning:       "BecomeSpinning",
+	ActSpinLimit:            "SpinLimit",
+	ActSteal:                "Steal",
+	ActStealMiss:            "StealMiss",
+	ActNeedSpinning:         "NeedSpinning",
+	ActReleaseP:             "ReleaseP",
+	ActDropSpinning:         "DropSpinning",
+	ActRecheckGlobal:        "RecheckGlobal",
+	ActRecheckGlobalNoP:     "RecheckGlobalNoP",
+	ActRecheckFound:         "RecheckFound",
+	ActRecheckRunqs:         "RecheckRunqs",
+	ActRecheckRunqsNoP:      "RecheckRunqsNoP",
+	ActRecheckMiss:          "RecheckMiss",
+	ActStopM:                "StopM",
+	ActExitSyscallLateP:     "ExitSyscallLateP",
+	ActExitSyscallGlobrunq:  "ExitSyscallGlobrunq",
+	ActExitSyscallLockCheck: "ExitSyscallLockCheck",
+	ActResetSpinning:        "ResetSpinning",
+	ActStartLockedM:         "StartLockedM",
+	ActStopLockedM:          "StopLockedM",
+	ActWakep:                "Wakep",
+	ActWakepSkip:            "WakepSkip",
+	ActWakepStartM:          "WakepStartM",
+	ActWakepNoP:             "WakepNoP",
+	ActPreempt:              "Preempt",
+	ActRetake:               "Retake",
+	ActInjectGList:          "InjectGList",
 }
 
 func (k ActionKind) String() string {
@@ -138,6 +140,11 @@ func ActionKinds() []ActionKind {
 // its no-P recheck, stopm, and the lock section of exitsyscallNoP) or of
 // wakep: the actions weak fairness per M is about.
 func (k ActionKind) schedStep() bool { return k >= ActGlobal61 && k <= ActWakepNoP }
+
+// InGo126 reports whether the Go 1.26 model can take k: every kind but the
+// steps only an older release's variant has (ExitSyscallLockCheck:
+// go1.17dev).
+func (k ActionKind) InGo126() bool { return k != ActExitSyscallLockCheck }
 
 // external reports whether k is taken by sysmon or netpoll rather than an M.
 func (k ActionKind) external() bool { return k >= ActPreempt }

@@ -120,6 +120,13 @@ type Bounds struct {
 	// G, and with them startlockedm, stoplockedm, and the end of a thread
 	// whose locked G exits.
 	LockOSThread bool
+	// NoPark restricts the goroutines to the workload of golang/go#13546:
+	// they spawn, yield (Gosched) and exit, but never park, so nothing is
+	// ever readied. It leaves out the runnext ping-pong through Ready
+	// that makes Go 1.26 fail property (c) (golang/go#52934, open), and
+	// so lets (c) tell a release with asynchronous preemption from one
+	// without.
+	NoPark bool
 	// Go selects the runtime release whose scheduler the model follows
 	// (docs/versions.md). The zero value is Go126.
 	Go  GoVersion
@@ -153,10 +160,34 @@ const (
 	// with nobody to steal them: golang/go#63555, fixed in 1.23. It
 	// differs from Go126 only with Bounds.InjectList.
 	Go122
+	// Go113 is Go 1.13 (and every release before 1.14) for one change:
+	// preemption is cooperative only. sysmon may still ask a running G to
+	// yield (Preempt), but a G in a loop without function calls never
+	// reaches a point where it checks, so no time slice is owed: the
+	// Slice fairness family of the starvation properties is dropped
+	// (liveness.go). golang/go#10958 and #13546; asynchronous preemption
+	// (1.14, golang/go#24543) restored the obligation. Safety and work
+	// conservation are as Go 1.26's.
+	Go113
+	// Go117dev is the Go 1.17 development tree (spring 2021) for one
+	// change: exitsyscall's slow path, with no P, put its G on the global
+	// queue, unlocked sched.lock, and only then read the G's lockedm to
+	// choose between stoplockedm and stopm. By then another M may have
+	// run the G and locked it to itself, so the M parks in stoplockedm
+	// with no locked G of its own: "stoplockedm: inconsistent locking",
+	// golang/go#46524. go1.17 reads it in the lock section, before the
+	// put publishes the G (ExitSyscallLockCheck is the separate read).
+	Go117dev
+	// Go15dev is the Go 1.5 development tree (April 2015, after runnext
+	// was added) for one change: handoffp judged a P's local queue empty
+	// from its ring alone, so a P whose only G sat in runnext was handed
+	// to a spinning M (or to the idle list): "spinning with local work",
+	// golang/go#10573.
+	Go15dev
 	numGoVersions
 )
 
-var goVersionNames = [numGoVersions]string{Go126: "go1.26", Go119: "go1.19", Go121: "go1.21", Go122: "go1.22"}
+var goVersionNames = [numGoVersions]string{Go126: "go1.26", Go119: "go1.19", Go121: "go1.21", Go122: "go1.22", Go113: "go1.13", Go117dev: "go1.17dev", Go15dev: "go1.5dev"}
 
 func (v GoVersion) String() string {
 	if v < numGoVersions {
@@ -191,6 +222,18 @@ func (b Bounds) recheckGlobal() bool { return b.Go != Go121 }
 // injectWakep reports whether injectglist with a P ends with wakep (Go 1.23
 // on; the go1.19 and go1.21 variants predate it too).
 func (b Bounds) injectWakep() bool { return b.Go == Go126 }
+
+// asyncPreempt reports whether sysmon can stop a G that makes no calls
+// (Go 1.14 on), so that a P owes its ring a fresh time slice.
+func (b Bounds) asyncPreempt() bool { return b.Go != Go113 }
+
+// lockCheckAfterPut reports whether exitsyscall's slow path reads the G's
+// lockedm after globrunqput has published the G (the go1.17dev variant).
+func (b Bounds) lockCheckAfterPut() bool { return b.Go == Go117dev }
+
+// runnextCounts reports whether handoffp's emptiness test counts runnext
+// (every release; not the go1.5dev variant).
+func (b Bounds) runnextCounts() bool { return b.Go != Go15dev }
 
 // withDefaults fills the zero-means-default fields.
 func (b Bounds) withDefaults() Bounds {
@@ -245,6 +288,9 @@ func (b Bounds) String() string {
 	}
 	if b.LockOSThread {
 		s += " LockOSThread=true"
+	}
+	if b.NoPark {
+		s += " NoPark=true"
 	}
 	if b.Go != Go126 {
 		s += " Go=" + b.Go.String()

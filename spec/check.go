@@ -76,7 +76,7 @@ func (md *Model) check(s *State) error {
 			switch ms.PC {
 			case MRun, MSyscallNoP:
 				ok = ms.CurG == g
-			case MSched, MLockedWait:
+			case MSched, MLockedWait, MExitLockCheck:
 				ok = ms.CurG == NoG && (ms.PC == MSched || ms.P == NoP)
 			}
 			if !ok || ms.Spinning || ms.Scan != 0 || ms.Inj != NoG {
@@ -115,7 +115,7 @@ func (md *Model) check(s *State) error {
 			}
 		}
 		snapPC := md.idleSnapshot && (ms.PC == MDrop || ms.PC == MDropSpin || ms.PC == MRecheck)
-		if ms.Inj != NoG && ms.PC != MInjectGlob && ms.PC != MInjectLocal {
+		if ms.Inj != NoG && ms.PC != MInjectGlob && ms.PC != MInjectLocal && ms.PC != MExitLockCheck {
 			return inv(InvMShape, "m%d at %v holds %s for injectglist", m, ms.PC, gName(ms.Inj))
 		}
 		if ms.Scan != 0 && ms.PC != MSteal && ms.PC != MRecheckRunqs && !snapPC {
@@ -155,6 +155,10 @@ func (md *Model) check(s *State) error {
 			}
 			curg[ms.CurG]++
 			inHand[ms.CurG] = true
+		case MExitLockCheck:
+			if ms.P != NoP || ms.CurG != NoG || ms.Spinning || (ms.Inj != NoG) == (ms.LockedG != NoG) || int(ms.Inj) > nG || !md.b.lockCheckAfterPut() {
+				return inv(InvMShape, "m%d about to read the lockedm of the G it queued with P=%d curg=%s inject=%s locked=%s", m, ms.P, gName(ms.CurG), gName(ms.Inj), gName(ms.LockedG))
+			}
 		case MLockedWait:
 			if ms.P != NoP || ms.CurG != NoG || ms.LockedG == NoG {
 				return inv(InvMShape, "m%d parked in stoplockedm with P=%d curg=%s locked=%s", m, ms.P, gName(ms.CurG), gName(ms.LockedG))

@@ -134,19 +134,22 @@ func checkLiveness(ctx context.Context, g *graph, all, local bool) []ViolationGr
 	lc.low = make([]int32, nodes)
 	lc.onStack = make([]bool, nodes)
 
+	// Without asynchronous preemption (Go113) a P owes its queues no
+	// fresh time slice: its G may loop without calls forever.
+	slice := g.md.b.asyncPreempt()
 	props := []livenessProp{{kind: KindWorkConservation}}
 	if g.gsym {
 		// Under G symmetry one property: some G stays in sched.runq, on
 		// the graph of (representative, tracked G) pairs (symmetry.go).
-		props = append(props, livenessProp{kind: KindGlobalStarvation, slice: true, pair: true})
+		props = append(props, livenessProp{kind: KindGlobalStarvation, slice: slice, pair: true})
 	} else {
 		for x := 1; x <= int(g.proto.nG); x++ {
-			props = append(props, livenessProp{kind: KindGlobalStarvation, g: GID(x), slice: true})
+			props = append(props, livenessProp{kind: KindGlobalStarvation, g: GID(x), slice: slice})
 		}
 	}
 	if local {
 		for x := 1; x <= int(g.proto.nG); x++ {
-			props = append(props, livenessProp{kind: KindLocalStarvation, g: GID(x), slice: true})
+			props = append(props, livenessProp{kind: KindLocalStarvation, g: GID(x), slice: slice})
 		}
 	}
 	var out []ViolationGroup

@@ -83,8 +83,10 @@ func (md *Model) appendEnabled(dst []Action, s *State) []Action {
 				}
 				dst = append(dst,
 					Action{Kind: ActGoExit, M: mi, P: NoP},
-					Action{Kind: ActGosched, M: mi, P: NoP},
-					Action{Kind: ActPark, M: mi, P: NoP})
+					Action{Kind: ActGosched, M: mi, P: NoP})
+				if !md.b.NoPark {
+					dst = append(dst, Action{Kind: ActPark, M: mi, P: NoP})
+				}
 				for g2 := 1; g2 <= int(s.nG); g2++ {
 					if s.G[g2] == GWaiting {
 						dst = append(dst, Action{Kind: ActReady, M: mi, P: NoP, G: GID(g2)})
@@ -121,6 +123,8 @@ func (md *Model) appendEnabled(dst []Action, s *State) []Action {
 			dst = md.appendSchedSteps(dst, s, mi)
 		case MStartLocked:
 			dst = append(dst, Action{Kind: ActStartLockedM, M: mi, P: NoP})
+		case MExitLockCheck:
+			dst = append(dst, Action{Kind: ActExitSyscallLockCheck, M: mi, P: NoP})
 		case MInjectGlob:
 			dst = append(dst, Action{Kind: ActInjectGlobrunq, M: mi, P: NoP})
 		case MInjectStart:
@@ -471,9 +475,30 @@ func (md *Model) step(s *State, a Action) (info stepInfo, err error) {
 		info.freshP, err = md.run(s, a.M, ms.CurG, false)
 	case ActExitSyscallGlobrunq:
 		s.globrunqput(ms.CurG)
+		if md.b.lockCheckAfterPut() {
+			// The G is published; its lockedm is read in a step of its
+			// own. A locked M's G is its LockedG; an unlocked M keeps
+			// the G's id in Inj (the key has room for one of the two).
+			if ms.LockedG == NoG {
+				ms.Inj = ms.CurG
+			}
+			ms.CurG, ms.PC = NoG, MExitLockCheck
+			break
+		}
 		ms.CurG, ms.PC = NoG, MStop
 		if ms.LockedG != NoG {
 			ms.PC = MLockedWait // stoplockedm with no P to hand off: park
+		}
+	case ActExitSyscallLockCheck:
+		g := ms.Inj
+		if ms.LockedG != NoG {
+			g = ms.LockedG
+		}
+		ms.Inj, ms.PC = NoG, MStop
+		if s.lockedm(g) >= 0 {
+			// Locked to some M, this one or (the race) another: park in
+			// stoplockedm.
+			ms.PC = MLockedWait
 		}
 	case ActGlobal61:
 		info.freshP, err = md.run(s, a.M, s.globrunqget(), false)
@@ -787,6 +812,9 @@ func (md *Model) wakep(ms *MState) { ms.Wake = WakePending }
 // goes idle.
 func (md *Model) handoffp(s *State, p int) error {
 	local := !s.P[p].empty() && md.b.Bug != BugRetakeIgnoresLocal
+	if !md.b.runnextCounts() {
+		local = s.P[p].N > 0 // go1.5dev: the ring alone
+	}
 	if local || s.Runq.N > 0 {
 		return md.startm(s, p, false)
 	}

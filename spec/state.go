@@ -49,31 +49,32 @@ func (s PStatus) String() string {
 type MPC uint8
 
 const (
-	MIdle         MPC = iota // parked in stopm, on sched.midle
-	MSched                   // top of findRunnable, holding a P, no curg; next: the 1/61 check
-	MLocal                   // past the 1/61 check; next: runqget, then the global queue's read and lock section
-	MPoll                    // local and global queues seen empty; next: netpoll(0), then the spinning limit (or stealWork)
-	MSpin                    // the spinning limit allowed it; next: becomeSpinning's nmspinning.Add(1)
-	MSteal                   // spinning in stealWork; Scan holds the victims visited
-	MDrop                    // found nothing; next: the sched.lock section that releases the P
-	MDropSpin                // released its P while spinning; next: nmspinning.Add(-1)
-	MRecheck                 // no P, spinning dropped; next: the global-queue recheck under sched.lock
-	MRecheckRunqs            // no P; checkRunqsNoP, Scan holds the Ps looked at
-	MRecheckP                // no P; checkRunqsNoP saw work; next: pidlegetSpinning under sched.lock
-	MStop                    // no P, nothing found; next: stopm's mput under sched.lock
-	MSyscallNoP              // exitsyscallNoP: curg made runnable, next: pidleget or globrunqput
-	MInjectGlob              // netpoll(0) gave curg and Inj, npidle > 0 was read; next: globrunqputbatch(Inj) under sched.lock
-	MInjectStart             // next: injectglist's startIdle, pidlegetSpinning and startm under sched.lock
-	MInjectLocal             // netpoll(0) gave curg and Inj, npidle == 0 was read; next: runqputbatch(Inj) on the M's P
-	MInjectWake              // injectglist's puts are done; next: its final wakep (Go 1.23 on), and run curg
-	MResetSpin               // a spinning M took curg (still runnable) from a queue; next: resetspinning, then execute
-	MRun                     // running its curg (GRunning or GSyscall)
-	MStartLocked             // schedule found curg (still runnable), locked to another M; next: startlockedm
-	MLockedWait              // parked in stoplockedm, no P, until startlockedm hands it one with its locked G
+	MIdle          MPC = iota // parked in stopm, on sched.midle
+	MSched                    // top of findRunnable, holding a P, no curg; next: the 1/61 check
+	MLocal                    // past the 1/61 check; next: runqget, then the global queue's read and lock section
+	MPoll                     // local and global queues seen empty; next: netpoll(0), then the spinning limit (or stealWork)
+	MSpin                     // the spinning limit allowed it; next: becomeSpinning's nmspinning.Add(1)
+	MSteal                    // spinning in stealWork; Scan holds the victims visited
+	MDrop                     // found nothing; next: the sched.lock section that releases the P
+	MDropSpin                 // released its P while spinning; next: nmspinning.Add(-1)
+	MRecheck                  // no P, spinning dropped; next: the global-queue recheck under sched.lock
+	MRecheckRunqs             // no P; checkRunqsNoP, Scan holds the Ps looked at
+	MRecheckP                 // no P; checkRunqsNoP saw work; next: pidlegetSpinning under sched.lock
+	MStop                     // no P, nothing found; next: stopm's mput under sched.lock
+	MSyscallNoP               // exitsyscallNoP: curg made runnable, next: pidleget or globrunqput
+	MInjectGlob               // netpoll(0) gave curg and Inj, npidle > 0 was read; next: globrunqputbatch(Inj) under sched.lock
+	MInjectStart              // next: injectglist's startIdle, pidlegetSpinning and startm under sched.lock
+	MInjectLocal              // netpoll(0) gave curg and Inj, npidle == 0 was read; next: runqputbatch(Inj) on the M's P
+	MInjectWake               // injectglist's puts are done; next: its final wakep (Go 1.23 on), and run curg
+	MResetSpin                // a spinning M took curg (still runnable) from a queue; next: resetspinning, then execute
+	MRun                      // running its curg (GRunning or GSyscall)
+	MStartLocked              // schedule found curg (still runnable), locked to another M; next: startlockedm
+	MLockedWait               // parked in stoplockedm, no P, until startlockedm hands it one with its locked G
+	MExitLockCheck            // go1.17dev: exitsyscallNoP put curg on sched.runq; next: read its lockedm (Inj, or LockedG if locked)
 	numMPCs
 )
 
-var mpcNames = [...]string{"idle", "sched", "local", "poll", "spin", "steal", "drop", "dropspin", "recheck", "recheckrunqs", "recheckp", "stop", "syscallnop", "injectglob", "injectstart", "injectlocal", "injectwake", "resetspin", "run", "startlocked", "lockedwait"}
+var mpcNames = [...]string{"idle", "sched", "local", "poll", "spin", "steal", "drop", "dropspin", "recheck", "recheckrunqs", "recheckp", "stop", "syscallnop", "injectglob", "injectstart", "injectlocal", "injectwake", "resetspin", "run", "startlocked", "lockedwait", "exitlockcheck"}
 
 func (pc MPC) String() string {
 	if int(pc) < len(mpcNames) {
