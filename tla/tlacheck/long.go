@@ -12,11 +12,14 @@ package tlacheck
 // a half of wall time to the test command, already 8 min 39 s); and
 // GMP_p2_tick1 (15496 states, 35 s of the test command's tla-checker time,
 // which had reached 597 s of its 600 from an empty build cache, and 2 min 16 s
-// under gmpcheck verify's 2-minute budget at high load). The default test tier
+// under gmpcheck verify's 2-minute budget at high load); GMP_hist_52934,
+// golang/go#52934's local-queue starvation (liveness (c) fails at 144988
+// states). The default test tier
 // and gmpcheck verify check their bounds with the Go explorer (and TLC when
 // present) instead, and keep five GMP cfgs of up to 6864 states under
 // tla-checker and the graph cross-check (and the seeded bugs);
 // go test ./tla -long, GMPCHECK_LONG=1 and gmpcheck tla -run run
 // tla-checker and the graph cross-check on these too.
 var LongCfgs = map[string]bool{"GMP_np3": true, "GMP_go121": true, "GMP_live": true, "GMP_bug_ready_no_wakep_live": true,
-	"GMP_go122": true, "GMP_injectlist": true, "GMP_lockosthread": true, "GMP_syscallblock": true, "GMP_p2_tick1": true}
+	"GMP_go122": true, "GMP_injectlist": true, "GMP_lockosthread": true, "GMP_syscallblock": true, "GMP_p2_tick1": true,
+	"GMP_hist_52934": true}
