@@ -77,6 +77,10 @@ func (s *Sched) carry(m *M) {
 			return
 		}
 		if m.pc != spec.MRun {
+			if m.pollWait {
+				s.netpollWait(m)
+				continue
+			}
 			if r := s.schedStep(m); r == stepPark || r == stepExit {
 				s.carryEnd()
 				return
@@ -110,6 +114,12 @@ func (s *Sched) continueM(m *M, r stepResult) {
 	for {
 		if r == stepPark || r == stepExit || s.stopping.Load() {
 			s.carryEnd()
+			return
+		}
+		if m.pollWait {
+			// A blocked G's goroutine must not sleep for its M: a
+			// carrier takes the M into the poller.
+			s.passM(m)
 			return
 		}
 		if m.pc != spec.MRun {

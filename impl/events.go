@@ -24,11 +24,25 @@ const (
 	EvSpinning            // M's spinning flag became On
 	EvStartM              // M started (woken or created) on P, spinning if On
 	EvHandoff             // handoffp of P: to an M (On) or to the idle list
+	// The mechanisms spec/ does not model yet, named after the runtime's
+	// functions; none occurs unless the API that needs it is used
+	// (StopTheWorld, SetProcs, Sleep).
+	EvStopTheWorld  // stopTheWorld's sched.lock section: N Ps left running (idle and syscall Ps stopped)
+	EvGCStopM       // M (or handoffp, M -1; or entersyscall) stopped P for stop-the-world
+	EvStartTheWorld // startTheWorld's sched.lock section: N stopped Ps with work got an M
+	EvProcResize    // procresize from Victim Ps to N
+	EvTimerSleep    // G, run by M on P, parked with a timer on P's heap due in N µs
+	EvCheckTimers   // M ran N due timers of its own P (G: the first readied, now on P's runnext)
+	EvStealTimers   // M on P ran N due timers of Victim in stealWork's last round (G: the first)
+	EvNetpollBlock  // M went to sleep in the poller for N µs (On), or woke and took P (-1: none)
+	EvNetpollBreak  // M (-1: from outside) broke the poller's sleep
 	numEventKinds
 )
 
 var eventKindNames = [numEventKinds]string{
 	"Action", "GStatus", "RunqPut", "GlobPut", "GlobBatch", "Steal", "Spinning", "StartM", "Handoff",
+	"StopTheWorld", "GCStopM", "StartTheWorld", "ProcResize", "TimerSleep", "CheckTimers", "StealTimers",
+	"NetpollBlock", "NetpollBreak",
 }
 
 func (k EventKind) String() string {

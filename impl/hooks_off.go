@@ -52,3 +52,14 @@ func (c *Config) SetBug(b spec.Bug) error {
 	}
 	return fmt.Errorf("seeded scheduler bug %v: %w", b, errNoHooks)
 }
+
+// SetImplBug seeds the mechanism bug b (one of ImplBugs) into the
+// schedulers built from c; here, without -tags gmpcheck_hooks, only
+// ImplBugNone is accepted.
+func (c *Config) SetImplBug(b ImplBug) error {
+	if b == ImplBugNone {
+		c.implBug = b
+		return nil
+	}
+	return fmt.Errorf("seeded mechanism bug %v: %w", b, errNoHooks)
+}

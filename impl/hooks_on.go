@@ -74,3 +74,13 @@ func (c *Config) SetBug(b spec.Bug) error {
 	c.bug = b
 	return nil
 }
+
+// SetImplBug seeds the mechanism bug b (one of ImplBugs, or ImplBugNone)
+// into the schedulers built from c.
+func (c *Config) SetImplBug(b ImplBug) error {
+	if b >= numImplBugs {
+		return fmt.Errorf("impl: %v is not a seeded mechanism bug (known: %v)", b, ImplBugs())
+	}
+	c.implBug = b
+	return nil
+}

@@ -25,9 +25,18 @@ type M struct {
 	scan     stealScan // pc MSteal: where stealWork is
 	rpos     int       // pc MRecheckRunqs: the next P checkRunqsNoP looks at
 	snap     *procSet  // the Ps as they were when the M released its P (allpSnapshot), for the no-P recheck
-	inj      GQueue    // pcs MInjectGlob, MInjectLocal: the Gs netpoll gave injectglist, runnable, not yet queued
-	injGlob  int32     // pc MInjectGlob: how many of inj go to sched.runq; MInjectStart: Ms startIdle may still start
-	idle     bool      // on sched.midle; under sched.lock
+	// pollUntil is the earliest timer the M saw in findRunnable (0:
+	// none): with no work found it sleeps in the poller until then
+	// instead of parking. wasSpinning says it released its P spinning
+	// (it then looks at every P's timers, and spins again after the
+	// poller). pollWait: the shell must sleep in the poller before the
+	// M's next step.
+	pollUntil   int64
+	wasSpinning bool
+	pollWait    bool
+	inj         GQueue // pcs MInjectGlob, MInjectLocal: the Gs netpoll gave injectglist, runnable, not yet queued
+	injGlob     int32  // pc MInjectGlob: how many of inj go to sched.runq; MInjectStart: Ms startIdle may still start
+	idle        bool   // on sched.midle; under sched.lock
 	// lockedg is m.lockedg: the G that LockOSThread wired to this M (nil:
 	// none). Only that G, while it runs here, sets and clears it; the M
 	// reads it in its own steps.
@@ -180,24 +189,26 @@ func (s *Sched) stopm(m *M) bool {
 // wakep starts a spinning M on an idle P, unless some M is already spinning
 // (it will find the new work, and wake another if it finds some): at most
 // one M at a time is woken to look for work. m is the M that calls it, at
-// the end of newproc, ready, goschedImpl or resetspinning. Its steps are the
+// the end of newproc, ready, goschedImpl or resetspinning, or nil when
+// nobody in the scheduler calls it (StartTheWorld, a timer on a P sysmon
+// handed off to the idle list). Its steps are the
 // spec's: the load and CAS of nmspinning (WakepSkip or Wakep), then the
 // sched.lock section (WakepStartM or WakepNoP).
 func (s *Sched) wakep(m *M) {
 	if s.nmspinning.Load() != 0 || !s.nmspinning.CompareAndSwap(0, 1) {
-		s.emitAction(spec.ActWakepSkip, m, pidOf(m.p.Load()), nil)
+		s.emitAction(spec.ActWakepSkip, m, mpid(m), nil)
 		return
 	}
-	s.emitAction(spec.ActWakep, m, pidOf(m.p.Load()), nil)
+	s.emitAction(spec.ActWakep, m, mpid(m), nil)
 	s.glob.Lock()
 	pp := s.pidlegetSpinning()
 	if pp == nil {
 		s.nmspinning.Add(-1)
-		s.emitAction(spec.ActWakepNoP, m, pidOf(m.p.Load()), nil)
+		s.emitAction(spec.ActWakepNoP, m, mpid(m), nil)
 		s.glob.Unlock()
 		return
 	}
-	s.emitAction(spec.ActWakepStartM, m, pidOf(m.p.Load()), nil)
+	s.emitAction(spec.ActWakepStartM, m, mpid(m), nil)
 	s.startm(pp, true, true)
 	s.glob.Unlock()
 }
@@ -263,6 +274,15 @@ func (s *Sched) handoffp(pp *P) {
 		return
 	}
 	s.glob.Lock()
+	if s.world.gcwaiting.Load() {
+		// The world is stopping: the P stops here.
+		pp.m.Store(nil)
+		pp.status.Store(pGCStop)
+		s.stopOneLocked()
+		s.glob.Unlock()
+		s.emit(Event{Kind: EvGCStopM, M: -1, P: pp.id, Victim: -1})
+		return
+	}
 	if s.glob.runq.Len() != 0 {
 		s.glob.Unlock()
 		s.emit(Event{Kind: EvHandoff, P: pp.id, On: true})
@@ -276,8 +296,13 @@ func (s *Sched) handoffp(pp *P) {
 	} else {
 		s.pidleput(pp)
 	}
+	when := pp.timers.wakeTime()
 	s.glob.Unlock()
 	s.emit(Event{Kind: EvHandoff, P: pp.id, On: false})
+	if when != 0 {
+		// Somebody must wake up for the idle P's timers.
+		s.wakeNetPoller(nil, when)
+	}
 }
 
 // globNonEmpty reports whether the global queue holds a G.

@@ -85,6 +85,9 @@ func (s *Sched) NetpollReady(ts ...Task) error {
 	s.poll.nready.Add(int32(len(gs)))
 	s.poll.nwait.Add(-int32(len(gs)))
 	s.poll.mu.Unlock()
+	if s.lastpoll.Load() == 0 {
+		s.netpollBreak(nil) // an M asleep in the poller takes them
+	}
 	// With every M idle nobody would poll: inject the list now.
 	s.glob.Lock()
 	if s.allMsIdleLocked() {

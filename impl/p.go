@@ -14,6 +14,8 @@ type P struct {
 	status atomic.Uint32 // spec.PIdle or spec.PRunning
 	m      atomic.Pointer[M]
 	runq   *Runq
+	// timers is the P's timer heap (timers.go): sleeping Gs' wake-ups.
+	timers timers
 
 	// schedtick counts executes with a fresh time slice; sysmon reads it to
 	// see whether the P has been running the same slice for too long.
@@ -58,6 +60,9 @@ func (p pMask) lowest() int {
 func (s *Sched) pidleput(pp *P) {
 	if !pp.runq.Empty() {
 		panic("pidleput: P has non-empty run queue")
+	}
+	if s.world.gcwaiting.Load() {
+		panic("pidleput: P goes idle while the world stops")
 	}
 	pp.m.Store(nil)
 	pp.status.Store(uint32(spec.PIdle))

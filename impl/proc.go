@@ -27,6 +27,11 @@ type gsched struct {
 	// the G in a queue (dispatch).
 	lockedm   atomic.Pointer[M]
 	lockCount uint32 // LockOSThread calls not yet undone; only the G touches it
+	// sleepWhen is when a Sleep's timer is due, set by the G and read by
+	// its M in parkm, which puts the timer on its P; sleepSeq numbers the
+	// G's sleeps, so that a timer left from an earlier one readies nothing.
+	sleepWhen int64
+	sleepSeq  atomic.Uint64
 }
 
 // gReq is what a G asks of its M when it hands control back (the runtime's
@@ -135,6 +140,7 @@ func (s *Sched) execute(m *M, g *G, inheritTime bool) {
 	}
 	s.emitStatus(g, Grunnable, Grunning)
 	g.x.preempt.Store(false)
+	m.pollUntil = 0
 	if !inheritTime {
 		m.p.Load().schedtick.Add(1)
 	}
@@ -219,9 +225,15 @@ func (s *Sched) goschedImpl(m *M, preempted bool) {
 	s.emitStatus(g, Grunning, Grunnable)
 	dropg(m)
 	m.pc = spec.MSched
-	if s.bugOn(spec.BugGoschedLocal) {
+	switch {
+	case preempted && s.world.gcwaiting.Load():
+		// Preempted for stop-the-world: the G keeps its P's runnext,
+		// so that it runs first when the world starts again.
 		pp.runq.Put(g, true)
-	} else {
+		s.emit(Event{Kind: EvRunqPut, P: pp.id, G: g.goid, On: true})
+	case s.bugOn(spec.BugGoschedLocal):
+		pp.runq.Put(g, true)
+	default:
 		s.glob.Put(g)
 		s.emit(Event{Kind: EvGlobPut, P: pp.id, G: g.goid})
 	}
@@ -242,6 +254,10 @@ func (s *Sched) parkm(m *M, unlock sync.Locker) {
 	}
 	s.emitStatus(g, Grunning, Gwaiting)
 	dropg(m)
+	if w := g.x.sleepWhen; w != 0 {
+		g.x.sleepWhen = 0
+		s.addTimer(m, g, w)
+	}
 	m.pc = spec.MSched
 	if unlock != nil {
 		unlock.Unlock()
@@ -302,6 +318,9 @@ func (s *Sched) checkdead() {
 	if !s.allMsIdleLocked() || s.nlive.Load() == 0 || s.det || s.sysmonHeld.Load() != 0 {
 		return
 	}
+	if s.world.gcwaiting.Load() {
+		return // the world is stopped on purpose: StartTheWorld restarts it
+	}
 	if s.poll.nready.Load() != 0 {
 		// The last M would block in netpoll and find these: inject them.
 		s.netpollInjectNoPLocked()
@@ -317,6 +336,8 @@ func (s *Sched) checkdead() {
 	err := ErrDeadlock
 	if queued > 0 {
 		err = fmt.Errorf("gmpcheck: scheduler stuck: %d runnable Gs queued while every M is idle (lost wakeup)", queued)
+	} else if s.timersPendingLocked() {
+		err = fmt.Errorf("gmpcheck: scheduler stuck: timers pending while every M is idle, none in the poller (lost wakeup)")
 	}
 	s.dead.Store(true)
 	s.waitMu.Lock()

@@ -64,6 +64,9 @@ type Config struct {
 	// scheduler tests it behind the constant hooksEnabled, so the real
 	// scheduler carries no trace of it.
 	bug spec.Bug
+	// implBug is a seeded bug of a mechanism spec/ does not model
+	// (SetImplBug), under -tags gmpcheck_hooks only, like bug.
+	implBug ImplBug
 
 	deterministic bool // set by NewDriver: no goroutines, no sleeping
 }
@@ -117,6 +120,14 @@ type Sched struct {
 	sysmonOn     atomic.Bool  // sysmon is in deep sleep waiting for sysmonWake
 
 	poll netpoller // the network poller's stand-in (netpoll.go)
+
+	world worldState // stop-the-world (stw.go)
+	// lastpoll is sched.lastpoll: 0 while an M sleeps in the poller
+	// (netpollblock.go), else when the last sleep ended. pollUntil is
+	// sched.pollUntil: when that M wakes up (0: not asleep).
+	lastpoll  atomic.Int64
+	pollUntil atomic.Int64
+	poller    pollerState
 
 	gfree struct { // sched.gFree
 		sync.Mutex
@@ -217,6 +228,10 @@ func New(cfg Config) (*Sched, error) {
 		carrierStop: make(chan struct{}),
 		start:       time.Now(),
 	}
+	s.world.stopnote = make(chan struct{}, 1)
+	s.poller.brk = make(chan struct{}, 1)
+	s.poller.stop = make(chan struct{})
+	s.lastpoll.Store(1)
 	s.waitCond.L = &s.waitMu
 	s.ccond.L = &s.cmu
 	allp := make([]*P, cfg.Procs)
@@ -337,6 +352,7 @@ func (s *Sched) Stats() Stats {
 func (s *Sched) Shutdown() {
 	s.shutOnce.Do(func() {
 		s.stopping.Store(true)
+		close(s.poller.stop)
 		s.broadcastWait()
 		if !s.det && !s.cfg.NoSysmon {
 			close(s.sysmonStop)

@@ -14,6 +14,7 @@ const (
 	stepRun                     // m.curg was chosen: hand it control
 	stepPark                    // m is on the idle list: sleep until startm
 	stepExit                    // the scheduler is stopping: end the M
+	stepPoll                    // m sleeps in the poller (m.pollWait) until its timer or a netpollBreak
 )
 
 // schedStep is one step of the schedule loop of an M without a running G:
@@ -28,6 +29,9 @@ func (s *Sched) schedStep(m *M) stepResult {
 	if m.lockedg != nil && m.pc == spec.MSched {
 		// A locked M looks for no work: its G is all it runs.
 		return s.stoplockedmStep(m)
+	}
+	if s.world.gcwaiting.Load() && gcStopPoint(m.pc) {
+		return s.gcstopmStep(m)
 	}
 	switch m.pc {
 	case spec.MSched, spec.MLocal:
@@ -61,6 +65,16 @@ func (s *Sched) schedStep(m *M) stepResult {
 	case spec.MRecheckRunqs:
 		return s.recheckRunqsStep(m)
 	case spec.MStop:
+		if m.wasSpinning {
+			m.pollUntil = checkTimersNoP(m.snap, m.pollUntil)
+		}
+		if m.pollUntil != 0 {
+			if r, ok := s.netpollBlockStep(m); ok {
+				return r
+			}
+			m.pollUntil = 0
+		}
+		m.wasSpinning = false
 		s.emitAction(spec.ActStopM, m, -1, nil)
 		if !s.stopm(m) {
 			return stepExit
@@ -68,6 +82,8 @@ func (s *Sched) schedStep(m *M) stepResult {
 		return stepPark
 	case spec.MSyscallNoP:
 		return s.exitsyscallNoPLocked(m)
+	case mNetpoll:
+		return s.netpollReturnStep(m)
 	}
 	panic(fmt.Sprintf("schedule: m%d in state %v", m.id, m.pc))
 }
@@ -82,6 +98,14 @@ func (s *Sched) findRunnableStep(m *M) stepResult {
 	pp := m.p.Load()
 	if m.spinning && !pp.runq.Empty() && !s.anyBug() {
 		panic("schedule: spinning with local work")
+	}
+	// Due timers first: their Gs go to runnext, and the M runs the first
+	// at once (pollUntil notes the next timer).
+	if m.pc == spec.MSched && s.checkTimersStep(m) {
+		if g, inherit := pp.runq.Get(); g != nil {
+			s.emitAction(spec.ActRunqGet, m, pp.id, g)
+			return s.run(m, g, inherit && !m.spinning)
+		}
 	}
 	// Fairness: two Gs that keep readying each other through runnext
 	// could otherwise keep the global queue waiting forever.
@@ -204,6 +228,11 @@ func (s *Sched) globrunqgetbatch(pp *P) *G {
 func (s *Sched) dropStep(m *M) stepResult {
 	pp := m.p.Load()
 	s.glob.Lock()
+	if s.world.gcwaiting.Load() {
+		r := s.gcstopmLocked(m)
+		s.glob.Unlock()
+		return r
+	}
 	if g := s.globrunqgetbatch(pp); g != nil {
 		s.glob.Unlock()
 		s.emitAction(spec.ActGlobRunqGetBatch, m, pp.id, g)
@@ -217,6 +246,7 @@ func (s *Sched) dropStep(m *M) stepResult {
 		return stepAgain
 	}
 	m.snap = s.ps()
+	m.wasSpinning = m.spinning
 	releasep(m)
 	s.pidleput(pp)
 	s.glob.Unlock()

@@ -65,6 +65,9 @@ func (s *Sched) mstart(m *M) {
 	// A new M was created by startm with its P; it has not been "woken".
 	for {
 		var r stepResult
+		if m.pollWait {
+			s.netpollWait(m)
+		}
 		if m.pc == spec.MRun {
 			r = s.runG(m)
 		} else {

@@ -96,6 +96,14 @@ func (s *Sched) stealStep(m *M) stepResult {
 			continue
 		}
 		last := m.scan.pass == stealTries-1
+		if last && s.stealTimers(m, p2) {
+			// A timer readied a G onto this P: run it.
+			if g, _ := pp.runq.Get(); g != nil {
+				m.scan = stealScan{}
+				s.emitAction(spec.ActRunqGet, m, pp.id, g)
+				return s.run(m, g, false)
+			}
+		}
 		if !ps.idlep.read(int(p2.id)) {
 			if g := pp.runq.Steal(p2.runq, last); g != nil {
 				m.scan = stealScan{}

@@ -23,6 +23,7 @@ func (s *Sched) entersyscall(m *M) {
 		panic(fmt.Sprintf("entersyscall: bad g status %v", g.Status()))
 	}
 	s.emitStatus(g, Grunning, Gsyscall)
+	s.entersyscallGCWait(m, pp)
 	if s.sysmonOn.Load() {
 		s.wakeSysmon()
 	}

@@ -1,0 +1,67 @@
+package impl
+
+import "fmt"
+
+// ImplBug is a seeded bug in a mechanism that spec/ does not model (yet):
+// stop-the-world, procresize and timers. The spec's seeded bugs
+// (spec.Bugs, Config.SetBug) are rejected by the Driver's comparison with
+// the spec; these can only be rejected by the reference scheduler's own
+// runtime-style tests (stw_test.go, procresize_test.go, timers_test.go),
+// which is what TestImplBugsCaught checks. Like the spec's, they exist only
+// in the instrumented build (-tags gmpcheck_hooks): the default build's
+// scheduler tests them behind the constant hooksEnabled.
+type ImplBug uint8
+
+const (
+	ImplBugNone ImplBug = iota
+	// ImplBugProcresizeDropsRunq: procresize forgets the local run queue
+	// (runnext and ring) of every P it destroys instead of moving it to the
+	// global queue: those Gs stay runnable and never run.
+	ImplBugProcresizeDropsRunq
+	// ImplBugGCStopMNoCount: an M that gives up its P for stop-the-world
+	// (gcstopm) does not count it in sched.stopwait, so StopTheWorld waits
+	// for ever for a P that is already stopped.
+	ImplBugGCStopMNoCount
+	// ImplBugTimersNotStolen: stealWork's last round does not run other
+	// Ps' due timers, so a timer on a P whose G never yields waits until
+	// that G does, while the other Ps idle.
+	ImplBugTimersNotStolen
+	numImplBugs
+)
+
+var implBugNames = [numImplBugs]string{
+	ImplBugNone:                "none",
+	ImplBugProcresizeDropsRunq: "procresize-drops-runq",
+	ImplBugGCStopMNoCount:      "gcstopm-no-count",
+	ImplBugTimersNotStolen:     "timers-not-stolen",
+}
+
+func (b ImplBug) String() string {
+	if b < numImplBugs {
+		return implBugNames[b]
+	}
+	return fmt.Sprintf("ImplBug(%d)", uint8(b))
+}
+
+// ImplBugs lists every seeded mechanism bug (ImplBugNone excluded).
+func ImplBugs() []ImplBug {
+	out := make([]ImplBug, 0, numImplBugs-1)
+	for b := ImplBugNone + 1; b < numImplBugs; b++ {
+		out = append(out, b)
+	}
+	return out
+}
+
+// ParseImplBug maps a name from ImplBug.String back to the ImplBug.
+func ParseImplBug(name string) (ImplBug, error) {
+	for b := ImplBugNone; b < numImplBugs; b++ {
+		if implBugNames[b] == name {
+			return b, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown seeded mechanism bug %q (want one of %v)", name, implBugNames)
+}
+
+// implBugOn reports whether the seeded mechanism bug b is switched on; in
+// the default build it folds to false.
+func (s *Sched) implBugOn(b ImplBug) bool { return hooksEnabled && s.cfg.implBug == b }

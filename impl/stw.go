@@ -1,0 +1,359 @@
+package impl
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gmpcheck/gmpcheck/spec"
+)
+
+// Stop-the-world: stopTheWorldWithSema and startTheWorldWithSema at the
+// scheduler's level (no GC here: what the world is stopped for is the
+// caller's business; SetProcs is one such caller).
+//
+// StopTheWorld sets sched.gcwaiting under sched.lock and, in the same lock
+// section, takes every idle P and every P whose G is in a syscall to the
+// stopped state (_Pgcstop) and asks the running Gs to yield (preemptall).
+// The Ms still running notice gcwaiting at their next schedule step
+// (findRunnable's top, each stealWork victim, the section that would
+// release the P): gcstopm stops their P, counts it in sched.stopwait and
+// parks the M. A G that yields for the stop keeps its P's runnext, so it
+// runs first when the world starts again. handoffp stops the P it was
+// handing off, and a G entering a syscall stops its own P. The last P to
+// stop wakes the waiting caller.
+//
+// StartTheWorld gives each stopped P with local work an M (startm), puts
+// the others on the idle list, clears gcwaiting and wakes a spinning M for
+// whatever work is in the global queue (wakep), as startTheWorldWithSema
+// does.
+
+// Two P statuses exist only here (spec/ has no stop-the-world yet): they
+// lie outside the spec's PStatus values.
+const (
+	pGCStop = uint32(0x10) // _Pgcstop: stopped by stop-the-world, held by no M
+	pDead   = uint32(0x11) // _Pdead: destroyed by procresize
+)
+
+// worldState is the scheduler's stop-the-world state.
+type worldState struct {
+	// sema is worldsema: one stop-the-world at a time, held from
+	// StopTheWorld until StartTheWorld.
+	sema sync.Mutex
+	// gcwaiting is sched.gcwaiting: set under sched.lock, read by every M
+	// at its schedule steps.
+	gcwaiting atomic.Bool
+	// stopwait is sched.stopwait: Ps not yet stopped. Under sched.lock.
+	stopwait int32
+	// stopnote is sched.stopnote: the P that brings stopwait to 0
+	// signals it (capacity 1).
+	stopnote chan struct{}
+	// stopped says the world is stopped (between a StopTheWorld that
+	// returned nil and its StartTheWorld).
+	stopped atomic.Bool
+}
+
+// Errors of the stop-the-world API.
+var (
+	// ErrWorldNotStopped is StartTheWorld's error when no StopTheWorld
+	// stopped the world.
+	ErrWorldNotStopped = errors.New("gmpcheck: StartTheWorld: the world is not stopped")
+	// errSTWTimeout is stopTheWorld's error when its time limit passed.
+	errSTWTimeout = errors.New("gmpcheck: stop-the-world timed out")
+)
+
+// stwRepreempt is how long StopTheWorld waits before asking the running
+// Gs to yield again (a G may have started running after the last ask).
+const stwRepreempt = 100 * time.Microsecond
+
+// StopTheWorld stops every P: when it returns, no G runs (Gs in syscalls go
+// on with their call, but none gets a P until StartTheWorld), and the
+// caller may inspect or change the scheduler. Calls are serialised: a
+// second StopTheWorld waits for the first one's StartTheWorld.
+//
+// It differs from the runtime's stopTheWorld in who calls it. There the
+// caller is a G holding a P, whose own P is the first to stop and which
+// goes on running, alone, on the stopped world. Here the caller is
+// outside the scheduler (a test, a monitoring goroutine), so every P is
+// stopped, including the one that would have been the caller's; a G of
+// this scheduler must not call it (its own P would never stop). A G that
+// never reaches a Checkpoint, Gosched, park or syscall cannot be stopped,
+// as a runtime without asynchronous preemption could not stop a tight loop.
+//
+// It returns ErrShutdown after Shutdown, and an error for the Driver's
+// deterministic scheduler, which has no goroutines to wait for.
+func (s *Sched) StopTheWorld() error { return s.stopTheWorld(0) }
+
+// StartTheWorld restarts the world that StopTheWorld stopped: every P with
+// local work gets an M, the others go idle, and one spinning M is woken to
+// look for the rest. It returns ErrWorldNotStopped if the world is not
+// stopped.
+func (s *Sched) StartTheWorld() error {
+	if !s.world.stopped.Load() {
+		return ErrWorldNotStopped
+	}
+	s.startTheWorld(0)
+	return nil
+}
+
+// stopTheWorld is StopTheWorld with a time limit (0: none): after it, the
+// stop is abandoned (the Ps already stopped start again) and
+// errSTWTimeout returned, so that a test of a broken scheduler reports the
+// hang instead of hanging.
+func (s *Sched) stopTheWorld(limit time.Duration) error {
+	if s.det {
+		return errors.New("gmpcheck: StopTheWorld needs the concurrent scheduler, not the Driver")
+	}
+	s.world.sema.Lock()
+	if s.stopping.Load() {
+		s.world.sema.Unlock()
+		return ErrShutdown
+	}
+	select { // a signal left by an abandoned stop
+	case <-s.world.stopnote:
+	default:
+	}
+	s.glob.Lock()
+	ps := s.ps()
+	s.world.stopwait = ps.n
+	s.world.gcwaiting.Store(true)
+	s.preemptall()
+	// Ps whose G is in a syscall stop now: their M gives them up when
+	// the syscall returns.
+	for _, pp := range ps.allp {
+		s.gcstopSyscallPLocked(pp)
+	}
+	// So do idle Ps.
+	for {
+		pp := s.pidleget()
+		if pp == nil {
+			break
+		}
+		pp.status.Store(pGCStop)
+		s.world.stopwait--
+	}
+	left := s.world.stopwait
+	s.glob.Unlock()
+	s.emit(Event{Kind: EvStopTheWorld, M: -1, P: -1, Victim: -1, N: left})
+	if left > 0 {
+		if err := s.awaitStop(limit); err != nil {
+			s.startTheWorld(0)
+			return err
+		}
+	}
+	s.glob.Lock()
+	bad := ""
+	if s.world.stopwait != 0 {
+		bad = fmt.Sprintf("stopTheWorld: not stopped (stopwait %d != 0)", s.world.stopwait)
+	}
+	for _, pp := range s.ps().allp {
+		if pp.status.Load() != pGCStop && bad == "" {
+			bad = fmt.Sprintf("stopTheWorld: not stopped (p%d status %#x != _Pgcstop)", pp.id, pp.status.Load())
+		}
+	}
+	s.glob.Unlock()
+	if bad != "" {
+		panic(bad)
+	}
+	s.world.stopped.Store(true)
+	return nil
+}
+
+// awaitStop waits for the last P to stop, asking the running Gs to yield
+// again every stwRepreempt. It gives up after limit (if positive) or at
+// Shutdown.
+func (s *Sched) awaitStop(limit time.Duration) error {
+	var deadline <-chan time.Time
+	if limit > 0 {
+		dt := time.NewTimer(limit)
+		defer dt.Stop()
+		deadline = dt.C
+	}
+	t := time.NewTimer(stwRepreempt)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.world.stopnote:
+			return nil
+		case <-t.C:
+			if s.stopping.Load() {
+				return ErrShutdown
+			}
+			s.preemptall()
+			t.Reset(stwRepreempt)
+		case <-deadline:
+			s.glob.Lock()
+			left := s.world.stopwait
+			s.glob.Unlock()
+			return fmt.Errorf("%w: %d of %d Ps still not stopped after %v", errSTWTimeout, left, s.Procs(), limit)
+		}
+	}
+}
+
+// preemptall asks the G running on every running P to yield
+// (preemptone); best effort, as in the runtime.
+func (s *Sched) preemptall() {
+	for _, pp := range s.ps().allp {
+		if pp.status.Load() == uint32(spec.PRunning) {
+			s.preemptone(pp)
+		}
+	}
+}
+
+// stopOneLocked counts one more stopped P and wakes the stopper when it
+// was the last. sched.lock held.
+func (s *Sched) stopOneLocked() {
+	s.world.stopwait--
+	if s.world.stopwait == 0 {
+		select {
+		case s.world.stopnote <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// gcstopSyscallPLocked stops pp if its G is in a syscall: as retake does,
+// it holds the G in its syscall with the scan bit while it unwires the P
+// (setBlockOnExitSyscall, gcstopP). It reports whether it stopped pp.
+// sched.lock held.
+func (s *Sched) gcstopSyscallPLocked(pp *P) bool {
+	if pp.status.Load() != uint32(spec.PRunning) {
+		return false
+	}
+	m := pp.m.Load()
+	if m == nil {
+		return false
+	}
+	g := m.curg.Load()
+	if g == nil || !g.casStatus(Gsyscall, Gsyscall|gscan) {
+		return false
+	}
+	if m.p.Load() != pp {
+		g.casStatus(Gsyscall|gscan, Gsyscall)
+		return false
+	}
+	m.p.Store(nil)
+	pp.m.Store(nil)
+	pp.status.Store(pGCStop)
+	pp.syscalltick.Add(1)
+	g.casStatus(Gsyscall|gscan, Gsyscall)
+	s.stopOneLocked()
+	return true
+}
+
+// entersyscallGCWait is entersyscall's check for a pending stop, made once
+// the G is in its syscall (so that either this check or the stopper's
+// scan of the Ps sees the other): the P stops now instead of waiting for
+// the syscall to return (entersyscallHandleGCWait).
+func (s *Sched) entersyscallGCWait(m *M, pp *P) {
+	if !s.world.gcwaiting.Load() {
+		return
+	}
+	s.glob.Lock()
+	stopped := s.world.gcwaiting.Load() && s.gcstopSyscallPLocked(pp)
+	s.glob.Unlock()
+	if stopped {
+		s.emit(Event{Kind: EvGCStopM, M: m.id, P: pp.id, Victim: -1})
+	}
+}
+
+// gcStopPoint reports whether an M at pc, holding a P, is where the
+// runtime's findRunnable looks at gcwaiting: its top, and each victim of
+// stealWork (the section that releases the P looks under sched.lock,
+// dropStep).
+func gcStopPoint(pc spec.MPC) bool {
+	return pc == spec.MSched || pc == spec.MLocal || pc == spec.MSteal
+}
+
+// gcstopmStep is gcstopm: m gives its P up to the stop (stopped, counted
+// in stopwait) and parks on the idle list, in one sched.lock section. If
+// the stop was abandoned meanwhile, m goes back to findRunnable's top.
+func (s *Sched) gcstopmStep(m *M) stepResult {
+	s.glob.Lock()
+	r := s.gcstopmLocked(m)
+	s.glob.Unlock()
+	return r
+}
+
+// gcstopmLocked is gcstopmStep's lock section. sched.lock held.
+func (s *Sched) gcstopmLocked(m *M) stepResult {
+	if !s.world.gcwaiting.Load() {
+		if m.pc == spec.MSteal || m.pc == spec.MDrop {
+			m.scan = stealScan{}
+			m.pc = spec.MSched
+		}
+		return stepAgain
+	}
+	pp := m.p.Load()
+	if m.spinning {
+		// startTheWorld wakes an M if there is work; nobody needs to
+		// hear of this one's end of spinning.
+		m.spinning = false
+		if s.nmspinning.Add(-1) < 0 {
+			panic("gcstopm: negative nmspinning")
+		}
+		s.emit(Event{Kind: EvSpinning, M: m.id, P: pp.id, On: false})
+	}
+	releasep(m)
+	pp.status.Store(pGCStop)
+	if !s.implBugOn(ImplBugGCStopMNoCount) {
+		s.stopOneLocked()
+	}
+	m.scan = stealScan{}
+	m.pollUntil = 0
+	s.emit(Event{Kind: EvGCStopM, M: m.id, P: pp.id, Victim: -1})
+	if s.stopping.Load() {
+		return stepExit
+	}
+	s.mput(m)
+	return stepPark
+}
+
+// startTheWorld is startTheWorldWithSema: a netpoll(0) first (its Gs go
+// to the global queue), then, if newprocs is not 0, procresize; then every
+// stopped P gets an M if it has local work or goes idle, gcwaiting is
+// cleared, and wakep starts a spinning M for the rest. A stop abandoned
+// before every P stopped (stopTheWorld's time limit) restarts the same
+// way: the Ps still running are left alone.
+func (s *Sched) startTheWorld(newprocs int32) {
+	s.glob.Lock()
+	if s.poll.nready.Load() != 0 {
+		s.netpollInjectNoPLocked()
+	}
+	if newprocs != 0 && newprocs != s.ps().n {
+		s.procresize(newprocs)
+	}
+	s.world.gcwaiting.Store(false)
+	started := int32(0)
+	var when int64
+	for _, pp := range s.ps().allp {
+		if pp.status.Load() != pGCStop {
+			continue
+		}
+		if pp.runq.Empty() {
+			s.pidleput(pp)
+			if w := pp.timers.wakeTime(); w != 0 && (when == 0 || w < when) {
+				when = w
+			}
+			continue
+		}
+		pp.status.Store(uint32(spec.PIdle)) // startm wires it
+		s.startm(pp, false, true)
+		started++
+	}
+	s.glob.Unlock()
+	s.emit(Event{Kind: EvStartTheWorld, M: -1, P: -1, Victim: -1, N: started})
+	s.world.stopped.Store(false)
+	s.world.sema.Unlock()
+	if when != 0 {
+		s.wakeNetPoller(nil, when)
+	}
+	// There may be more work than the Ps just started: the global queue,
+	// and timers on idle Ps.
+	s.wakep(nil)
+	if s.sysmonOn.Load() {
+		s.wakeSysmon()
+	}
+}

@@ -1,0 +1,294 @@
+package impl
+
+import (
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+)
+
+// The runtime-style tests of stop-the-world, in the spirit of the runtime's
+// TestStopTheWorldDeadlock and TestGCFairness: on the real concurrent
+// scheduler, in each shell. Each body returns an error instead of failing
+// a *testing.T, so that TestImplBugsCaught (instrumented build) can run it
+// against a seeded bug and require the error. Time limits are generous
+// backstops that turn a hang into an error; no test measures a duration.
+
+// worldLoad is a set of Gs that run until stop, each counting its rounds:
+// CPU-bound ones (a loop with Checkpoints, which sysmon or a stop preempts),
+// ones that Gosched, ones that Sleep and ones that make syscalls.
+type worldLoad struct {
+	stop   atomic.Bool
+	rounds []atomic.Int64
+	kinds  []string
+	done   atomic.Int32
+}
+
+func startLoad(s *Sched, cpu, gosched, sleepers, syscalls int) (*worldLoad, error) {
+	n := cpu + gosched + sleepers + syscalls
+	l := &worldLoad{rounds: make([]atomic.Int64, n)}
+	for i := range n {
+		kind := "cpu"
+		switch {
+		case i >= cpu+gosched+sleepers:
+			kind = "syscall"
+		case i >= cpu+gosched:
+			kind = "sleep"
+		case i >= cpu:
+			kind = "gosched"
+		}
+		l.kinds = append(l.kinds, kind)
+		if err := s.Go(l.body(i, kind)); err != nil {
+			return nil, err
+		}
+	}
+	return l, nil
+}
+
+func (l *worldLoad) body(i int, kind string) func(Task) {
+	return func(tk Task) {
+		defer l.done.Add(1)
+		for !l.stop.Load() {
+			switch kind {
+			case "cpu":
+				spin(tk, 200)
+			case "gosched":
+				tk.Gosched()
+			case "sleep":
+				tk.(TimerTask).Sleep(20 * time.Microsecond)
+			case "syscall":
+				tk.Syscall(func() { time.Sleep(10 * time.Microsecond) })
+			}
+			l.rounds[i].Add(1)
+		}
+	}
+}
+
+// spin is CPU work with a Checkpoint every few iterations.
+func spin(tk Task, n int) {
+	x := uint64(1)
+	for j := range n {
+		x = x*6364136223846793005 + uint64(j)
+		if j%16 == 0 {
+			tk.Checkpoint()
+		}
+	}
+	if x == 42 {
+		fmt.Print("")
+	}
+}
+
+// snapshot is every G's round count.
+func (l *worldLoad) snapshot() []int64 {
+	out := make([]int64, len(l.rounds))
+	for i := range l.rounds {
+		out[i] = l.rounds[i].Load()
+	}
+	return out
+}
+
+// checkStopped checks the stopped world: every P stopped, no M holding a
+// P, no M spinning.
+func checkStopped(s *Sched) error {
+	s.glob.Lock()
+	defer s.glob.Unlock()
+	for _, pp := range s.ps().allp {
+		if st := pp.status.Load(); st != pGCStop {
+			return fmt.Errorf("world stopped but p%d has status %#x", pp.id, st)
+		}
+	}
+	for _, m := range s.allm {
+		if pp := m.p.Load(); pp != nil {
+			return fmt.Errorf("world stopped but m%d holds p%d", m.id, pp.id)
+		}
+	}
+	if n := s.nmspinning.Load(); n != 0 {
+		return fmt.Errorf("world stopped with nmspinning %d", n)
+	}
+	return nil
+}
+
+// stwLimit bounds one stop in the tests: far above what a stop takes (a
+// few preemption rounds), so that reaching it means the stop hangs.
+const stwLimit = 20 * time.Second
+
+// stopStartCycles is TestStopTheWorldDeadlock's body: the world is stopped
+// and restarted cycles times while Gs run CPU loops, Gosched, Sleep and
+// make syscalls; every stop must complete (within limit) with the world
+// really stopped, and the Gs must all finish afterwards.
+func stopStartCycles(cfg Config, cycles int, limit time.Duration) error {
+	s, err := New(cfg)
+	if err != nil {
+		return err
+	}
+	defer s.Shutdown()
+	l, err := startLoad(s, 3, 2, 2, 1)
+	if err != nil {
+		return err
+	}
+	defer l.stop.Store(true) // before Shutdown, which waits for the Gs to yield
+	for c := range cycles {
+		if err := s.stopTheWorld(limit); err != nil {
+			return fmt.Errorf("cycle %d: %w", c, err)
+		}
+		err := checkStopped(s)
+		if serr := s.StartTheWorld(); serr != nil && err == nil {
+			err = serr
+		}
+		if err != nil {
+			return fmt.Errorf("cycle %d: %w", c, err)
+		}
+		if c%8 == 0 {
+			time.Sleep(50 * time.Microsecond)
+		}
+	}
+	l.stop.Store(true)
+	if ok, err := waitWithin(s, limit); !ok || err != nil {
+		return fmt.Errorf("after %d stops the Gs did not finish (returned %v, err %v): %s", cycles, ok, err, s.SchedTrace())
+	}
+	return nil
+}
+
+// TestStopTheWorldDeadlock: many stop/start cycles while Gs Gosched, Sleep,
+// spin and make syscalls; no stop hangs, every stop leaves every P stopped
+// and no M with a P, and the Gs finish afterwards.
+func TestStopTheWorldDeadlock(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	for _, sh := range lockShells {
+		for _, procs := range []int{1, 4} {
+			t.Run(fmt.Sprintf("%s/procs=%d", sh.name, procs), func(t *testing.T) {
+				cfg := sh.cfg
+				cfg.Procs = procs
+				cfg.ForcePreempt = 200 * time.Microsecond
+				if err := stopStartCycles(cfg, 60, stwLimit); err != nil {
+					t.Fatal(err)
+				}
+			})
+		}
+	}
+}
+
+// gcFairness is TestGCFairness's body: CPU-bound Gs (more than Ps) run
+// while the world is stopped and restarted over and over; every one of
+// them must keep making progress, i.e. each must complete rounds after the
+// stops began, while the stops go on (within limit).
+func gcFairness(cfg Config, limit time.Duration) error {
+	s, err := New(cfg)
+	if err != nil {
+		return err
+	}
+	defer s.Shutdown()
+	l, err := startLoad(s, 2*cfg.Procs+1, 0, 0, 0)
+	if err != nil {
+		return err
+	}
+	defer l.stop.Store(true) // before Shutdown, which waits for the Gs to yield
+	start := l.snapshot()
+	deadline := time.Now().Add(limit)
+	for c := 0; ; c++ {
+		if err := s.stopTheWorld(limit); err != nil {
+			return fmt.Errorf("stop %d: %w", c, err)
+		}
+		if err := s.StartTheWorld(); err != nil {
+			return err
+		}
+		if c >= 20 {
+			lagging := -1
+			for i, r := range l.snapshot() {
+				if r <= start[i]+2 {
+					lagging = i
+					break
+				}
+			}
+			if lagging < 0 {
+				break
+			}
+			if time.Now().After(deadline) {
+				return fmt.Errorf("after %d stops G %d made no progress (rounds %v, at the first stop %v)", c, lagging, l.snapshot(), start)
+			}
+		}
+		time.Sleep(100 * time.Microsecond)
+	}
+	l.stop.Store(true)
+	if ok, err := waitWithin(s, limit); !ok || err != nil {
+		return fmt.Errorf("the Gs did not finish (returned %v, err %v)", ok, err)
+	}
+	return nil
+}
+
+// TestGCFairness: while the world stops and restarts every 100µs, every
+// one of more CPU-bound Gs than Ps keeps making progress: a G preempted
+// for a stop keeps its runnext but not a fresh time slice, so sysmon's
+// preemption still rotates them.
+func TestGCFairness(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	for _, sh := range lockShells[:2] {
+		for _, procs := range []int{1, 2} {
+			t.Run(fmt.Sprintf("%s/procs=%d", sh.name, procs), func(t *testing.T) {
+				cfg := sh.cfg
+				cfg.Procs = procs
+				cfg.ForcePreempt = 200 * time.Microsecond
+				if err := gcFairness(cfg, stwLimit); err != nil {
+					t.Fatal(err)
+				}
+			})
+		}
+	}
+}
+
+// TestStopTheWorldIdle: a stop with every P idle (no M ever started, and
+// after every G exited) returns at once, and the scheduler runs Gs after
+// the restart.
+func TestStopTheWorldIdle(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	s := newTestSched(t, Config{Procs: 3})
+	for range 2 {
+		if err := s.stopTheWorld(stwLimit); err != nil {
+			t.Fatal(err)
+		}
+		if err := checkStopped(s); err != nil {
+			t.Fatal(err)
+		}
+		// Work that arrives while the world is stopped waits for it.
+		var ran atomic.Bool
+		if err := s.Go(func(Task) { ran.Store(true) }); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.StartTheWorld(); err != nil {
+			t.Fatal(err)
+		}
+		if ok, err := waitWithin(s, stwLimit); !ok || err != nil || !ran.Load() {
+			t.Fatalf("after the restart: returned %v, err %v, ran %v", ok, err, ran.Load())
+		}
+	}
+	s.Shutdown()
+}
+
+// TestStopTheWorldMisuse: the errors of the API.
+func TestStopTheWorldMisuse(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	s := newTestSched(t, Config{Procs: 2})
+	if err := s.StartTheWorld(); !errors.Is(err, ErrWorldNotStopped) {
+		t.Fatalf("StartTheWorld without a stop = %v, want %v", err, ErrWorldNotStopped)
+	}
+	if _, err := s.SetProcs(0); err == nil {
+		t.Fatal("SetProcs(0) succeeded")
+	}
+	d, err := NewDriver(Config{Procs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Sched().StopTheWorld(); err == nil {
+		t.Fatal("StopTheWorld on the Driver succeeded")
+	}
+	s.Shutdown()
+	if err := s.StopTheWorld(); !errors.Is(err, ErrShutdown) {
+		t.Fatalf("StopTheWorld after Shutdown = %v, want %v", err, ErrShutdown)
+	}
+	if _, err := s.SetProcs(3); !errors.Is(err, ErrShutdown) {
+		t.Fatalf("SetProcs after Shutdown = %v, want %v", err, ErrShutdown)
+	}
+}
