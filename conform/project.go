@@ -106,6 +106,7 @@ func project() ([]Change, error) {
 		{Ps: 2, Ms: 4, Gs: 3, Cap: 2, Spawn: 3, SchedTick: 2, Syscalls: true, Netpoll: true},
 		{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Netpoll: true, InjectList: true},
 		{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Netpoll: true, SyscallBlock: true, LockOSThread: true},
+		{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Syscalls: true, STW: true, ProcResize: true},
 	} {
 		if err := projectBounds(b, set, kinds); err != nil {
 			return nil, err

@@ -54,6 +54,7 @@ const (
 	ActResetSpinning        // schedule: resetspinning (nmspinning.Add(-1), then wakep) and execute
 	ActStartLockedM         // schedule: startlockedm: releasep, the P to the G's locked M (State.lockedm), then stopm
 	ActStopLockedM          // schedule of a locked M: stoplockedm: handoffp(releasep()), park until startlockedm
+	ActGCStopM              // sched.gcwaiting seen at a safe point: gcstopm (a spinning M first drops nmspinning), the P to _Pgcstop, stopwait-- (Bounds.STW)
 	// wakep, by the M that called it (weakly fair per M, like the loop).
 	ActWakep       // nmspinning was 0 and the CAS 0 → 1 won
 	ActWakepSkip   // nmspinning != 0 (an M spins already): return
@@ -63,6 +64,10 @@ const (
 	ActPreempt     // retake → preemptone → gopreempt_m (param P)
 	ActRetake      // retake → handoffp of a P in a syscall (param P)
 	ActInjectGList // netpoll from sysmon → injectglist without a P (param G)
+	// The stopper of a stop-the-world (a GC cycle, a GOMAXPROCS call), external (Bounds.STW).
+	ActStopTheWorld       // stopTheWorldWithSema's lock section: gcwaiting, the idle Ps and syscall Ps to _Pgcstop
+	ActStartTheWorld      // startTheWorldWithSema's lock section: procresize(P: new gomaxprocs), gcwaiting cleared, Ps with work started
+	ActStartTheWorldWakep // then its wakep (the CAS and the lock section as one step)
 	numActionKinds
 )
 
@@ -111,6 +116,7 @@ var actionNames = [numActionKinds]string{
 	ActResetSpinning:        "ResetSpinning",
 	ActStartLockedM:         "StartLockedM",
 	ActStopLockedM:          "StopLockedM",
+	ActGCStopM:              "GCStopM",
 	ActWakep:                "Wakep",
 	ActWakepSkip:            "WakepSkip",
 	ActWakepStartM:          "WakepStartM",
@@ -118,6 +124,9 @@ var actionNames = [numActionKinds]string{
 	ActPreempt:              "Preempt",
 	ActRetake:               "Retake",
 	ActInjectGList:          "InjectGList",
+	ActStopTheWorld:         "StopTheWorld",
+	ActStartTheWorld:        "StartTheWorld",
+	ActStartTheWorldWakep:   "StartTheWorldWakep",
 }
 
 func (k ActionKind) String() string {
@@ -146,6 +155,9 @@ func (k ActionKind) schedStep() bool { return k >= ActGlobal61 && k <= ActWakepN
 // go1.17dev).
 func (k ActionKind) InGo126() bool { return k != ActExitSyscallLockCheck }
 
+// stopper reports whether k is a step of a stop-the-world's caller.
+func (k ActionKind) stopper() bool { return k >= ActStopTheWorld && k <= ActStartTheWorldWakep }
+
 // external reports whether k is taken by sysmon or netpoll rather than an M.
 func (k ActionKind) external() bool { return k >= ActPreempt }
 
@@ -167,6 +179,8 @@ func (a Action) String() string {
 	switch {
 	case a.Kind == ActInjectGList:
 		who = "netpoll"
+	case a.Kind.stopper():
+		who = "stopper"
 	case a.Kind.external():
 		who = "sysmon"
 	default:
@@ -180,6 +194,8 @@ func (a Action) String() string {
 		s += "(" + gName(a.G) + ", " + gName(a.Inj) + ")"
 	case ActSteal, ActStealMiss, ActRecheckFound, ActRecheckMiss, ActPreempt, ActRetake:
 		s += "(p" + strconv.Itoa(int(a.P)) + ")"
+	case ActStartTheWorld:
+		s += "(procs=" + strconv.Itoa(int(a.P)) + ")"
 	}
 	return s
 }

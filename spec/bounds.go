@@ -57,7 +57,21 @@ const (
 	numBugs
 )
 
-var bugNames = [numBugs]string{
+// The seeded bugs of stop-the-world and procresize (Bounds.STW), which the
+// reference scheduler's deterministic driver does not play: Bugs leaves
+// them out, STWBugs lists them.
+const (
+	// BugProcResizeDropsRunq: procresize destroys a P without moving its
+	// local run queue to the global queue.
+	BugProcResizeDropsRunq Bug = numBugs + iota
+	// BugGCWaitingIgnored: findRunnable's top does not check
+	// sched.gcwaiting, so an M sent back to the top by the drop section
+	// (or stealWork) loops without ever stopping its P.
+	BugGCWaitingIgnored
+	numAllBugs
+)
+
+var bugNames = [numAllBugs]string{
 	BugNone:                  "none",
 	BugReadyNoWakep:          "ready-no-wakep",
 	BugNo61:                  "no-61",
@@ -67,10 +81,12 @@ var bugNames = [numBugs]string{
 	BugSyscallBlockNoHandoff: "syscallblock-no-handoff",
 	BugStopLockedNoHandoff:   "stoplockedm-no-handoff",
 	BugLockedRunsAnywhere:    "locked-runs-anywhere",
+	BugProcResizeDropsRunq:   "procresize-drops-runq",
+	BugGCWaitingIgnored:      "findrunnable-ignores-gcwaiting",
 }
 
 func (b Bug) String() string {
-	if b < numBugs {
+	if b < numAllBugs {
 		return bugNames[b]
 	}
 	return fmt.Sprintf("Bug(%d)", uint8(b))
@@ -85,9 +101,12 @@ func Bugs() []Bug {
 	return out
 }
 
+// STWBugs lists the seeded bugs of stop-the-world and procresize.
+func STWBugs() []Bug { return []Bug{BugProcResizeDropsRunq, BugGCWaitingIgnored} }
+
 // ParseBug maps a name from Bug.String back to the Bug.
 func ParseBug(name string) (Bug, error) {
-	for b := BugNone; b < numBugs; b++ {
+	for b := BugNone; b < numAllBugs; b++ {
 		if bugNames[b] == name {
 			return b, nil
 		}
@@ -127,6 +146,19 @@ type Bounds struct {
 	// so lets (c) tell a release with asynchronous preemption from one
 	// without.
 	NoPark bool
+	// STW adds one stop-the-world, as a GC cycle or a GOMAXPROCS call
+	// makes it: an external stopper (stopTheWorldWithSema) sets
+	// sched.gcwaiting and stops the idle Ps and the Ps of Ms in system
+	// calls at once; every M holding a P stops it at its next safe point
+	// (gcstopm at the top of findRunnable, in stealWork and in the drop
+	// section, or handoffp's gcwaiting clause); once sched.stopwait is 0
+	// the world restarts (startTheWorldWithSema: procresize, the Ps with
+	// work started, then wakep).
+	STW bool
+	// ProcResize lets the restart change GOMAXPROCS by one (procresize:
+	// the local run queues of the Ps that go away move to the head of
+	// the global queue; a new P starts empty). It needs STW.
+	ProcResize bool
 	// Go selects the runtime release whose scheduler the model follows
 	// (docs/versions.md). The zero value is Go126.
 	Go  GoVersion
@@ -260,12 +292,14 @@ func (b Bounds) Validate() error {
 		return fmt.Errorf("bounds: Spawn=%d, want 0..%d", b.Spawn, MaxSpawn)
 	case b.SchedTick < 1 || b.SchedTick > RuntimeSchedTick:
 		return fmt.Errorf("bounds: SchedTick=%d, want 1..%d", b.SchedTick, RuntimeSchedTick)
-	case b.Bug >= numBugs:
+	case b.Bug >= numAllBugs:
 		return fmt.Errorf("bounds: unknown bug %d", b.Bug)
 	case b.Go >= numGoVersions:
 		return fmt.Errorf("bounds: unknown Go version %d", b.Go)
 	case b.InjectList && (!b.Netpoll || b.Gs < 2):
 		return fmt.Errorf("bounds: InjectList needs Netpoll and Gs >= 2")
+	case b.ProcResize && !b.STW:
+		return fmt.Errorf("bounds: ProcResize needs STW (procresize runs with the world stopped)")
 	}
 	if b.Cap > MaxCap {
 		return fmt.Errorf("bounds: Cap=%d, want at most %d", b.Cap, MaxCap)
@@ -291,6 +325,12 @@ func (b Bounds) String() string {
 	}
 	if b.NoPark {
 		s += " NoPark=true"
+	}
+	if b.STW {
+		s += " STW=true"
+	}
+	if b.ProcResize {
+		s += " ProcResize=true"
 	}
 	if b.Go != Go126 {
 		s += " Go=" + b.Go.String()

@@ -39,6 +39,8 @@ func SeededBugCases() []SeededBugCase {
 		{Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, SyscallBlock: true, Bug: BugSyscallBlockNoHandoff}, KindInvariant, InvPIdle, 4, -1, false},
 		{Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, LockOSThread: true, Bug: BugStopLockedNoHandoff}, KindInvariant, InvPIdle, 6, -1, false},
 		{Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, LockOSThread: true, Bug: BugLockedRunsAnywhere}, KindInvariant, InvLocked, 6, -1, false},
+		{Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, STW: true, ProcResize: true, Bug: BugProcResizeDropsRunq}, KindInvariant, InvGPlace, 14, -1, false},
+		{Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, STW: true, ProcResize: true, Bug: BugGCWaitingIgnored}, KindSTWStuck, 0, 7, 4, false},
 	}
 }
 

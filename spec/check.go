@@ -25,6 +25,7 @@ const (
 	InvFreeLive = 6 // no G both free and live
 	InvMShape   = 7 // M fields consistent with its PC
 	InvLocked   = 8 // a locked G runs only on its M; one M per locked G
+	InvSTW      = 9 // stop-the-world: no idle P while gcwaiting, stopwait counts the Ps not stopped, Ps past gomaxprocs dead and empty
 )
 
 // Check reports the first invariant s breaks, or nil.
@@ -215,6 +216,13 @@ func (md *Model) check(s *State) error {
 			if holders[p] != 1 {
 				return inv(InvPIdle, "running p%d is held by %d Ms", p, holders[p])
 			}
+		case PGCStop, PDead:
+			if holders[p] != 0 {
+				return inv(InvSTW, "%v p%d is held by %d Ms", ps.Status, p, holders[p])
+			}
+		}
+		if err := md.checkSTWP(s, p); err != nil {
+			return err
 		}
 	}
 	for i := 0; i < int(s.Runq.N); i++ {
@@ -259,8 +267,63 @@ func (md *Model) check(s *State) error {
 	if int(s.NPIdle) != idle {
 		return inv(InvCounts, "npidle=%d but %d Ps are idle", s.NPIdle, idle)
 	}
+	if err := md.checkSTW(s); err != nil {
+		return err
+	}
 	if int(s.NMSpinning) != spinning {
 		return inv(InvCounts, "nmspinning=%d but %d Ms spin or hold a won wakep CAS", s.NMSpinning, spinning)
+	}
+	return nil
+}
+
+// checkSTWP is invariant 9 for P p: a P past gomaxprocs is dead and
+// empty, one below it is not dead; a stopped P exists only while
+// gcwaiting is set; and while it is set, no P is idle (the stopper took
+// every idle P, and every P released since was stopped instead).
+func (md *Model) checkSTWP(s *State, p int) error {
+	ps := &s.P[p]
+	switch {
+	case !s.stw:
+		if ps.Status == PGCStop || ps.Status == PDead {
+			return inv(InvSTW, "p%d is %v without a stop-the-world", p, ps.Status)
+		}
+	case p >= s.procs():
+		if ps.Status != PDead || !ps.empty() || ps.SchedTick != 0 {
+			return inv(InvSTW, "p%d past gomaxprocs=%d is %v with runnext=%s and %d in its ring", p, s.Procs, ps.Status, gName(ps.RunNext), ps.N)
+		}
+	case ps.Status == PDead:
+		return inv(InvSTW, "p%d below gomaxprocs=%d is dead", p, s.Procs)
+	case ps.Status == PGCStop && !s.GCWaiting:
+		return inv(InvSTW, "p%d is stopped but no stop-the-world waits", p)
+	case ps.Status == PIdle && s.GCWaiting:
+		return inv(InvSTW, "p%d is idle while a stop-the-world waits", p)
+	}
+	return nil
+}
+
+// checkSTW is invariant 9's global part: gcwaiting is set exactly while
+// the stopper is stopping, and stopwait counts the Ps not yet stopped.
+func (md *Model) checkSTW(s *State) error {
+	if !s.stw {
+		return nil
+	}
+	if s.GCWaiting != (s.STW == STWStopping) {
+		return inv(InvSTW, "gcwaiting=%v in stopper phase %d", s.GCWaiting, s.STW)
+	}
+	if s.Procs < 1 || int(s.Procs) > int(s.nP) {
+		return inv(InvSTW, "gomaxprocs=%d, want 1..%d", s.Procs, s.nP)
+	}
+	running := 0
+	for p := 0; p < s.procs(); p++ {
+		if s.P[p].Status != PGCStop {
+			running++
+		}
+	}
+	if s.GCWaiting && int(s.StopWait) != running {
+		return inv(InvSTW, "stopwait=%d but %d Ps are not stopped", s.StopWait, running)
+	}
+	if !s.GCWaiting && s.StopWait != 0 {
+		return inv(InvSTW, "stopwait=%d without a stop-the-world", s.StopWait)
 	}
 	return nil
 }

@@ -72,9 +72,10 @@ const (
 	KindWorkConservation                          // liveness (a)
 	KindGlobalStarvation                          // liveness (b)
 	KindLocalStarvation                           // liveness (c), Options.LocalStarvation
+	KindSTWStuck                                  // liveness (d), Bounds.STW: a stop-the-world that never completes
 )
 
-var kindNames = [...]string{"", "invariant", "deadlock", "step error", "work conservation (lost wakeup)", "global-queue starvation", "local-queue starvation"}
+var kindNames = [...]string{"", "invariant", "deadlock", "step error", "work conservation (lost wakeup)", "global-queue starvation", "local-queue starvation", "stop-the-world never completes"}
 
 func (k ViolationKind) String() string {
 	if int(k) < len(kindNames) && k > 0 {

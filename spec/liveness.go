@@ -99,8 +99,12 @@ func workStarved(s *State) bool {
 // families) and the naive one taken in the representatives' own frames.
 var symCheckHook func(lc *livenessChecker, members []uint32, member func(*State) bool, fair, naiveFair bool)
 
-// localBit is where the local-starvation bits start in livenessChecker.bad.
-const localBit = 8
+// localBit is where the local-starvation bits start in livenessChecker.bad;
+// stwBit marks the states of a stop-the-world in progress.
+const (
+	localBit = 8
+	stwBit   = 30
+)
 
 func checkLiveness(ctx context.Context, g *graph, all, local bool) []ViolationGroup {
 	n := g.len()
@@ -123,6 +127,9 @@ func checkLiveness(ctx context.Context, g *graph, all, local bool) []ViolationGr
 				b |= 1 << (localBit + ps.Ring[j])
 			}
 		}
+		if s.GCWaiting {
+			b |= 1 << stwBit
+		}
 		lc.bad[i] = b
 	}
 	lc.nG = uint32(g.proto.nG)
@@ -138,6 +145,9 @@ func checkLiveness(ctx context.Context, g *graph, all, local bool) []ViolationGr
 	// fresh time slice: its G may loop without calls forever.
 	slice := g.md.b.asyncPreempt()
 	props := []livenessProp{{kind: KindWorkConservation}}
+	if g.md.b.STW {
+		props = append(props, livenessProp{kind: KindSTWStuck})
+	}
 	if g.gsym {
 		// Under G symmetry one property: some G stays in sched.runq, on
 		// the graph of (representative, tracked G) pairs (symmetry.go).
@@ -166,6 +176,8 @@ func checkLiveness(ctx context.Context, g *graph, all, local bool) []ViolationGr
 			lc.bit = 1 << pr.g
 		case KindLocalStarvation:
 			lc.bit = 1 << (localBit + pr.g)
+		case KindSTWStuck:
+			lc.bit = 1 << stwBit
 		}
 		lc.best = nil
 		lc.run(ctx)
@@ -335,6 +347,12 @@ type famSet struct {
 	m      [MaxMs]bool
 	retake [MaxPs]bool
 	slice  [MaxPs]bool
+	// Bounds.STW: the stopper's restart steps (StartTheWorld once
+	// stopwait is 0, then its wakep), and, while gcwaiting is set, the
+	// preemption of each P's running G (preemptall, retried until the
+	// world is stopped; asynchronous preemption reaches any G).
+	stopper    bool
+	stwPreempt [MaxPs]bool
 }
 
 func (lc *livenessChecker) retakeEnabled(s *State, p int) bool {
@@ -357,10 +375,26 @@ func (lc *livenessChecker) excused(s *State, ex *famSet) {
 		if !lc.retakeEnabled(s, p) {
 			ex.retake[p] = true
 		}
-		if s.P[p].Status == PIdle {
+		if s.P[p].Status != PRunning {
 			ex.slice[p] = true
 		}
+		if !s.GCWaiting || !lc.preemptEnabled(s, p) {
+			ex.stwPreempt[p] = true
+		}
 	}
+	if !(s.STW == STWWakep || s.STW == STWStopping && s.StopWait == 0) {
+		ex.stopper = true
+	}
+}
+
+// preemptEnabled reports whether sysmon's Preempt of P p is enabled in s
+// (appendEnabled's condition).
+func (lc *livenessChecker) preemptEnabled(s *State, p int) bool {
+	if s.P[p].Status != PRunning {
+		return false
+	}
+	m := s.holder(p)
+	return m >= 0 && s.M[m].CurG != NoG && s.M[m].Wake == WakeNone && s.G[s.M[m].CurG] == GRunning
 }
 
 // adds reports whether e discharges a family that is neither excused (ex)
@@ -373,8 +407,14 @@ func (e liveEdge) adds(ex, got *famSet, slice bool) bool {
 			return true
 		}
 	}
+	if one.stopper && !ex.stopper && !got.stopper {
+		return true
+	}
 	for i := range one.retake {
 		if one.retake[i] && !ex.retake[i] && !got.retake[i] {
+			return true
+		}
+		if one.stwPreempt[i] && !ex.stwPreempt[i] && !got.stwPreempt[i] {
 			return true
 		}
 		if slice && one.slice[i] && !ex.slice[i] && !got.slice[i] {
@@ -393,6 +433,9 @@ func (e liveEdge) discharge(tk *famSet) {
 		tk.retake[e.p] = true
 	case ActPreempt:
 		tk.slice[e.p] = true
+		tk.stwPreempt[e.p] = true
+	case ActStartTheWorld, ActStartTheWorldWakep:
+		tk.stopper = true
 	}
 	if e.freshP >= 0 {
 		tk.slice[e.freshP] = true
@@ -407,8 +450,14 @@ func (lc *livenessChecker) unmet(ex, tk *famSet) (ms, retakes, slices []int) {
 			ms = append(ms, m)
 		}
 	}
+	if !ex.stopper && !tk.stopper {
+		retakes = append(retakes, -1) // the stopper, counted with sysmon's families
+	}
 	for p := 0; p < int(s.nP); p++ {
 		if !ex.retake[p] && !tk.retake[p] {
+			retakes = append(retakes, p)
+		}
+		if !ex.stwPreempt[p] && !tk.stwPreempt[p] {
 			retakes = append(retakes, p)
 		}
 		if lc.prop.slice && !ex.slice[p] && !tk.slice[p] {
@@ -471,6 +520,8 @@ func (lc *livenessChecker) violation() *Violation {
 		v.Detail = "a G stays runnable while a P stays idle and no M spins or rechecks"
 	case KindLocalStarvation:
 		v.Detail = fmt.Sprintf("%s stays in the local run queues forever", gName(lc.prop.g))
+	case KindSTWStuck:
+		v.Detail = "sched.gcwaiting stays set: the stop-the-world never completes"
 	default:
 		v.Detail = fmt.Sprintf("%s stays in the global run queue forever", gName(lc.prop.g))
 	}

@@ -58,6 +58,9 @@ func (md Model) Init() State {
 	s.M[0] = MState{PC: MRun, P: 0, CurG: 1}
 	s.NPIdle = int8(md.b.Ps - 1)
 	s.SpawnLeft = int8(md.b.Spawn)
+	if md.b.STW {
+		s.stw, s.Procs, s.STWLeft = true, int8(md.b.Ps), 1
+	}
 	return s
 }
 
@@ -120,6 +123,11 @@ func (md *Model) appendEnabled(dst []Action, s *State) []Action {
 				dst = append(dst, Action{Kind: ActStopLockedM, M: mi, P: NoP})
 				break
 			}
+			if ms.PC == MSched && s.GCWaiting && md.b.Bug != BugGCWaitingIgnored {
+				// findRunnable's first check: gcstopm, then back to the top.
+				dst = append(dst, Action{Kind: ActGCStopM, M: mi, P: NoP})
+				break
+			}
 			dst = md.appendSchedSteps(dst, s, mi)
 		case MStartLocked:
 			dst = append(dst, Action{Kind: ActStartLockedM, M: mi, P: NoP})
@@ -134,8 +142,20 @@ func (md *Model) appendEnabled(dst []Action, s *State) []Action {
 		case MInjectWake:
 			dst = append(dst, Action{Kind: ActInjectWakep, M: mi, P: NoP})
 		case MSteal:
+			// stealWork checks gcwaiting once per round, not per victim:
+			// the M may visit more victims first, or go back to the top.
 			dst = md.appendStealSteps(dst, s, mi)
+			if s.GCWaiting {
+				dst = append(dst, Action{Kind: ActGCStopM, M: mi, P: NoP})
+			}
 		case MDrop:
+			if s.GCWaiting {
+				// The drop section sees gcwaiting under sched.lock and goes
+				// back to the top (a section that changes nothing, fused
+				// with the gcstopm it leads to).
+				dst = append(dst, Action{Kind: ActGCStopM, M: mi, P: NoP})
+				break
+			}
 			dst = md.appendDropSteps(dst, s, mi)
 		case MDropSpin:
 			dst = append(dst, Action{Kind: ActDropSpinning, M: mi, P: NoP})
@@ -193,6 +213,40 @@ func (md *Model) appendEnabled(dst []Action, s *State) []Action {
 				dst = append(dst, Action{Kind: ActInjectGList, M: NoP, P: NoP, G: GID(g)})
 			}
 		}
+	}
+	if md.b.STW {
+		dst = md.appendStopper(dst, s)
+	}
+	return dst
+}
+
+// appendStopper is the next step of the stop-the-world's caller: stop
+// (once, STWLeft), wait until every P is stopped, restart with the same
+// GOMAXPROCS or (Bounds.ProcResize) one P fewer or more, then wakep. The
+// caller is outside the model's Ms: in the runtime it is a G whose own P
+// is the first one stopped, which the model shows as that P's M having
+// parked (docs/spec.md, "Stop-the-world").
+func (md *Model) appendStopper(dst []Action, s *State) []Action {
+	switch s.STW {
+	case STWNone:
+		if s.STWLeft > 0 {
+			dst = append(dst, Action{Kind: ActStopTheWorld, M: NoP, P: NoP})
+		}
+	case STWStopping:
+		if s.StopWait != 0 {
+			break
+		}
+		dst = append(dst, Action{Kind: ActStartTheWorld, M: NoP, P: s.Procs})
+		if md.b.ProcResize {
+			if s.Procs > 1 {
+				dst = append(dst, Action{Kind: ActStartTheWorld, M: NoP, P: s.Procs - 1})
+			}
+			if int(s.Procs) < int(s.nP) {
+				dst = append(dst, Action{Kind: ActStartTheWorld, M: NoP, P: s.Procs + 1})
+			}
+		}
+	case STWWakep:
+		dst = append(dst, Action{Kind: ActStartTheWorldWakep, M: NoP, P: NoP})
 	}
 	return dst
 }
@@ -276,7 +330,7 @@ func (md *Model) appendSchedSteps(dst []Action, s *State, mi int8) []Action {
 	if ms.Spinning {
 		return md.appendStealSteps(dst, s, mi)
 	}
-	if 2*int(s.NMSpinning) < int(s.nP)-int(s.NPIdle) {
+	if 2*int(s.NMSpinning) < s.procs()-int(s.NPIdle) {
 		return append(dst, Action{Kind: ActSpinOK, M: mi, P: NoP})
 	}
 	return append(dst, Action{Kind: ActSpinLimit, M: mi, P: NoP})
@@ -291,7 +345,7 @@ func (md *Model) appendSchedSteps(dst []Action, s *State, mi int8) []Action {
 func (md *Model) appendStealSteps(dst []Action, s *State, mi int8) []Action {
 	ms := &s.M[mi]
 	visited := false
-	for v := 0; v < int(s.nP); v++ {
+	for v := 0; v < s.procs(); v++ {
 		if v == int(ms.P) || ms.Scan&(1<<v) != 0 {
 			continue
 		}
@@ -337,7 +391,7 @@ func (md *Model) appendRecheckRunqs(dst []Action, s *State, mi int8) []Action {
 			continue
 		}
 		k := ActRecheckMiss
-		if s.P[p].Status == PRunning && !s.P[p].empty() {
+		if st := s.P[p].Status; (st == PRunning || st == PGCStop) && !s.P[p].empty() {
 			k = ActRecheckFound
 		}
 		dst = append(dst, Action{Kind: k, M: mi, P: int8(p)})
@@ -449,6 +503,14 @@ func (md *Model) step(s *State, a Action) (info stepInfo, err error) {
 		}
 	case ActEnterSyscall:
 		s.G[ms.CurG] = GSyscall
+		if s.GCWaiting {
+			// entersyscall's gcwaiting path: the P is stopped for the
+			// stop-the-world at once, as entersyscallblock would hand it
+			// off.
+			p := int(ms.P)
+			ms.P = NoP
+			s.gcstopP(p)
+		}
 	case ActEnterSyscallBlock:
 		s.G[ms.CurG] = GSyscall
 		p := int(ms.P)
@@ -635,6 +697,14 @@ func (md *Model) step(s *State, a Action) (info stepInfo, err error) {
 		m := &s.M[s.holder(int(a.P))]
 		g := m.CurG
 		m.CurG, m.PC = NoG, MSched
+		if s.GCWaiting {
+			// Preempted for a stop-the-world: the G stays in its P's
+			// runnext, to run first once the world restarts.
+			s.G[g] = GRunnable
+			s.runqput(int(m.P), g, true, md.b.Cap)
+			md.wakep(m)
+			break
+		}
 		md.goschedImpl(s, m, g)
 	case ActRetake:
 		m := s.holder(int(a.P))
@@ -659,6 +729,36 @@ func (md *Model) step(s *State, a Action) (info stepInfo, err error) {
 			err = md.startm(s, p, false)
 		} else {
 			md.noIdleP(s)
+		}
+	case ActGCStopM:
+		if md.b.Bug == BugGCWaitingIgnored {
+			// Back to the top, which does not look at gcwaiting.
+			ms.Scan, ms.PC = 0, MSched
+			break
+		}
+		if ms.Spinning {
+			// gcstopm's first atomic: the spinning M stops counting
+			// itself, back at the top with its P.
+			ms.Spinning, ms.Scan, ms.PC = false, 0, MSched
+			s.NMSpinning--
+			break
+		}
+		p := int(ms.P)
+		ms.P, ms.Scan, ms.PC = NoP, 0, MStop
+		s.gcstopP(p)
+	case ActStopTheWorld:
+		md.stopTheWorld(s)
+	case ActStartTheWorld:
+		err = md.startTheWorld(s, int(a.P))
+	case ActStartTheWorldWakep:
+		s.STW = STWNone
+		if s.NMSpinning == 0 {
+			if p := s.pidleget(); p >= 0 {
+				s.NMSpinning++
+				err = md.startm(s, p, true)
+			} else {
+				md.noIdleP(s)
+			}
 		}
 	default:
 		return info, fmt.Errorf("spec: unknown action %v", a)
@@ -711,7 +811,7 @@ func (md *Model) noIdleP(s *State) {
 // takeGlobalBatch is globrunqgetbatch(len(runq)/2) + runqputbatch + run.
 func (md *Model) takeGlobalBatch(s *State, m int8, buf *[MaxCap]GID) (int8, error) {
 	p := int(s.M[m].P)
-	g, k := s.globrunqgetbatch(md.half, int(s.nP), buf)
+	g, k := s.globrunqgetbatch(md.half, s.procs(), buf)
 	if !s.P[p].runqputbatch(buf[:k], md.b.Cap) {
 		return NoP, fmt.Errorf("globrunqgetbatch: couldn't put Gs into empty local runq")
 	}
@@ -823,8 +923,84 @@ func (md *Model) handoffp(s *State, p int) error {
 		s.NeedSpinning = false
 		return md.startm(s, p, true)
 	}
+	if s.GCWaiting {
+		// A stop-the-world is waiting: the P is stopped, not idled.
+		s.gcstopP(p)
+		return nil
+	}
 	s.pidleput(p)
 	return nil
+}
+
+// stopTheWorld is stopTheWorldWithSema's lock section: sched.gcwaiting,
+// stopwait = gomaxprocs, preemptall (the model's Preempt is always
+// available), and every P that no M runs on is stopped at once: the idle
+// ones (pidleget) and those whose M is in a system call (the M loses its
+// P, as from retake, and finds none on its way out).
+func (md *Model) stopTheWorld(s *State) {
+	s.GCWaiting, s.STW, s.STWLeft = true, STWStopping, s.STWLeft-1
+	s.StopWait = s.Procs
+	for p := 0; p < s.procs(); p++ {
+		switch s.P[p].Status {
+		case PIdle:
+			s.NPIdle--
+			s.gcstopP(p)
+		case PRunning:
+			m := s.holder(p)
+			if m >= 0 && s.M[m].PC == MRun && s.G[s.M[m].CurG] == GSyscall {
+				s.M[m].P = NoP
+				s.gcstopP(p)
+			}
+		}
+	}
+}
+
+// startTheWorld is startTheWorldWithSema's lock section with procresize:
+// the Ps from procs on are destroyed, their local queues (ring from the
+// tail, then runnext) put at the head of sched.runq; a new P starts
+// empty; then, from the highest P down, a stopped P with work gets an idle
+// M (mget, woken after the unlock: one step here, since the M is taken
+// off the idle list under the lock) and one without goes idle.
+// gcwaiting is cleared; the stopper's wakep is the next step.
+func (md *Model) startTheWorld(s *State, procs int) error {
+	for p := procs; p < s.procs(); p++ {
+		ps := &s.P[p]
+		for ps.N > 0 && md.b.Bug != BugProcResizeDropsRunq {
+			ps.N--
+			s.globrunqputhead(ps.Ring[ps.N])
+			ps.Ring[ps.N] = NoG
+		}
+		if ps.RunNext != NoG && md.b.Bug != BugProcResizeDropsRunq {
+			s.globrunqputhead(ps.RunNext)
+			ps.RunNext = NoG
+		}
+		*ps = PState{Status: PDead} // the queue, moved or (the bug) dropped
+	}
+	for p := s.procs(); p < procs; p++ {
+		s.P[p] = PState{Status: PGCStop}
+	}
+	s.Procs = int8(procs)
+	s.GCWaiting, s.StopWait, s.STW = false, 0, STWWakep
+	for p := procs - 1; p >= 0; p-- {
+		if s.P[p].Status != PGCStop {
+			continue
+		}
+		if s.P[p].empty() {
+			s.pidleput(p)
+			continue
+		}
+		s.P[p].Status = PRunning
+		if err := md.startm(s, p, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// gcstopP stops P p for the stop-the-world: _Pgcstop, stopwait--.
+func (s *State) gcstopP(p int) {
+	s.P[p].Status = PGCStop
+	s.StopWait--
 }
 
 // startm hands P p to the lowest idle M (mget). With none idle the runtime

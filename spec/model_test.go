@@ -46,7 +46,8 @@ func TestBoundsValidate(t *testing.T) {
 		{Ps: 2, Gs: 1, Cap: 2, Ms: 1},
 		{Ps: 1, Gs: 1, Cap: 2, Spawn: -1},
 		{Ps: 1, Gs: 1, Cap: 2, SchedTick: 62},
-		{Ps: 1, Gs: 1, Cap: 2, Bug: numBugs},
+		{Ps: 1, Gs: 1, Cap: 2, Bug: numAllBugs},
+		{Ps: 1, Gs: 1, Cap: 2, ProcResize: true},
 	}
 	for _, b := range bad {
 		if _, err := Explore(context.Background(), b, Options{}); err == nil {

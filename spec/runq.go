@@ -107,6 +107,14 @@ func (s *State) globrunqput(g GID) {
 	s.Runq.N++
 }
 
+// globrunqputhead puts g at the head of sched.runq (procresize's move of
+// a destroyed P's queue).
+func (s *State) globrunqputhead(g GID) {
+	copy(s.Runq.Gs[1:s.Runq.N+1], s.Runq.Gs[:s.Runq.N])
+	s.Runq.Gs[0] = g
+	s.Runq.N++
+}
+
 func (q *GlobalRunq) popFront(k int) {
 	copy(q.Gs[:], q.Gs[k:q.N])
 	for i := int(q.N) - k; i < int(q.N); i++ {

@@ -33,14 +33,27 @@ type PStatus uint8
 const (
 	PIdle    PStatus = iota // _Pidle: on sched.pidle, held by no M
 	PRunning                // _Prunning: held by exactly one M
+	PGCStop                 // _Pgcstop: stopped for a stop-the-world, held by no M (Bounds.STW)
+	PDead                   // _Pdead: beyond GOMAXPROCS after a procresize (Bounds.ProcResize)
 )
 
+var pStatusNames = [...]string{"idle", "running", "gcstop", "dead"}
+
 func (s PStatus) String() string {
-	if s == PIdle {
-		return "idle"
+	if int(s) < len(pStatusNames) {
+		return pStatusNames[s]
 	}
-	return "running"
+	return "PStatus(" + strconv.Itoa(int(s)) + ")"
 }
+
+// STWPhase is how far the stopper is in its stop-the-world (Bounds.STW).
+type STWPhase uint8
+
+const (
+	STWNone     STWPhase = iota // the world runs; StopTheWorld is next if STWLeft > 0
+	STWStopping                 // sched.gcwaiting set; the world is stopped once sched.stopwait is 0
+	STWWakep                    // restarted (procresize done, gcwaiting clear); next: the stopper's wakep
+)
 
 // MPC is where an M is in the scheduler: the model's program counter. Each
 // value is a point between two of the runtime's synchronization steps (a
@@ -186,8 +199,26 @@ type State struct {
 	// becomeSpinning and handoffp. Always false in the go1.19 variant.
 	NeedSpinning bool
 	SpawnLeft    int8 // NewProc budget left
+	// Stop-the-world (Bounds.STW): sched.gcwaiting, sched.stopwait (the
+	// Ps still to stop), the stopper's phase, the stop-the-worlds left,
+	// and gomaxprocs (Procs; P p exists when p < Procs, the rest are
+	// PDead).
+	GCWaiting bool
+	StopWait  int8
+	STW       STWPhase
+	STWLeft   int8
+	Procs     int8
 
 	nG, nP, nM int8 // sizes of this model; constant over a run, not part of the key
+	stw        bool // the model has Bounds.STW: the key carries the fields above
+}
+
+// procs is gomaxprocs.
+func (s *State) procs() int {
+	if s.stw {
+		return int(s.Procs)
+	}
+	return int(s.nP)
 }
 
 // NumGs, NumPs and NumMs are the sizes of the model this state belongs to.
@@ -223,7 +254,7 @@ func (s *State) AppendKey(dst []byte) []byte {
 	}
 	for p := 0; p < int(s.nP); p++ {
 		ps := &s.P[p]
-		dst = append(dst, byte(ps.Status)|ps.SchedTick<<1, byte(ps.RunNext), ps.N)
+		dst = append(dst, byte(ps.Status)|ps.SchedTick<<2, byte(ps.RunNext), ps.N)
 		for i := 0; i < int(ps.N); i++ {
 			dst = append(dst, byte(ps.Ring[i]))
 		}
@@ -251,7 +282,15 @@ func (s *State) AppendKey(dst []byte) []byte {
 	if s.NeedSpinning {
 		need = 1
 	}
-	return append(dst, byte(s.NPIdle), byte(s.NMSpinning), byte(s.SpawnLeft), need)
+	dst = append(dst, byte(s.NPIdle), byte(s.NMSpinning), byte(s.SpawnLeft), need)
+	if s.stw {
+		gcw := byte(0)
+		if s.GCWaiting {
+			gcw = 1
+		}
+		dst = append(dst, gcw|byte(s.STW)<<1, byte(s.StopWait), byte(s.STWLeft), byte(s.Procs))
+	}
+	return dst
 }
 
 // Key is AppendKey as a string, for use as a map key.
@@ -259,7 +298,7 @@ func (s *State) Key() string { return string(s.AppendKey(nil)) }
 
 // decodeKey is the inverse of AppendKey for a model with the sizes of proto.
 func decodeKey(proto *State, key []byte) State {
-	s := State{nG: proto.nG, nP: proto.nP, nM: proto.nM}
+	s := State{nG: proto.nG, nP: proto.nP, nM: proto.nM, stw: proto.stw}
 	i := 0
 	next := func() byte { b := key[i]; i++; return b }
 	for g := 1; g <= int(s.nG); g++ {
@@ -268,8 +307,8 @@ func decodeKey(proto *State, key []byte) State {
 	for p := 0; p < int(s.nP); p++ {
 		ps := &s.P[p]
 		b := next()
-		ps.Status = PStatus(b & 1)
-		ps.SchedTick = b >> 1
+		ps.Status = PStatus(b & 3)
+		ps.SchedTick = b >> 2
 		ps.RunNext = GID(next())
 		ps.N = next()
 		for j := 0; j < int(ps.N); j++ {
@@ -300,6 +339,11 @@ func decodeKey(proto *State, key []byte) State {
 	s.NMSpinning = int8(next())
 	s.SpawnLeft = int8(next())
 	s.NeedSpinning = next() == 1
+	if s.stw {
+		b := next()
+		s.GCWaiting, s.STW = b&1 != 0, STWPhase(b>>1)
+		s.StopWait, s.STWLeft, s.Procs = int8(next()), int8(next()), int8(next())
+	}
 	return s
 }
 
@@ -400,5 +444,14 @@ func (s State) String() string {
 		b.WriteString(" needspinning=1")
 	}
 	b.WriteString(" spawn=" + strconv.Itoa(int(s.SpawnLeft)))
+	if s.stw {
+		if s.GCWaiting {
+			b.WriteString(" gcwaiting stopwait=" + strconv.Itoa(int(s.StopWait)))
+		}
+		if s.STW == STWWakep {
+			b.WriteString(" stopper:wakep")
+		}
+		b.WriteString(" gomaxprocs=" + strconv.Itoa(int(s.Procs)) + " stw-left=" + strconv.Itoa(int(s.STWLeft)))
+	}
 	return b.String()
 }
