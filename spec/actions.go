@@ -68,6 +68,7 @@ const (
 	ActStopTheWorld       // stopTheWorldWithSema's lock section: gcwaiting, the idle Ps and syscall Ps to _Pgcstop
 	ActStartTheWorld      // startTheWorldWithSema's lock section: procresize(P: new gomaxprocs), gcwaiting cleared, Ps with work started
 	ActStartTheWorldWakep // then its wakep (the CAS and the lock section as one step)
+	ActProcResizeGrow     // go1.10dev: procresize grows allp (the new slot still nil) before it makes the P
 	numActionKinds
 )
 
@@ -127,6 +128,7 @@ var actionNames = [numActionKinds]string{
 	ActStopTheWorld:         "StopTheWorld",
 	ActStartTheWorld:        "StartTheWorld",
 	ActStartTheWorldWakep:   "StartTheWorldWakep",
+	ActProcResizeGrow:       "ProcResizeGrow",
 }
 
 func (k ActionKind) String() string {
@@ -152,11 +154,11 @@ func (k ActionKind) schedStep() bool { return k >= ActGlobal61 && k <= ActWakepN
 
 // InGo126 reports whether the Go 1.26 model can take k: every kind but the
 // steps only an older release's variant has (ExitSyscallLockCheck:
-// go1.17dev).
-func (k ActionKind) InGo126() bool { return k != ActExitSyscallLockCheck }
+// go1.17dev; ProcResizeGrow: go1.10dev).
+func (k ActionKind) InGo126() bool { return k != ActExitSyscallLockCheck && k != ActProcResizeGrow }
 
 // stopper reports whether k is a step of a stop-the-world's caller.
-func (k ActionKind) stopper() bool { return k >= ActStopTheWorld && k <= ActStartTheWorldWakep }
+func (k ActionKind) stopper() bool { return k >= ActStopTheWorld && k <= ActProcResizeGrow }
 
 // external reports whether k is taken by sysmon or netpoll rather than an M.
 func (k ActionKind) external() bool { return k >= ActPreempt }
@@ -194,7 +196,7 @@ func (a Action) String() string {
 		s += "(" + gName(a.G) + ", " + gName(a.Inj) + ")"
 	case ActSteal, ActStealMiss, ActRecheckFound, ActRecheckMiss, ActPreempt, ActRetake:
 		s += "(p" + strconv.Itoa(int(a.P)) + ")"
-	case ActStartTheWorld:
+	case ActStartTheWorld, ActProcResizeGrow:
 		s += "(procs=" + strconv.Itoa(int(a.P)) + ")"
 	}
 	return s

@@ -216,10 +216,18 @@ const (
 	// to a spinning M (or to the idle list): "spinning with local work",
 	// golang/go#10573.
 	Go15dev
+	// Go110dev is the Go 1.10 development tree for one change: the no-P
+	// recheck loops over the live allp, not a snapshot taken before the
+	// M dropped its P. Nothing holds off a stop-the-world while it loops,
+	// and procresize grows allp before it makes the new Ps, so the loop
+	// can read a slot that is still nil: golang/go#23098. With
+	// Bounds.ProcResize the growth is then a step of its own
+	// (ProcResizeGrow), so that the window exists.
+	Go110dev
 	numGoVersions
 )
 
-var goVersionNames = [numGoVersions]string{Go126: "go1.26", Go119: "go1.19", Go121: "go1.21", Go122: "go1.22", Go113: "go1.13", Go117dev: "go1.17dev", Go15dev: "go1.5dev"}
+var goVersionNames = [numGoVersions]string{Go126: "go1.26", Go119: "go1.19", Go121: "go1.21", Go122: "go1.22", Go113: "go1.13", Go117dev: "go1.17dev", Go15dev: "go1.5dev", Go110dev: "go1.10dev"}
 
 func (v GoVersion) String() string {
 	if v < numGoVersions {
@@ -266,6 +274,11 @@ func (b Bounds) lockCheckAfterPut() bool { return b.Go == Go117dev }
 // runnextCounts reports whether handoffp's emptiness test counts runnext
 // (every release; not the go1.5dev variant).
 func (b Bounds) runnextCounts() bool { return b.Go != Go15dev }
+
+// liveAllp reports whether the no-P recheck reads the live allp (the
+// go1.10dev variant) rather than the snapshot findRunnable takes before
+// dropping its P.
+func (b Bounds) liveAllp() bool { return b.Go == Go110dev }
 
 // withDefaults fills the zero-means-default fields.
 func (b Bounds) withDefaults() Bounds {

@@ -307,7 +307,7 @@ func (md *Model) checkSTW(s *State) error {
 	if !s.stw {
 		return nil
 	}
-	if s.GCWaiting != (s.STW == STWStopping) {
+	if s.GCWaiting != (s.STW == STWStopping || s.STW == STWGrown) {
 		return inv(InvSTW, "gcwaiting=%v in stopper phase %d", s.GCWaiting, s.STW)
 	}
 	if s.Procs < 1 || int(s.Procs) > int(s.nP) {
@@ -318,6 +318,9 @@ func (md *Model) checkSTW(s *State) error {
 		if s.P[p].Status != PGCStop {
 			running++
 		}
+	}
+	if s.STW == STWGrown && (!md.b.liveAllp() || s.StopWait != 0) {
+		return inv(InvSTW, "allp grown by procresize outside go1.10dev's window (stopwait=%d)", s.StopWait)
 	}
 	if s.GCWaiting && int(s.StopWait) != running {
 		return inv(InvSTW, "stopwait=%d but %d Ps are not stopped", s.StopWait, running)

@@ -382,7 +382,7 @@ func (lc *livenessChecker) excused(s *State, ex *famSet) {
 			ex.stwPreempt[p] = true
 		}
 	}
-	if !(s.STW == STWWakep || s.STW == STWStopping && s.StopWait == 0) {
+	if !(s.STW == STWWakep || s.STW == STWGrown || s.STW == STWStopping && s.StopWait == 0) {
 		ex.stopper = true
 	}
 }
@@ -434,7 +434,7 @@ func (e liveEdge) discharge(tk *famSet) {
 	case ActPreempt:
 		tk.slice[e.p] = true
 		tk.stwPreempt[e.p] = true
-	case ActStartTheWorld, ActStartTheWorldWakep:
+	case ActStartTheWorld, ActStartTheWorldWakep, ActProcResizeGrow:
 		tk.stopper = true
 	}
 	if e.freshP >= 0 {

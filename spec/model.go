@@ -60,6 +60,9 @@ func (md Model) Init() State {
 	s.SpawnLeft = int8(md.b.Spawn)
 	if md.b.STW {
 		s.stw, s.Procs, s.STWLeft = true, int8(md.b.Ps), 1
+		if md.b.ProcResize {
+			s.STWLeft = 2 // room to shrink, then grow back
+		}
 	}
 	return s
 }
@@ -145,7 +148,7 @@ func (md *Model) appendEnabled(dst []Action, s *State) []Action {
 			// stealWork checks gcwaiting once per round, not per victim:
 			// the M may visit more victims first, or go back to the top.
 			dst = md.appendStealSteps(dst, s, mi)
-			if s.GCWaiting {
+			if s.GCWaiting && dst[len(dst)-1].Kind != ActGCStopM {
 				dst = append(dst, Action{Kind: ActGCStopM, M: mi, P: NoP})
 			}
 		case MDrop:
@@ -242,9 +245,15 @@ func (md *Model) appendStopper(dst []Action, s *State) []Action {
 				dst = append(dst, Action{Kind: ActStartTheWorld, M: NoP, P: s.Procs - 1})
 			}
 			if int(s.Procs) < int(s.nP) {
-				dst = append(dst, Action{Kind: ActStartTheWorld, M: NoP, P: s.Procs + 1})
+				k := ActStartTheWorld
+				if md.b.liveAllp() {
+					k = ActProcResizeGrow
+				}
+				dst = append(dst, Action{Kind: k, M: NoP, P: s.Procs + 1})
 			}
 		}
+	case STWGrown:
+		dst = append(dst, Action{Kind: ActStartTheWorld, M: NoP, P: s.Procs + 1})
 	case STWWakep:
 		dst = append(dst, Action{Kind: ActStartTheWorldWakep, M: NoP, P: NoP})
 	}
@@ -357,6 +366,10 @@ func (md *Model) appendStealSteps(dst []Action, s *State, mi int8) []Action {
 		dst = append(dst, Action{Kind: k, M: mi, P: int8(v)})
 	}
 	if !visited {
+		if s.GCWaiting {
+			// The scan is over, and the drop section would see gcwaiting.
+			return append(dst, Action{Kind: ActGCStopM, M: mi, P: NoP})
+		}
 		return md.appendDropSteps(dst, s, mi)
 	}
 	return dst
@@ -663,6 +676,10 @@ func (md *Model) step(s *State, a Action) (info stepInfo, err error) {
 		md.noIdleP(s)
 		ms.PC = MStop
 	case ActRecheckMiss:
+		if md.b.liveAllp() && s.STW == STWGrown && a.P == s.Procs {
+			// go1.10dev: the live allp's new slot, not made yet.
+			return info, fmt.Errorf("checkRunqsNoP read allp[%d], which procresize has not filled yet: nil P dereference", a.P)
+		}
 		ms.Scan |= 1 << a.P
 		ms.PC = MRecheckRunqs
 		if ms.Scan == 1<<s.nP-1 {
@@ -750,6 +767,8 @@ func (md *Model) step(s *State, a Action) (info stepInfo, err error) {
 		md.stopTheWorld(s)
 	case ActStartTheWorld:
 		err = md.startTheWorld(s, int(a.P))
+	case ActProcResizeGrow:
+		s.STW = STWGrown // allp is one longer; its last slot is nil until StartTheWorld
 	case ActStartTheWorldWakep:
 		s.STW = STWNone
 		if s.NMSpinning == 0 {

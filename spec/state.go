@@ -53,6 +53,7 @@ const (
 	STWNone     STWPhase = iota // the world runs; StopTheWorld is next if STWLeft > 0
 	STWStopping                 // sched.gcwaiting set; the world is stopped once sched.stopwait is 0
 	STWWakep                    // restarted (procresize done, gcwaiting clear); next: the stopper's wakep
+	STWGrown                    // go1.10dev: procresize has grown allp by one slot, still nil; next: the rest of StartTheWorld
 )
 
 // MPC is where an M is in the scheduler: the model's program counter. Each
