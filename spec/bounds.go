@@ -220,7 +220,8 @@ const (
 	// recheck loops over the live allp, not a snapshot taken before the
 	// M dropped its P. Nothing holds off a stop-the-world while it loops,
 	// and procresize grows allp before it makes the new Ps, so the loop
-	// can read a slot that is still nil: golang/go#23098. With
+	// can read a slot that is still nil (State.NilRead, invariant 9):
+	// golang/go#23098. With
 	// Bounds.ProcResize the growth is then a step of its own
 	// (ProcResizeGrow), so that the window exists.
 	Go110dev

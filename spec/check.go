@@ -319,6 +319,9 @@ func (md *Model) checkSTW(s *State) error {
 			running++
 		}
 	}
+	if s.NilRead {
+		return inv(InvSTW, "a rechecking M read an allp slot that procresize has not filled yet: nil P dereference")
+	}
 	if s.STW == STWGrown && (!md.b.liveAllp() || s.StopWait != 0) {
 		return inv(InvSTW, "allp grown by procresize outside go1.10dev's window (stopwait=%d)", s.StopWait)
 	}

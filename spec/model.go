@@ -677,8 +677,9 @@ func (md *Model) step(s *State, a Action) (info stepInfo, err error) {
 		ms.PC = MStop
 	case ActRecheckMiss:
 		if md.b.liveAllp() && s.STW == STWGrown && a.P == s.Procs {
-			// go1.10dev: the live allp's new slot, not made yet.
-			return info, fmt.Errorf("checkRunqsNoP read allp[%d], which procresize has not filled yet: nil P dereference", a.P)
+			// go1.10dev: the live allp's new slot, not made yet: the
+			// runtime dereferences nil here (invariant 9).
+			s.NilRead = true
 		}
 		ms.Scan |= 1 << a.P
 		ms.PC = MRecheckRunqs

@@ -209,6 +209,10 @@ type State struct {
 	STW       STWPhase
 	STWLeft   int8
 	Procs     int8
+	// NilRead records that a rechecking M read an allp slot procresize
+	// had not filled yet (go1.10dev): the runtime's nil dereference,
+	// which invariant 9 reports.
+	NilRead bool
 
 	nG, nP, nM int8 // sizes of this model; constant over a run, not part of the key
 	stw        bool // the model has Bounds.STW: the key carries the fields above
@@ -289,6 +293,9 @@ func (s *State) AppendKey(dst []byte) []byte {
 		if s.GCWaiting {
 			gcw = 1
 		}
+		if s.NilRead {
+			gcw |= 0x80
+		}
 		dst = append(dst, gcw|byte(s.STW)<<1, byte(s.StopWait), byte(s.STWLeft), byte(s.Procs))
 	}
 	return dst
@@ -342,7 +349,7 @@ func decodeKey(proto *State, key []byte) State {
 	s.NeedSpinning = next() == 1
 	if s.stw {
 		b := next()
-		s.GCWaiting, s.STW = b&1 != 0, STWPhase(b>>1)
+		s.GCWaiting, s.STW, s.NilRead = b&1 != 0, STWPhase(b>>1&7), b&0x80 != 0
 		s.StopWait, s.STWLeft, s.Procs = int8(next()), int8(next()), int8(next())
 	}
 	return s
