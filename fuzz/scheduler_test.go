@@ -18,7 +18,9 @@ const maxSchedCommands = 300
 // bytes: an M takes a scheduler step, or its G spawns, exits, yields,
 // parks, readies a parked G, enters or leaves a syscall, enters a blocking
 // syscall (entersyscallblock), locks or unlocks its M (LockOSThread);
-// sysmon preempts or retakes a P; a parked G is readied from outside. The real scheduler code
+// sysmon preempts or retakes a P; a parked G is readied from outside; an
+// outside caller stops the world, or restarts it once every P stopped,
+// with GOMAXPROCS 1-3 (SetProcs's procresize). The real scheduler code
 // runs each command deterministically (impl.Driver); after every one the
 // snapshot must satisfy the scheduler's structural invariants (see
 // checkSnapshot). Commands that do not apply in the current state (the
@@ -63,11 +65,16 @@ func runScheduler(data []byte) error {
 			var cmd string
 			var err error
 			// The operation byte: 0-241 the first eleven operations, as
-			// before the last three existed (so that older corpus inputs
-			// keep their meaning), 242-255 the last three.
+			// before the later ones existed (so that older corpus inputs
+			// keep their meaning), 242-253 the next three, 254 and 255
+			// stop-the-world and its restart (until they came, those two
+			// were the first two of the three).
 			b := next()
 			op := b % 11
-			if b >= 242 {
+			switch {
+			case b >= 254:
+				op = 14 + b - 254
+			case b >= 242:
 				op = 11 + (b-242)%3
 			}
 			switch op {
@@ -117,6 +124,11 @@ func runScheduler(data []byte) error {
 				cmd, err = fmt.Sprintf("m%d lockosthread", m), d.LockOSThread(m)
 			case 13:
 				cmd, err = fmt.Sprintf("m%d unlockosthread", m), d.UnlockOSThread(m)
+			case 14:
+				cmd, err = "stoptheworld", d.StopTheWorld()
+			case 15:
+				procs := 1 + next()%3
+				cmd, err = fmt.Sprintf("starttheworld procs=%d", procs), d.StartTheWorld(procs)
 			}
 			if err != nil {
 				continue // not applicable now; the driver changed nothing

@@ -302,6 +302,42 @@ func (d *Driver) Apply(a spec.Action, slots *[spec.MaxGs + 1]*G) (*G, error) {
 	return nil, d.Step(m)
 }
 
+// StopTheWorld plays the stopper's first step, stopTheWorldWithSema's
+// sched.lock section: gcwaiting set, the idle Ps and the Ps whose G is in
+// a syscall stopped. The other Ps stop when their Ms step (gcstopm at
+// findRunnable's top, in stealWork or in the drop section); a running G
+// must first be preempted (Preempt), or leave its P otherwise. It fails if
+// a stop is already under way.
+func (d *Driver) StopTheWorld() error {
+	if d.s.world.gcwaiting.Load() {
+		return fmt.Errorf("driver: the world is already stopping")
+	}
+	d.s.world.sema.Lock()
+	d.s.stopTheWorldSection()
+	return nil
+}
+
+// StartTheWorld plays the stopper's restart once every P has stopped:
+// startTheWorldWithSema, with procresize to procs Ps first unless procs is
+// 0 (SetProcs). It fails if no stop is under way or a P has not stopped.
+func (d *Driver) StartTheWorld(procs int) error {
+	s := d.s
+	if !s.world.gcwaiting.Load() {
+		return fmt.Errorf("driver: the world is not stopping")
+	}
+	if procs < 0 || procs > s.cfg.MaxMs {
+		return fmt.Errorf("driver: procresize to %d Ps", procs)
+	}
+	s.glob.Lock()
+	left := s.world.stopwait
+	s.glob.Unlock()
+	if left != 0 {
+		return fmt.Errorf("driver: %d Ps not stopped yet", left)
+	}
+	s.startTheWorld(int32(procs))
+	return nil
+}
+
 // Inject readies a parked G from outside the scheduler (injectglist).
 func (d *Driver) Inject(g *G) error { return d.s.Ready(g) }
 

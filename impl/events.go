@@ -28,7 +28,7 @@ const (
 	// functions; none occurs unless the API that needs it is used
 	// (StopTheWorld, SetProcs, Sleep).
 	EvStopTheWorld  // stopTheWorld's sched.lock section: N Ps left running (idle and syscall Ps stopped)
-	EvGCStopM       // M (or handoffp, M -1; or entersyscall) stopped P for stop-the-world
+	EvGCStopM       // M stopped P for stop-the-world (On; M -1: handoffp), or, spinning, first stopped spinning
 	EvStartTheWorld // startTheWorld's sched.lock section: N stopped Ps with work got an M
 	EvProcResize    // procresize from Victim Ps to N
 	EvTimerSleep    // G, run by M on P, parked with a timer on P's heap due in N µs

@@ -20,7 +20,8 @@ import (
 // The Ms still running notice gcwaiting at their next schedule step
 // (findRunnable's top, each stealWork victim, the section that would
 // release the P): gcstopm stops their P, counts it in sched.stopwait and
-// parks the M. A G that yields for the stop keeps its P's runnext, so it
+// sends the M to stopm (a spinning M first stops spinning, a step of its
+// own, as in the spec). A G that yields for the stop keeps its P's runnext, so it
 // runs first when the world starts again. handoffp stops the P it was
 // handing off, and a G entering a syscall stops its own P. The last P to
 // stop wakes the waiting caller.
@@ -115,6 +116,35 @@ func (s *Sched) stopTheWorld(limit time.Duration) error {
 	case <-s.world.stopnote:
 	default:
 	}
+	if left := s.stopTheWorldSection(); left > 0 {
+		if err := s.awaitStop(limit); err != nil {
+			s.startTheWorld(0)
+			return err
+		}
+	}
+	s.glob.Lock()
+	bad := ""
+	if s.world.stopwait != 0 {
+		bad = fmt.Sprintf("stopTheWorld: not stopped (stopwait %d != 0)", s.world.stopwait)
+	}
+	for _, pp := range s.ps().allp {
+		if pp.status.Load() != pGCStop && bad == "" {
+			bad = fmt.Sprintf("stopTheWorld: not stopped (p%d status %#x != _Pgcstop)", pp.id, pp.status.Load())
+		}
+	}
+	s.glob.Unlock()
+	if bad != "" {
+		panic(bad)
+	}
+	s.world.stopped.Store(true)
+	return nil
+}
+
+// stopTheWorldSection is stopTheWorldWithSema's sched.lock section: it
+// sets gcwaiting, asks the running Gs to yield, and stops the Ps whose G
+// is in a syscall and the idle Ps. It returns how many Ps are left to
+// stop themselves.
+func (s *Sched) stopTheWorldSection() int32 {
 	s.glob.Lock()
 	ps := s.ps()
 	s.world.stopwait = ps.n
@@ -137,28 +167,7 @@ func (s *Sched) stopTheWorld(limit time.Duration) error {
 	left := s.world.stopwait
 	s.glob.Unlock()
 	s.emit(Event{Kind: EvStopTheWorld, M: -1, P: -1, Victim: -1, N: left})
-	if left > 0 {
-		if err := s.awaitStop(limit); err != nil {
-			s.startTheWorld(0)
-			return err
-		}
-	}
-	s.glob.Lock()
-	bad := ""
-	if s.world.stopwait != 0 {
-		bad = fmt.Sprintf("stopTheWorld: not stopped (stopwait %d != 0)", s.world.stopwait)
-	}
-	for _, pp := range s.ps().allp {
-		if pp.status.Load() != pGCStop && bad == "" {
-			bad = fmt.Sprintf("stopTheWorld: not stopped (p%d status %#x != _Pgcstop)", pp.id, pp.status.Load())
-		}
-	}
-	s.glob.Unlock()
-	if bad != "" {
-		panic(bad)
-	}
-	s.world.stopped.Store(true)
-	return nil
+	return left
 }
 
 // awaitStop waits for the last P to stop, asking the running Gs to yield
@@ -267,17 +276,41 @@ func gcStopPoint(pc spec.MPC) bool {
 	return pc == spec.MSched || pc == spec.MLocal || pc == spec.MSteal
 }
 
-// gcstopmStep is gcstopm: m gives its P up to the stop (stopped, counted
-// in stopwait) and parks on the idle list, in one sched.lock section. If
-// the stop was abandoned meanwhile, m goes back to findRunnable's top.
+// gcstopmStep is gcstopm, in the spec's two steps (spec.ActGCStopM): a
+// spinning M first stops counting itself in nmspinning (an atomic) and goes
+// back to findRunnable's top, where it meets gcwaiting again; an M that is
+// not spinning gives its P up to the stop (_Pgcstop, counted in stopwait,
+// in one sched.lock section) and goes on to stopm (pc MStop), as gcstopm
+// ends in stopm. If the stop was abandoned meanwhile, the M just goes back
+// to the top.
 func (s *Sched) gcstopmStep(m *M) stepResult {
+	if m.spinning && s.world.gcwaiting.Load() {
+		return s.gcstopmSpinning(m)
+	}
 	s.glob.Lock()
 	r := s.gcstopmLocked(m)
 	s.glob.Unlock()
 	return r
 }
 
-// gcstopmLocked is gcstopmStep's lock section. sched.lock held.
+// gcstopmSpinning is gcstopm's first step for a spinning M: startTheWorld
+// wakes an M if there is work, so nobody needs to hear of this one's end
+// of spinning.
+func (s *Sched) gcstopmSpinning(m *M) stepResult {
+	pp := m.p.Load()
+	m.spinning = false
+	if s.nmspinning.Add(-1) < 0 {
+		panic("gcstopm: negative nmspinning")
+	}
+	s.emit(Event{Kind: EvSpinning, M: m.id, P: pp.id, On: false})
+	m.scan = stealScan{}
+	m.pc = spec.MSched
+	s.emit(Event{Kind: EvGCStopM, M: m.id, P: pp.id, Victim: -1})
+	return stepAgain
+}
+
+// gcstopmLocked is gcstopmStep under sched.lock (also from the drop
+// section, dropStep, which holds it already).
 func (s *Sched) gcstopmLocked(m *M) stepResult {
 	if !s.world.gcwaiting.Load() {
 		if m.pc == spec.MSteal || m.pc == spec.MDrop {
@@ -286,29 +319,19 @@ func (s *Sched) gcstopmLocked(m *M) stepResult {
 		}
 		return stepAgain
 	}
-	pp := m.p.Load()
 	if m.spinning {
-		// startTheWorld wakes an M if there is work; nobody needs to
-		// hear of this one's end of spinning.
-		m.spinning = false
-		if s.nmspinning.Add(-1) < 0 {
-			panic("gcstopm: negative nmspinning")
-		}
-		s.emit(Event{Kind: EvSpinning, M: m.id, P: pp.id, On: false})
+		return s.gcstopmSpinning(m)
 	}
-	releasep(m)
+	pp := releasep(m)
 	pp.status.Store(pGCStop)
 	if !s.implBugOn(ImplBugGCStopMNoCount) {
 		s.stopOneLocked()
 	}
 	m.scan = stealScan{}
-	m.pollUntil = 0
-	s.emit(Event{Kind: EvGCStopM, M: m.id, P: pp.id, Victim: -1})
-	if s.stopping.Load() {
-		return stepExit
-	}
-	s.mput(m)
-	return stepPark
+	m.pollUntil, m.wasSpinning = 0, false
+	m.pc = spec.MStop
+	s.emit(Event{Kind: EvGCStopM, M: m.id, P: pp.id, Victim: -1, On: true})
+	return stepAgain
 }
 
 // startTheWorld is startTheWorldWithSema: a netpoll(0) first (its Gs go
@@ -328,7 +351,11 @@ func (s *Sched) startTheWorld(newprocs int32) {
 	s.world.gcwaiting.Store(false)
 	started := int32(0)
 	var when int64
-	for _, pp := range s.ps().allp {
+	allp := s.ps().allp
+	// From the highest P down, as procresize builds its list of runnable
+	// Ps (the spec's order: startm takes the lowest idle M each time).
+	for i := len(allp) - 1; i >= 0; i-- {
+		pp := allp[i]
 		if pp.status.Load() != pGCStop {
 			continue
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gmpcheck/gmpcheck/spec"
 	"go.uber.org/goleak"
 )
 
@@ -290,5 +291,85 @@ func TestStopTheWorldMisuse(t *testing.T) {
 	}
 	if _, err := s.SetProcs(3); !errors.Is(err, ErrShutdown) {
 		t.Fatalf("SetProcs after Shutdown = %v, want %v", err, ErrShutdown)
+	}
+}
+
+// TestDriverStopTheWorld walks a stop-the-world and a procresize on the
+// Driver, step by step: a spinning M stops spinning and then its P at
+// findRunnable's top, the M running a G stops its P after the G is
+// preempted (the G keeps runnext), the restart with three Ps starts an M for the P with
+// work and leaves the new one idle; a second stop and a shrink to one P
+// moves the destroyed Ps' queues to the global queue.
+func TestDriverStopTheWorld(t *testing.T) {
+	log := newEventLog(EvStopTheWorld, EvGCStopM, EvStartTheWorld, EvProcResize)
+	d, err := NewDriver(Config{Procs: 2, QueueCapacity: 4, Trace: log.trace})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := d.Sched()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	status := func(p int) uint32 { return s.ps().allp[p].status.Load() }
+	g2, err := d.NewProc(0)
+	must(err)
+	if err := d.StartTheWorld(0); err == nil {
+		t.Fatal("StartTheWorld without a stop succeeded")
+	}
+	must(d.StopTheWorld())
+	if err := d.StopTheWorld(); err == nil {
+		t.Fatal("a second StopTheWorld succeeded")
+	}
+	// newproc's wakep started m1, spinning, on p1: both Ps run.
+	if status(1) != uint32(spec.PRunning) || !s.allm[1].spinning || s.world.stopwait != 2 {
+		t.Fatalf("after the stop's lock section: p1 %#x m1 spinning %v stopwait %d", status(1), s.allm[1].spinning, s.world.stopwait)
+	}
+	must(d.Step(1)) // gcstopm's first step: m1 stops spinning
+	if s.allm[1].spinning || s.nmspinning.Load() != 0 || status(1) != uint32(spec.PRunning) {
+		t.Fatalf("after gcstopm's first step: m1 spinning %v nmspinning %d p1 %#x", s.allm[1].spinning, s.nmspinning.Load(), status(1))
+	}
+	must(d.Step(1)) // gcstopm: p1 stopped
+	must(d.Step(1)) // stopm
+	if status(1) != pGCStop || s.world.stopwait != 1 || s.allm[1].pc != spec.MIdle {
+		t.Fatalf("after m1's gcstopm: p1 %#x stopwait %d m1 %v", status(1), s.world.stopwait, s.allm[1].pc)
+	}
+	if err := d.StartTheWorld(0); err == nil {
+		t.Fatal("StartTheWorld before every P stopped succeeded")
+	}
+	must(d.Preempt(0)) // g1 keeps runnext, g2 goes to the ring
+	if next, ring := s.ps().allp[0].runq.Contents(); next != d.Main() || len(ring) != 1 || ring[0] != g2 {
+		t.Fatalf("p0's queue after a preemption for the stop: runnext %v ring %v", next, ring)
+	}
+	must(d.Step(0)) // gcstopm
+	if status(0) != pGCStop || s.world.stopwait != 0 || s.allm[0].pc != spec.MStop {
+		t.Fatalf("after gcstopm: p0 %#x stopwait %d m0 %v", status(0), s.world.stopwait, s.allm[0].pc)
+	}
+	must(d.Step(0)) // stopm
+	must(d.StartTheWorld(3))
+	// p0 (work) got an M; the stopper's wakep put a spinning M on p1 for
+	// the rest; p2, new, is idle.
+	if s.Procs() != 3 || status(0) != uint32(spec.PRunning) || status(1) != uint32(spec.PRunning) || status(2) != uint32(spec.PIdle) || s.nmspinning.Load() != 1 {
+		t.Fatalf("after the restart: procs %d p0 %#x p1 %#x p2 %#x nmspinning %d", s.Procs(), status(0), status(1), status(2), s.nmspinning.Load())
+	}
+	if s.allm[0].p.Load() != s.ps().allp[0] {
+		t.Fatal("m0 did not get p0 back")
+	}
+	// Shrink to one P with work on p0's queue: the queue stays, and the
+	// global queue gets what the destroyed Ps held (nothing here).
+	must(d.StopTheWorld())
+	for _, i := range []int{0, 0, 1, 1, 1} { // m0: gcstopm, stopm; m1: stop spinning, gcstopm, stopm
+		must(d.Step(i))
+	}
+	must(d.StartTheWorld(1))
+	if s.Procs() != 1 || len(s.ps().allp) != 1 {
+		t.Fatalf("after the shrink: procs %d", s.Procs())
+	}
+	for _, k := range []EventKind{EvStopTheWorld, EvGCStopM, EvStartTheWorld, EvProcResize} {
+		if log.count(k, nil) == 0 {
+			t.Errorf("no %v event", k)
+		}
 	}
 }
