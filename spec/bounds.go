@@ -225,10 +225,17 @@ const (
 	// Bounds.ProcResize the growth is then a step of its own
 	// (ProcResizeGrow), so that the window exists.
 	Go110dev
+	// Go111 is Go 1.10 and 1.11 for one change: a locked G's exit
+	// (goexit0) cleared the M's lock before mexit, so when mexit's
+	// handoffp had to create an M (no idle one), newm cloned the exiting
+	// thread, whose state the locked G may have changed, instead of
+	// asking the template thread: golang/go#28979. MState.Tainted marks
+	// such a clone; invariant 8 reports it.
+	Go111
 	numGoVersions
 )
 
-var goVersionNames = [numGoVersions]string{Go126: "go1.26", Go119: "go1.19", Go121: "go1.21", Go122: "go1.22", Go113: "go1.13", Go117dev: "go1.17dev", Go15dev: "go1.5dev", Go110dev: "go1.10dev"}
+var goVersionNames = [numGoVersions]string{Go126: "go1.26", Go119: "go1.19", Go121: "go1.21", Go122: "go1.22", Go113: "go1.13", Go117dev: "go1.17dev", Go15dev: "go1.5dev", Go110dev: "go1.10dev", Go111: "go1.11"}
 
 func (v GoVersion) String() string {
 	if v < numGoVersions {

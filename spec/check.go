@@ -84,6 +84,9 @@ func (md *Model) check(s *State) error {
 				return inv(InvMShape, "m%d locked to %s at %v with P=%d curg=%s spinning=%v", m, gName(g), ms.PC, ms.P, gName(ms.CurG), ms.Spinning)
 			}
 		}
+		if ms.Tainted {
+			return inv(InvLocked, "m%d was cloned from a thread a locked G exited on (newm without the template thread)", m)
+		}
 		if ms.PC == MRun && ms.CurG != NoG && ms.LockedG != ms.CurG {
 			if l := s.lockedm(ms.CurG); l >= 0 {
 				return inv(InvLocked, "m%d runs %s, which is locked to m%d", m, gName(ms.CurG), l)

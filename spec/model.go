@@ -498,8 +498,12 @@ func (md *Model) step(s *State, a Action) (info stepInfo, err error) {
 			// thread once handoffp is done with the idle Ms.
 			p := int(ms.P)
 			ms.P, ms.PC = NoP, MRun
+			s.newmSlot = a.M + 1
 			err = md.handoffp(s, p)
-			*ms = MState{PC: MIdle, P: NoP}
+			if s.newmSlot != 0 {
+				*ms = MState{PC: MIdle, P: NoP} // no newm: the slot is free
+			}
+			s.newmSlot = 0
 		}
 	case ActGosched:
 		g := ms.CurG
@@ -1032,6 +1036,14 @@ func (md *Model) startm(s *State, p int, spinning bool) error {
 			s.M[m] = MState{PC: MSched, P: int8(p), Spinning: spinning}
 			return nil
 		}
+	}
+	if s.newmSlot != 0 {
+		// mexit of a locked G: newm's thread replaces the exiting one.
+		// Go 1.12 on, the exiting M is still marked locked, so the
+		// template thread creates it; go1.11 clones the exiting thread.
+		s.M[s.newmSlot-1] = MState{PC: MSched, P: int8(p), Spinning: spinning, Tainted: md.b.Go == Go111}
+		s.newmSlot = 0
+		return nil
 	}
 	return ErrNoIdleM
 }

@@ -150,6 +150,9 @@ type MState struct {
 	// reached stoplockedm's park. stoplockedm then returns at once with
 	// it.
 	NextP int8
+	// Tainted marks an M cloned from a thread a locked G exited on
+	// (the go1.11 variant's newm in mexit); invariant 8 forbids it.
+	Tainted bool
 }
 
 // WakeStage is how far an M is in wakep, which its caller (newproc, ready,
@@ -215,7 +218,11 @@ type State struct {
 	NilRead bool
 
 	nG, nP, nM int8 // sizes of this model; constant over a run, not part of the key
-	stw        bool // the model has Bounds.STW: the key carries the fields above
+	// newmSlot is, during a locked G's exit only, the exiting M's slot
+	// plus one: the thread newm creates when startm finds no idle M
+	// takes the slot the exiting one leaves. Not part of the key.
+	newmSlot int8
+	stw      bool // the model has Bounds.STW: the key carries the fields above
 }
 
 // procs is gomaxprocs.
@@ -277,6 +284,9 @@ func (s *State) AppendKey(dst []byte) []byte {
 		if ms.LockedG != NoG {
 			b2, b3 = byte(ms.NextP), byte(ms.LockedG)|0x10
 		}
+		if ms.Tainted {
+			b3 |= 0x20
+		}
 		dst = append(dst, b0, byte(ms.P+1)|byte(ms.CurG)<<4, b2, b3)
 	}
 	dst = append(dst, s.Runq.N)
@@ -333,10 +343,11 @@ func decodeKey(proto *State, key []byte) State {
 		ms.P = int8(c&15) - 1
 		ms.CurG = GID(c >> 4)
 		scan, inj := next(), next()
+		ms.Tainted = inj&0x20 != 0
 		if inj&0x10 != 0 {
 			ms.LockedG, ms.NextP = GID(inj&15), int8(scan)
 		} else {
-			ms.Inj, ms.Scan = GID(inj), scan
+			ms.Inj, ms.Scan = GID(inj&15), scan
 		}
 	}
 	s.Runq.N = next()
@@ -436,6 +447,9 @@ func (s State) String() string {
 		}
 		if ms.Spinning {
 			b.WriteString(" spinning")
+		}
+		if ms.Tainted {
+			b.WriteString(" tainted")
 		}
 		if ms.Scan != 0 {
 			b.WriteString(" scanned=" + scanString(ms.Scan))
