@@ -185,8 +185,12 @@ func writeTLAPage(file string, r tlaRow) error {
 	switch {
 	case r.res.Outcome == tlacheck.Deadlock:
 		kind = spec.KindDeadlock
+	case r.res.Outcome == tlacheck.Property && strings.Contains(r.res.Name, "LocalStarv"):
+		kind = spec.KindLocalStarvation
 	case r.res.Outcome == tlacheck.Property && strings.Contains(r.res.Name, "Starv"):
 		kind = spec.KindGlobalStarvation
+	case r.res.Outcome == tlacheck.Property && strings.Contains(r.res.Name, "STW"):
+		kind = spec.KindSTWStuck
 	case r.res.Outcome == tlacheck.Property:
 		kind = spec.KindWorkConservation
 	}
