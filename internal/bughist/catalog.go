@@ -45,6 +45,17 @@ type Variant struct {
 	// play: the Driver runs a wakep to its end at once, so the trace must
 	// not step another M inside one.
 	Driver spec.Bounds
+	// LocalStarvation adds property (c), local-queue starvation, to the
+	// explorer's checks (spec.Options.LocalStarvation). The variant must
+	// break Kind among all the properties it breaks (spec.Options.All),
+	// not necessarily first.
+	LocalStarvation bool
+	// Open marks a bug that no release has fixed: the variant is Go 1.26
+	// itself, so there is no fixed twin to pass. What the twin's pass
+	// shows for a fixed bug (that the property is not simply too strong)
+	// is shown instead by the same bound passing every default property:
+	// only the one the issue is about fails.
+	Open bool
 }
 
 // Entry is one bug of Go's scheduler history.
@@ -115,7 +126,7 @@ func (e Entry) Applicable() []string {
 func Lookup(name string) (Entry, error) {
 	key := strings.TrimPrefix(strings.TrimPrefix(name, "golang/go"), "#")
 	for _, e := range Catalog() {
-		if e.Name == name || (e.Variant != nil && e.VariantName() == name) {
+		if e.Name == name || (e.Variant != nil && !e.Variant.Open && e.VariantName() == name) {
 			return e, nil
 		}
 		if n, err := strconv.Atoi(key); err == nil {
@@ -154,6 +165,13 @@ func injectBounds(gv spec.GoVersion, ms, tick int) spec.Bounds {
 	return spec.Bounds{Ps: 2, Ms: ms, Gs: 2, Cap: 2, Spawn: 1, SchedTick: tick, Netpoll: true, InjectList: true, Go: gv}
 }
 
+// starveBounds are the bounds of the starvation entries: ps Ps, gs Gs
+// (every G but g1 spawned), as many Ms as Ps (the thread limit), the 1/61
+// check every second tick, no syscalls; noPark keeps every G from parking.
+func starveBounds(ps, gs int, noPark bool) spec.Bounds {
+	return spec.Bounds{Ps: ps, Ms: max(ps, 2), Gs: gs, Cap: 2, Spawn: gs - 1, SchedTick: 2, NoPark: noPark}
+}
+
 func verifyBounds(gv spec.GoVersion) spec.Bounds {
 	b := spec.VerifyBounds()
 	b.Go = gv
@@ -163,6 +181,23 @@ func verifyBounds(gv spec.GoVersion) spec.Bounds {
 // Catalog is every entry, by issue number.
 func Catalog() []Entry {
 	return []Entry{
+		{
+			Name: "hist-10573", Issue: 10573,
+			Title:    "runtime: \"spinning with local work\"",
+			Versions: "1.5 dev -> 1.5", Area: "spinning Ms (handoffp, runnext)",
+			Affected:  "the 1.5 development tree after runnext was added (April 2015); no release",
+			Fixed:     "1.5 (go1.5.4's runqempty counts runnext; the fixing change is not verified)",
+			Mechanism: "handoffp's local-work test -> startm(spinning); runnext; the spinning M's precondition",
+			Cause: "When runnext was added, a P's only runnable G could sit in runnext while its ring was empty. The hand-off path " +
+				"still judged local work from the ring alone, so a P whose G was in runnext counted as having none: handoffp started a " +
+				"spinning M on it (nobody else spinning or idle), and that M found local work at once, breaking the rule that a " +
+				"spinning M's P has none; schedule threw \"spinning with local work\".",
+			Fix:      "the emptiness test counts runnext (runqempty in go1.5.4); the change itself is not verified",
+			Property: "invariant 3 (a spinning M's P has an empty local queue, runnext included)",
+			Variant: &Variant{
+				TLACfg: "GMP_hist_10573", Go: spec.Go15dev, Explore: spec.Bounds{Ps: 1, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Syscalls: true}, Kind: spec.KindInvariant,
+			},
+		},
 		{
 			Name: "hist-10958", Issue: 10958, Related: []int{24543},
 			Title:    "runtime: tight loops should be preemptible",
@@ -174,8 +209,10 @@ func Catalog() []Entry {
 				"function prologue checks. A loop without calls never reaches one, so it held its P for as long as it ran: the P's " +
 				"local queue starved, and a stop-the-world (GC, GOMAXPROCS) waited for it forever, freezing the program.",
 			Fix:      "signal-based asynchronous preemption at asynchronous safe points (preemptM, 1.14); the change is not verified",
-			Property: "local-queue starvation (c) under a no-async-preempt flag; the freeze: liveness of stop-the-world",
-			Needs:    "a no-async-preempt flag (no time-slice obligation for a P whose G takes no action) and stop-the-world; the local-queue starvation property (c) exists (explore -local-starvation)",
+			Property: "local-queue starvation (c) without the time-slice obligation (go1.13: cooperative preemption only); the freeze, liveness of stop-the-world, waits for the stop-the-world mechanism",
+			Variant: &Variant{
+				TLACfg: "GMP_hist_10958", Go: spec.Go113, Explore: starveBounds(1, 2, false), Kind: spec.KindLocalStarvation, LocalStarvation: true,
+			},
 		},
 		{
 			Name: "hist-13527", Issue: 13527,
@@ -203,8 +240,10 @@ func Catalog() []Entry {
 				"P whose G spins in a call-free loop that cooperative preemption cannot stop. Its own P never reschedules and the only " +
 				"other P never steals, and the 1/61 check does not help because the global queue holds only the yielder.",
 			Fix:      "none in the scheduler; asynchronous preemption (1.14) lets sysmon stop the looping G, after which its P runs the starved G",
-			Property: "local-queue starvation (c) with a no-async-preempt flag",
-			Needs:    "a no-async-preempt flag; the local-queue starvation property (c) exists (explore -local-starvation), but Go 1.26 fails it on any bound with three Gs (hist-52934), so the fixed twin needs bounds or a property that tells the two apart",
+			Property: "local-queue starvation (c) without the time-slice obligation (go1.13), on goroutines that never park (Bounds.NoPark: the report's program, which also leaves out hist-52934's runnext ping-pong, so go1.26 passes (c) there)",
+			Variant: &Variant{
+				TLACfg: "GMP_hist_13546", Go: spec.Go113, Explore: starveBounds(2, 3, true), Kind: spec.KindLocalStarvation, LocalStarvation: true,
+			},
 		},
 		{
 			Name: "hist-23098", Issue: 23098,
@@ -217,8 +256,11 @@ func Catalog() []Entry {
 				"recheck loop over allp. The loop could see a grown allp whose new slots were still nil, or a torn slice header, and " +
 				"crash on a nil P.",
 			Fix:      "snapshot allp (and later the idle mask) before dropping the P and iterate the snapshot, whose first len entries never change",
-			Property: "invariant: every P a rechecking M looks at exists; and no G lost across procresize",
-			Needs:    "procresize (GOMAXPROCS changes under stop-the-world, issue 12) and a recheck over a snapshot taken at ReleaseP",
+			Property: "invariant 9: no rechecking M reads an allp slot procresize has not filled (the nil dereference); invariants 1 and 9 hold across procresize",
+			Variant: &Variant{
+				TLACfg: "GMP_hist_23098", Go: spec.Go110dev, Kind: spec.KindInvariant,
+				Explore: spec.Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, STW: true, ProcResize: true},
+			},
 		},
 		{
 			Name: "hist-28979", Issue: 28979, Related: []int{20395},
@@ -232,8 +274,11 @@ func Catalog() []Entry {
 				"template thread creates it. With the mark gone, the new M was cloned from the tainted thread and inherited the " +
 				"namespace or other state the exiting G had changed.",
 			Fix:      "keep the lock mark while a locked G exits, so that newm hands thread creation to the template thread; the change is not verified",
-			Property: "invariant: no M is created from a tainted M; a locked G runs only on its M",
-			Needs:    "M creation with its parent (which thread newm clones, and a taint a locked G leaves on its thread); LockOSThread itself is modelled (Bounds.LockOSThread: lockedg, startlockedm, stoplockedm, a locked G's exit ending its M), but the model's M slots are threads with no parent",
+			Property: "invariant 8: no M is cloned from a thread a locked G exited on (mexit's newm, which takes the exiting M's slot when no M is idle, goes through the template thread)",
+			Variant: &Variant{
+				TLACfg: "GMP_hist_28979", Go: spec.Go111, Kind: spec.KindInvariant,
+				Explore: spec.Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, LockOSThread: true},
+			},
 		},
 		{
 			Name: "hist-38070", Issue: 38070,
@@ -312,6 +357,24 @@ func Catalog() []Entry {
 			},
 		},
 		{
+			Name: "hist-46524", Issue: 46524,
+			Title:    "runtime: stoplockedm: inconsistent locking",
+			Versions: "1.17 dev -> 1.17", Area: "LockOSThread (exitsyscall)",
+			Affected:  "the 1.17 development tree (builder failures in April 2021); no release",
+			Fixed:     "1.17 (go1.17.13 reads gp.lockedm inside exitsyscall0's lock section, before globrunqput; go1.16.15 read the M's own lockedg after the unlock; the fixing change is not verified)",
+			Mechanism: "exitsyscall's slow path (exitsyscallNoP in 1.26): globrunqput, then stoplockedm or stopm; LockOSThread on another M",
+			Cause: "A G returning from a system call with no P to take goes on the global queue, and its M then parks: in stoplockedm " +
+				"if the G is locked to it, else in stopm. The development tree decided by reading the G's lockedm after releasing " +
+				"sched.lock, when the G already belonged to the scheduler: another M could take it from the global queue, run it, and " +
+				"lock it to itself, so the first M read a lockedm that was not its own and parked in stoplockedm with no locked G, " +
+				"which threw \"stoplockedm: inconsistent locking\".",
+			Fix:      "read whether the G is locked under sched.lock, before globrunqput publishes it (Go 1.26's exitsyscallNoP keeps that order)",
+			Property: "invariant 7 (an M parked in stoplockedm is locked to a G)",
+			Variant: &Variant{
+				TLACfg: "GMP_hist_46524", Go: spec.Go117dev, Explore: spec.Bounds{Ps: 1, Ms: 2, Gs: 1, Cap: 2, SchedTick: 1, Syscalls: true, LockOSThread: true}, Kind: spec.KindInvariant,
+			},
+		},
+		{
 			Name: "hist-52934", Issue: 52934,
 			Title:    "runtime: new goroutine launches can starve other work indefinitely",
 			Versions: ">=1.18, open", Area: "runnext fairness",
@@ -323,8 +386,10 @@ func Catalog() []Entry {
 				"ring; the 10 ms preemption moves only the running G, so the ring runs only when runnext happens to be empty at a " +
 				"preemption or another P steals. (Our reading of the mechanism; the thread's own analysis was not checked in full.)",
 			Fix:      "none: open",
-			Property: "local-queue starvation (c) on the unmodified model",
-			Needs:    "a variant form for an open bug: property (c) exists and the unmodified Go 1.26 model fails it (explore -local-starvation -ps 2 -ms 2 -gs 3 -spawn 2 -syscalls=false -thread-limit: a 57-step lasso, TestRunnextStarvesTheRing), but a catalog variant pairs a broken release with its fixed twin, and there is no fix; and (c) in GMP.tla",
+			Property: "local-queue starvation (c) on the unmodified model; an open bug has no fixed twin, so the check that (c) is not simply too strong is that the same bound passes every default property",
+			Variant: &Variant{
+				TLACfg: "GMP_hist_52934", Go: spec.Go126, Explore: starveBounds(2, 3, false), Kind: spec.KindLocalStarvation, LocalStarvation: true, Open: true,
+			},
 		},
 		{
 			Name: "hist-55160", Issue: 55160, Related: []int{60693},

@@ -51,7 +51,14 @@ func TestCatalog(t *testing.T) {
 			if len(e.Applicable()) < 2 {
 				t.Errorf("%s: %v, want at least two techniques", e.Name, e.Applicable())
 			}
-			if got, err := Lookup(e.VariantName()); err != nil || got.Name != e.Name {
+			// A variant name finds the first entry of that release (go1.13
+			// is two bugs); an open bug's variant is go1.26 itself, which
+			// names no bug.
+			if got, err := Lookup(e.VariantName()); e.Variant.Open {
+				if err == nil {
+					t.Errorf("Lookup(%s) = %v, want no entry for the unmodified release", e.VariantName(), got.Name)
+				}
+			} else if err != nil || got.VariantName() != e.VariantName() {
 				t.Errorf("Lookup(%s) = %v, %v", e.VariantName(), got.Name, err)
 			}
 			continue
@@ -104,7 +111,7 @@ func TestReproduceExpressible(t *testing.T) {
 			continue
 		}
 		t.Run(e.Name, func(t *testing.T) {
-			if raceEnabled {
+			if raceEnabled && e.Variant.Driver.Ps > 0 {
 				v := *e.Variant
 				v.Explore = v.Driver
 				e.Variant = &v
@@ -145,6 +152,9 @@ func TestGo126PassesDriverBounds(t *testing.T) {
 			continue
 		}
 		b := e.Variant.Driver
+		if b.Ps == 0 {
+			continue // no impl technique
+		}
 		b.Go = spec.Go126
 		r, err := explore(context.Background(), b)
 		if err != nil || r.Verdict() != "pass" {

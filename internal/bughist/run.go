@@ -92,7 +92,11 @@ func (r Report) Summary() string {
 	for _, t := range r.Results {
 		s := t.Technique + " " + string(t.Verdict)
 		if t.Verdict == Caught {
-			s += fmt.Sprintf(" (%d steps, %s; go1.26 passes)", t.TraceLen, t.Elapsed.Round(time.Millisecond))
+			base := "go1.26 passes"
+			if r.Entry.Variant.Open {
+				base = "open: no fixed twin"
+			}
+			s += fmt.Sprintf(" (%d steps, %s; %s)", t.TraceLen, t.Elapsed.Round(time.Millisecond), base)
 		}
 		parts = append(parts, s)
 	}
@@ -136,7 +140,7 @@ func Reproduce(ctx context.Context, e Entry, opt Options) Report {
 		var tr TechResult
 		switch tech {
 		case TechExplore:
-			tr = runExplore(ctx, e.Variant.Explore, e.Variant.Kind)
+			tr = runExplore(ctx, e.Variant)
 		case TechTLA:
 			tr = runTLA(ctx, e.Variant, opt)
 		case TechImpl:
@@ -173,38 +177,74 @@ func Reproduce(ctx context.Context, e Entry, opt Options) Report {
 // thread limit (so that go1.26's pass is conclusive on the same bound).
 var exploreOptions = spec.Options{Liveness: true, ThreadLimit: true}
 
-// explored keeps the complete explorations of this process by bounds: the
-// go1.26 twin of every variant on the verify bound is one search.
+// explored keeps the complete explorations of this process by bounds and
+// properties: the go1.26 twin of every variant on the verify bound is one
+// search.
 var explored struct {
 	sync.Mutex
-	m map[spec.Bounds]spec.Result
+	m map[exploreKey]spec.Result
+}
+
+// exploreKey is one exploration: the bound, and whether property (c) is
+// checked too (then every violated property is reported).
+type exploreKey struct {
+	b     spec.Bounds
+	local bool
 }
 
 func explore(ctx context.Context, b spec.Bounds) (spec.Result, error) {
+	return exploreWith(ctx, exploreKey{b: b})
+}
+
+func exploreWith(ctx context.Context, k exploreKey) (spec.Result, error) {
 	explored.Lock()
-	r, ok := explored.m[b]
+	r, ok := explored.m[k]
 	explored.Unlock()
 	if ok {
 		return r, nil
 	}
-	r, err := spec.Explore(ctx, b, exploreOptions)
+	opt := exploreOptions
+	opt.LocalStarvation, opt.All = k.local, k.local
+	r, err := spec.Explore(ctx, k.b, opt)
 	if err == nil && (r.Complete || r.Violation != nil) {
 		explored.Lock()
 		if explored.m == nil {
-			explored.m = map[spec.Bounds]spec.Result{}
+			explored.m = map[exploreKey]spec.Result{}
 		}
-		explored.m[b] = r
+		explored.m[k] = r
 		explored.Unlock()
 	}
 	return r, err
 }
 
-// runExplore: the variant must break kind on b; go1.26 must pass b.
-func runExplore(ctx context.Context, b spec.Bounds, kind spec.ViolationKind) TechResult {
+// broken is the first counterexample of kind in r (any property with
+// spec.Options.All), or nil.
+func broken(r spec.Result, kind spec.ViolationKind) *spec.Violation {
+	if r.Violation != nil && r.Violation.Kind == kind {
+		return r.Violation
+	}
+	for i := range r.Violations {
+		if r.Violations[i].Kind == kind {
+			return r.Violations[i].First
+		}
+	}
+	return nil
+}
+
+// runExplore: the variant must break its property on its bound, and
+// go1.26 must pass the same bound; for an open bug (va.Open), the bound
+// must pass every property but the issue's.
+func runExplore(ctx context.Context, va *Variant) TechResult {
+	b, kind := va.Explore, va.Kind
+	b.Go = va.Go
 	tr := TechResult{Bounds: b.String()}
+	if va.LocalStarvation {
+		tr.Bounds += " with property (c)"
+	}
 	start := time.Now()
-	r, err := explore(ctx, b)
+	r, err := exploreWith(ctx, exploreKey{b: b, local: va.LocalStarvation})
 	tr.Elapsed = time.Since(start)
+	v := broken(r, kind)
 	switch {
 	case err != nil:
 		tr.Verdict, tr.Detail = Failed, err.Error()
@@ -215,27 +255,31 @@ func runExplore(ctx context.Context, b spec.Bounds, kind spec.ViolationKind) Tec
 	case r.Violation == nil:
 		tr.Verdict, tr.Detail = Missed, fmt.Sprintf("the variant passes: %v", r)
 		return tr
-	case r.Violation.Kind != kind:
+	case v == nil:
 		tr.Verdict, tr.Detail = Missed, fmt.Sprintf("%v fails, want %v", r.Violation.Kind, kind)
 		return tr
 	}
-	v := r.Violation
 	tr.TraceLen, tr.Trace = v.Trace.Len(), printViolation(v)
 	tr.Detail = fmt.Sprintf("%v in %d steps (%d states)", v.Kind, v.Trace.Len(), r.Distinct)
-	base := b
-	base.Go = spec.Go126
+	base := exploreKey{b: b, local: va.LocalStarvation}
+	base.b.Go = spec.Go126
+	what := "go1.26"
+	if va.Open {
+		base.local = false
+		what = "go1.26 without property (c)"
+	}
 	bstart := time.Now()
-	rb, err := explore(ctx, base)
+	rb, err := exploreWith(ctx, base)
 	tr.BaseElapsed = time.Since(bstart)
 	switch {
 	case err != nil:
 		tr.Verdict, tr.BaseDetail = Failed, err.Error()
 	case rb.Violation != nil:
-		tr.Verdict, tr.BaseDetail = Missed, fmt.Sprintf("go1.26 fails too: %v", rb.Violation.Kind)
+		tr.Verdict, tr.BaseDetail = Missed, fmt.Sprintf("%s fails too: %v", what, rb.Violation.Kind)
 	case rb.Verdict() != "pass":
-		tr.Verdict, tr.BaseDetail = Inconclusive, fmt.Sprintf("go1.26: %s after %d states", rb.Verdict(), rb.Distinct)
+		tr.Verdict, tr.BaseDetail = Inconclusive, fmt.Sprintf("%s: %s after %d states", what, rb.Verdict(), rb.Distinct)
 	default:
-		tr.Verdict, tr.BasePass, tr.BaseDetail = Caught, true, fmt.Sprintf("go1.26 passes: %d states, liveness ok", rb.Distinct)
+		tr.Verdict, tr.BasePass, tr.BaseDetail = Caught, true, fmt.Sprintf("%s passes: %d states, liveness ok", what, rb.Distinct)
 	}
 	return tr
 }
@@ -390,22 +434,27 @@ func runTLA(ctx context.Context, va *Variant, opt Options) TechResult {
 	if b, err := tlacheck.BoundsFromCfg(c); err == nil {
 		tr.Bounds = c.Name + ": " + b.String()
 	}
-	twin, tmp, err := twinCfg(dir, c)
-	if err != nil {
-		tr.Verdict, tr.BaseDetail = Failed, err.Error()
-		return tr
-	}
-	defer os.RemoveAll(tmp)
 	// The variant and its twin run at once, each checker in its own node
-	// process: on two cores that halves the wall time.
+	// process: on two cores that halves the wall time. An open bug has no
+	// twin.
+	var twin tlacheck.Cfg
 	var rb tlacheck.Result
 	var errb error
 	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		rb, errb = tlacheck.CheckCfg(ctx, dir, twin)
-	}()
+	if !va.Open {
+		var tmp string
+		twin, tmp, err = twinCfg(dir, c)
+		if err != nil {
+			tr.Verdict, tr.BaseDetail = Failed, err.Error()
+			return tr
+		}
+		defer os.RemoveAll(tmp)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rb, errb = tlacheck.CheckCfg(ctx, dir, twin)
+		}()
+	}
 	res, err := tlacheck.CheckCfg(ctx, dir, c)
 	wg.Wait()
 	tr.Elapsed = res.Elapsed
@@ -436,6 +485,12 @@ func runTLA(ctx context.Context, va *Variant, opt Options) TechResult {
 			tr.Verdict = map[bool]Verdict{true: Inconclusive, false: Missed}[tv == tlacheck.Inconclusive]
 			return tr
 		}
+	}
+	if va.Open {
+		// The cfg is go1.26 already: there is no fixed twin. The explorer
+		// shows that the bound passes every other property.
+		tr.Verdict, tr.BaseDetail = Caught, "open bug: go1.26 is the release that fails, no fixed twin"
+		return tr
 	}
 	tr.BaseElapsed = rb.Elapsed
 	if errb != nil {
