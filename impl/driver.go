@@ -298,6 +298,12 @@ func (d *Driver) Apply(a spec.Action, slots *[spec.MaxGs + 1]*G) (*G, error) {
 		return nil, d.Netpoll(m, slots[a.G], slots[a.Inj])
 	case spec.ActInjectGList:
 		return nil, d.Inject(slots[a.G])
+	case spec.ActStopTheWorld:
+		return nil, d.StopTheWorld()
+	case spec.ActStartTheWorld:
+		return nil, d.StartTheWorld(int(a.P))
+	case spec.ActStartTheWorldWakep:
+		return nil, d.StartTheWorldWakep()
 	}
 	return nil, d.Step(m)
 }
@@ -318,8 +324,10 @@ func (d *Driver) StopTheWorld() error {
 }
 
 // StartTheWorld plays the stopper's restart once every P has stopped:
-// startTheWorldWithSema, with procresize to procs Ps first unless procs is
-// 0 (SetProcs). It fails if no stop is under way or a P has not stopped.
+// startTheWorldWithSema's lock section, with procresize to procs Ps first
+// unless procs is 0 or the current number (SetProcs); StartTheWorldWakep
+// is the step after it. It fails if no stop is under way or a P has not
+// stopped.
 func (d *Driver) StartTheWorld(procs int) error {
 	s := d.s
 	if !s.world.gcwaiting.Load() {
@@ -334,7 +342,17 @@ func (d *Driver) StartTheWorld(procs int) error {
 	if left != 0 {
 		return fmt.Errorf("driver: %d Ps not stopped yet", left)
 	}
-	s.startTheWorld(int32(procs))
+	s.startTheWorldSection(int32(procs))
+	return nil
+}
+
+// StartTheWorldWakep plays the stopper's last step, its wakep after the
+// restart.
+func (d *Driver) StartTheWorldWakep() error {
+	if d.s.world.gcwaiting.Load() {
+		return fmt.Errorf("driver: the world is still stopping")
+	}
+	d.s.startTheWorldWakep()
 	return nil
 }
 
@@ -350,6 +368,8 @@ type Snapshot struct {
 	NPIdle       int32
 	NMSpinning   int32
 	NeedSpinning uint32
+	GCWaiting    bool  // sched.gcwaiting
+	StopWait     int32 // sched.stopwait
 }
 
 // PSnapshot is one P.
@@ -403,7 +423,9 @@ func (s *Sched) Snapshot() Snapshot {
 		sn.Ms = append(sn.Ms, ms)
 	}
 	sn.Runq = s.glob.runq.Slice()
+	sn.StopWait = s.world.stopwait
 	s.glob.Unlock()
+	sn.GCWaiting = s.world.gcwaiting.Load()
 	sn.NPIdle = s.npidle.Load()
 	sn.NMSpinning = s.nmspinning.Load()
 	sn.NeedSpinning = s.needspinning.Load()

@@ -25,13 +25,6 @@ func TestDriverMatchesSpec(t *testing.T) {
 	})
 }
 
-// notDriven names the spec actions the Driver does not play (yet): those
-// of stop-the-world (spec.Bounds.STW), whose mechanism the impl has
-// (stw.go, events EvStopTheWorld, EvGCStopM, EvStartTheWorld) but which
-// the comparison does not draw. By name, so that this test does not
-// depend on which of them the spec has.
-var notDriven = map[string]bool{"StopTheWorld": true, "GCStopM": true, "StartTheWorld": true, "StartTheWorldWakep": true}
-
 // TestDriverMatchesSpecLong runs many more (unshrinkable) random traces
 // than rapid's default 100, and requires every action of the schedule loop
 // to have been compared at least once: the impl takes findRunnable's finer
@@ -48,7 +41,7 @@ func TestDriverMatchesSpecLong(t *testing.T) {
 	seen := func(a spec.Action) { count[a.Kind]++ }
 	missing := func() bool {
 		for _, k := range spec.ActionKinds() {
-			if count[k] == 0 && k.InGo126() && !notDriven[k.String()] {
+			if count[k] == 0 && k.InGo126() {
 				return true
 			}
 		}
@@ -64,7 +57,7 @@ func TestDriverMatchesSpecLong(t *testing.T) {
 		}
 	}
 	for _, k := range spec.ActionKinds() {
-		if count[k] == 0 && k.InGo126() && !notDriven[k.String()] {
+		if count[k] == 0 && k.InGo126() {
 			t.Errorf("no %v compared in %d traces", k, traces)
 		}
 	}

@@ -24,24 +24,24 @@ const (
 	EvSpinning            // M's spinning flag became On
 	EvStartM              // M started (woken or created) on P, spinning if On
 	EvHandoff             // handoffp of P: to an M (On) or to the idle list
-	// The mechanisms spec/ does not model yet, named after the runtime's
-	// functions; none occurs unless the API that needs it is used
-	// (StopTheWorld, SetProcs, Sleep).
-	EvStopTheWorld  // stopTheWorld's sched.lock section: N Ps left running (idle and syscall Ps stopped)
-	EvGCStopM       // M stopped P for stop-the-world (On; M -1: handoffp), or, spinning, first stopped spinning
-	EvStartTheWorld // startTheWorld's sched.lock section: N stopped Ps with work got an M
-	EvProcResize    // procresize from Victim Ps to N
-	EvTimerSleep    // G, run by M on P, parked with a timer on P's heap due in N µs
-	EvCheckTimers   // M ran N due timers of its own P (G: the first readied, now on P's runnext)
-	EvStealTimers   // M on P ran N due timers of Victim in stealWork's last round (G: the first)
-	EvNetpollBlock  // M went to sleep in the poller for N µs (On), or woke and took P (-1: none)
-	EvNetpollBreak  // M (-1: from outside) broke the poller's sleep
+	// The steps of stop-the-world, procresize and timers that are not
+	// spec actions, named after the runtime's functions (the spec's are
+	// EvActions: StopTheWorld, GCStopM, StartTheWorld with N the new
+	// gomaxprocs, StartTheWorldWakep). None occurs unless the API that
+	// needs it is used (StopTheWorld, SetProcs, Sleep).
+	EvGCStopP      // P stopped for stop-the-world inside another step: handoffp (M -1) or M's entersyscall
+	EvProcResize   // procresize from Victim Ps to N
+	EvTimerSleep   // G, run by M on P, parked with a timer on P's heap due in N µs
+	EvCheckTimers  // M ran N due timers of its own P (G: the first readied, now on P's runnext)
+	EvStealTimers  // M on P ran N due timers of Victim in stealWork's last round (G: the first)
+	EvNetpollBlock // M went to sleep in the poller for N µs (On), or woke and took P (-1: none)
+	EvNetpollBreak // M (-1: from outside) broke the poller's sleep
 	numEventKinds
 )
 
 var eventKindNames = [numEventKinds]string{
 	"Action", "GStatus", "RunqPut", "GlobPut", "GlobBatch", "Steal", "Spinning", "StartM", "Handoff",
-	"StopTheWorld", "GCStopM", "StartTheWorld", "ProcResize", "TimerSleep", "CheckTimers", "StealTimers",
+	"GCStopP", "ProcResize", "TimerSleep", "CheckTimers", "StealTimers",
 	"NetpollBlock", "NetpollBreak",
 }
 
@@ -130,6 +130,8 @@ func (e Event) SpecAction(gid func(goid uint64) spec.GID) spec.Action {
 		a.P = int8(e.Victim)
 	case spec.ActPreempt, spec.ActRetake:
 		a.M, a.P = spec.NoP, int8(e.P)
+	case spec.ActStartTheWorld:
+		a.P = int8(e.N)
 	}
 	return a
 }

@@ -2,12 +2,13 @@ package impl
 
 import "fmt"
 
-// ImplBug is a seeded bug in a mechanism that spec/ does not model (yet):
-// stop-the-world, procresize and timers. The spec's seeded bugs
-// (spec.Bugs, Config.SetBug) are rejected by the Driver's comparison with
-// the spec; these can only be rejected by the reference scheduler's own
-// runtime-style tests (stw_test.go, procresize_test.go, timers_test.go),
-// which is what TestImplBugsCaught checks. Like the spec's, they exist only
+// ImplBug is a seeded bug in stop-the-world, procresize or timers, whose
+// checks are the reference scheduler's own runtime-style tests
+// (stw_test.go, procresize_test.go, timers_test.go; TestImplBugsCaught).
+// The spec's seeded bugs (spec.Bugs, Config.SetBug) are rejected by the
+// Driver's comparison with the spec; spec/ has no timers, and the
+// comparison does not play its stop-the-world bugs (spec.STWBugs, one of
+// which, procresize-drops-runq, is ImplBugProcresizeDropsRunq's twin). Like the spec's, they exist only
 // in the instrumented build (-tags gmpcheck_hooks): the default build's
 // scheduler tests them behind the constant hooksEnabled.
 type ImplBug uint8

@@ -197,8 +197,11 @@ func (r *specRun) implState() (spec.State, error) {
 			got.G[k] = spec.GDead
 		}
 	}
-	if len(sn.Ps) != got.NumPs() {
-		return got, fmt.Errorf("impl has %d Ps", len(sn.Ps))
+	if len(sn.Ps) > got.NumPs() || len(sn.Ps) != got.NumPs() && !r.md.Bounds().ProcResize {
+		return got, fmt.Errorf("impl has %d Ps, spec %d", len(sn.Ps), got.NumPs())
+	}
+	for p := len(sn.Ps); p < got.NumPs(); p++ {
+		got.P[p] = spec.PState{Status: spec.PDead} // beyond gomaxprocs
 	}
 	for p, ps := range sn.Ps {
 		q := spec.PState{Status: ps.Status, SchedTick: uint8(ps.SchedTick % uint32(r.md.Bounds().SchedTick))}
@@ -260,6 +263,9 @@ func (r *specRun) implState() (spec.State, error) {
 	got.NPIdle = int8(sn.NPIdle)
 	got.NMSpinning = int8(sn.NMSpinning)
 	got.NeedSpinning = sn.NeedSpinning == 1
+	if r.md.Bounds().STW {
+		got.GCWaiting, got.StopWait, got.Procs = sn.GCWaiting, int8(sn.StopWait), int8(len(sn.Ps))
+	}
 	return got, nil
 }
 
@@ -306,6 +312,16 @@ func drawBounds(c Chooser) spec.Bounds {
 	}
 }
 
+// drawSTW adds a stop-the-world (spec.Bounds.STW) to a third of the Go
+// 1.26 bounds; drawn after every other draw, for the same reason.
+// ProcResize is not drawn: after a shrink the impl's no-P recheck visits
+// its allp snapshot's Ps, the spec's every P slot.
+func drawSTW(c Chooser, b *spec.Bounds) {
+	if b.Go == spec.Go126 && c.Intn(3, "stw") == 0 {
+		b.STW = true
+	}
+}
+
 // CheckAgainstSpec runs one random trace of up to steps actions on the
 // Driver and on the spec model, with random bounds, and reports the first
 // divergence. Its self-test, CheckSeededAgainstSpec, exists only in the
@@ -319,6 +335,7 @@ func CheckAgainstSpec(c Chooser, steps int) error {
 // action compared.
 func checkAgainstSpec(c Chooser, implBug spec.Bug, otherGo bool, steps int, seen func(spec.Action)) error {
 	b := drawBounds(c)
+	drawSTW(c, &b)
 	implGo := b.Go
 	if otherGo {
 		implGo = (b.Go + 1) % numGoVersions

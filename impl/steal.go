@@ -104,7 +104,11 @@ func (s *Sched) stealStep(m *M) stepResult {
 				return s.run(m, g, false)
 			}
 		}
-		if !ps.idlep.read(int(p2.id)) {
+		// A P stopped for stop-the-world has no M to run what is on it
+		// until the restart: it is not stolen from (the runtime's thief
+		// meets gcwaiting first and stops; the spec's steals only from a
+		// running P).
+		if !ps.idlep.read(int(p2.id)) && p2.status.Load() != pGCStop {
 			if g := pp.runq.Steal(p2.runq, last); g != nil {
 				m.scan = stealScan{}
 				s.counters.Steals.Add(1)

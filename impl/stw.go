@@ -31,11 +31,10 @@ import (
 // whatever work is in the global queue (wakep), as startTheWorldWithSema
 // does.
 
-// Two P statuses exist only here (spec/ has no stop-the-world yet): they
-// lie outside the spec's PStatus values.
+// The P statuses of stop-the-world and procresize, the spec's.
 const (
-	pGCStop = uint32(0x10) // _Pgcstop: stopped by stop-the-world, held by no M
-	pDead   = uint32(0x11) // _Pdead: destroyed by procresize
+	pGCStop = uint32(spec.PGCStop) // _Pgcstop: stopped by stop-the-world, held by no M
+	pDead   = uint32(spec.PDead)   // _Pdead: destroyed by procresize
 )
 
 // worldState is the scheduler's stop-the-world state.
@@ -166,7 +165,7 @@ func (s *Sched) stopTheWorldSection() int32 {
 	}
 	left := s.world.stopwait
 	s.glob.Unlock()
-	s.emit(Event{Kind: EvStopTheWorld, M: -1, P: -1, Victim: -1, N: left})
+	s.emitAction(spec.ActStopTheWorld, nil, -1, nil)
 	return left
 }
 
@@ -264,16 +263,16 @@ func (s *Sched) entersyscallGCWait(m *M, pp *P) {
 	stopped := s.world.gcwaiting.Load() && s.gcstopSyscallPLocked(pp)
 	s.glob.Unlock()
 	if stopped {
-		s.emit(Event{Kind: EvGCStopM, M: m.id, P: pp.id, Victim: -1})
+		// Part of the spec's EnterSyscall: not an action of its own.
+		s.emit(Event{Kind: EvGCStopP, M: m.id, P: pp.id, Victim: -1})
 	}
 }
 
 // gcStopPoint reports whether an M at pc, holding a P, is where the
-// runtime's findRunnable looks at gcwaiting: its top, and each victim of
-// stealWork (the section that releases the P looks under sched.lock,
-// dropStep).
+// runtime's findRunnable looks at gcwaiting: its top, and stealWork (the
+// section that releases the P looks under sched.lock, dropStep).
 func gcStopPoint(pc spec.MPC) bool {
-	return pc == spec.MSched || pc == spec.MLocal || pc == spec.MSteal
+	return pc == spec.MSched || pc == spec.MSteal
 }
 
 // gcstopmStep is gcstopm, in the spec's two steps (spec.ActGCStopM): a
@@ -305,7 +304,7 @@ func (s *Sched) gcstopmSpinning(m *M) stepResult {
 	s.emit(Event{Kind: EvSpinning, M: m.id, P: pp.id, On: false})
 	m.scan = stealScan{}
 	m.pc = spec.MSched
-	s.emit(Event{Kind: EvGCStopM, M: m.id, P: pp.id, Victim: -1})
+	s.emitAction(spec.ActGCStopM, m, pp.id, nil)
 	return stepAgain
 }
 
@@ -330,17 +329,25 @@ func (s *Sched) gcstopmLocked(m *M) stepResult {
 	m.scan = stealScan{}
 	m.pollUntil, m.wasSpinning = 0, false
 	m.pc = spec.MStop
-	s.emit(Event{Kind: EvGCStopM, M: m.id, P: pp.id, Victim: -1, On: true})
+	s.emitAction(spec.ActGCStopM, m, pp.id, nil)
 	return stepAgain
 }
 
-// startTheWorld is startTheWorldWithSema: a netpoll(0) first (its Gs go
-// to the global queue), then, if newprocs is not 0, procresize; then every
-// stopped P gets an M if it has local work or goes idle, gcwaiting is
-// cleared, and wakep starts a spinning M for the rest. A stop abandoned
-// before every P stopped (stopTheWorld's time limit) restarts the same
-// way: the Ps still running are left alone.
+// startTheWorld is startTheWorldWithSema: its lock section
+// (startTheWorldSection), then the stopper's wakep.
 func (s *Sched) startTheWorld(newprocs int32) {
+	s.startTheWorldSection(newprocs)
+	s.startTheWorldWakep()
+}
+
+// startTheWorldSection is startTheWorldWithSema up to its wakep: a
+// netpoll(0) first (its Gs go to the global queue), then, in one sched.lock
+// section, procresize if newprocs is not 0, every stopped P gets an M if it
+// has local work or goes idle, and gcwaiting is cleared. A stop abandoned
+// before every P stopped (stopTheWorld's time limit) restarts the same
+// way: the Ps still running are left alone. The world is running again
+// when it returns (worldsema is released).
+func (s *Sched) startTheWorldSection(newprocs int32) {
 	s.glob.Lock()
 	if s.poll.nready.Load() != 0 {
 		s.netpollInjectNoPLocked()
@@ -349,7 +356,6 @@ func (s *Sched) startTheWorld(newprocs int32) {
 		s.procresize(newprocs)
 	}
 	s.world.gcwaiting.Store(false)
-	started := int32(0)
 	var when int64
 	allp := s.ps().allp
 	// From the highest P down, as procresize builds its list of runnable
@@ -368,19 +374,36 @@ func (s *Sched) startTheWorld(newprocs int32) {
 		}
 		pp.status.Store(uint32(spec.PIdle)) // startm wires it
 		s.startm(pp, false, true)
-		started++
 	}
+	procs := s.ps().n
 	s.glob.Unlock()
-	s.emit(Event{Kind: EvStartTheWorld, M: -1, P: -1, Victim: -1, N: started})
+	if s.trace != nil {
+		s.trace(Event{Kind: EvAction, Action: spec.ActStartTheWorld, M: -1, P: -1, Victim: -1, N: procs})
+	}
 	s.world.stopped.Store(false)
 	s.world.sema.Unlock()
 	if when != 0 {
 		s.wakeNetPoller(nil, when)
 	}
-	// There may be more work than the Ps just started: the global queue,
-	// and timers on idle Ps.
-	s.wakep(nil)
 	if s.sysmonOn.Load() {
 		s.wakeSysmon()
 	}
+}
+
+// startTheWorldWakep is the stopper's wakep after the restart: there may
+// be more work than the Ps just started (the global queue). One step, as
+// the spec's StartTheWorldWakep: the CAS of nmspinning and the sched.lock
+// section that starts a spinning M on an idle P (or, with none, sets
+// needspinning).
+func (s *Sched) startTheWorldWakep() {
+	if s.nmspinning.Load() == 0 && s.nmspinning.CompareAndSwap(0, 1) {
+		s.glob.Lock()
+		if pp := s.pidlegetSpinning(); pp != nil {
+			s.startm(pp, true, true)
+		} else {
+			s.nmspinning.Add(-1)
+		}
+		s.glob.Unlock()
+	}
+	s.emitAction(spec.ActStartTheWorldWakep, nil, -1, nil)
 }

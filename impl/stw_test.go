@@ -301,7 +301,7 @@ func TestStopTheWorldMisuse(t *testing.T) {
 // work and leaves the new one idle; a second stop and a shrink to one P
 // moves the destroyed Ps' queues to the global queue.
 func TestDriverStopTheWorld(t *testing.T) {
-	log := newEventLog(EvStopTheWorld, EvGCStopM, EvStartTheWorld, EvProcResize)
+	log := newEventLog(EvAction, EvProcResize)
 	d, err := NewDriver(Config{Procs: 2, QueueCapacity: 4, Trace: log.trace})
 	if err != nil {
 		t.Fatal(err)
@@ -349,9 +349,13 @@ func TestDriverStopTheWorld(t *testing.T) {
 	}
 	must(d.Step(0)) // stopm
 	must(d.StartTheWorld(3))
+	if s.Procs() != 3 || status(0) != uint32(spec.PRunning) || status(1) != uint32(spec.PIdle) || status(2) != uint32(spec.PIdle) {
+		t.Fatalf("after the restart: procs %d p0 %#x p1 %#x p2 %#x", s.Procs(), status(0), status(1), status(2))
+	}
+	must(d.StartTheWorldWakep())
 	// p0 (work) got an M; the stopper's wakep put a spinning M on p1 for
 	// the rest; p2, new, is idle.
-	if s.Procs() != 3 || status(0) != uint32(spec.PRunning) || status(1) != uint32(spec.PRunning) || status(2) != uint32(spec.PIdle) || s.nmspinning.Load() != 1 {
+	if status(1) != uint32(spec.PRunning) || status(2) != uint32(spec.PIdle) || s.nmspinning.Load() != 1 {
 		t.Fatalf("after the restart: procs %d p0 %#x p1 %#x p2 %#x nmspinning %d", s.Procs(), status(0), status(1), status(2), s.nmspinning.Load())
 	}
 	if s.allm[0].p.Load() != s.ps().allp[0] {
@@ -364,12 +368,24 @@ func TestDriverStopTheWorld(t *testing.T) {
 		must(d.Step(i))
 	}
 	must(d.StartTheWorld(1))
+	must(d.StartTheWorldWakep())
 	if s.Procs() != 1 || len(s.ps().allp) != 1 {
 		t.Fatalf("after the shrink: procs %d", s.Procs())
 	}
-	for _, k := range []EventKind{EvStopTheWorld, EvGCStopM, EvStartTheWorld, EvProcResize} {
-		if log.count(k, nil) == 0 {
-			t.Errorf("no %v event", k)
+	if log.count(EvProcResize, nil) != 2 {
+		t.Errorf("%d ProcResize events, want 2", log.count(EvProcResize, nil))
+	}
+	acts := map[spec.ActionKind]int{}
+	log.mu.Lock()
+	for _, e := range log.evs {
+		if e.Kind == EvAction {
+			acts[e.Action]++
+		}
+	}
+	log.mu.Unlock()
+	for k, n := range map[spec.ActionKind]int{spec.ActStopTheWorld: 2, spec.ActGCStopM: 6, spec.ActStartTheWorld: 2, spec.ActStartTheWorldWakep: 2} {
+		if acts[k] != n {
+			t.Errorf("%d %v actions, want %d", acts[k], k, n)
 		}
 	}
 }
