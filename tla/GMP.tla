@@ -48,10 +48,17 @@ CONSTANTS
     LockOSThreadOn, \* LockOSThread, UnlockOSThread, StartLockedM,
                     \* StopLockedM and a locked G's exit ending its M
                     \* (spec.Bounds.LockOSThread)
+    NoPark,     \* goroutines never park (spec.Bounds.NoPark, golang/go#13546)
     GoVersion,  \* 126: Go 1.26; 122: Go 1.22 (injectglist has no final
                 \* wakep); 121: Go 1.21 (no wakep in goschedImpl, no
                 \* global-queue recheck without a P); 119: Go 1.19 (no
-                \* sched.needspinning). spec.Bounds.Go, docs/versions.md
+                \* sched.needspinning); 117: go1.17dev (exitsyscall reads
+                \* the G's lockedm after publishing it); 113: Go 1.13
+                \* (cooperative preemption only); 111: Go 1.11 (mexit's
+                \* newm clones the exiting thread); 110: go1.10dev (the
+                \* no-P recheck reads the live allp); 105: go1.5dev
+                \* (handoffp's test ignores runnext). spec.Bounds.Go,
+                \* docs/versions.md
     Bug         \* "none" or a seeded bug of spec.Bug (same names)
 
 BugNames == {"none", "ready-no-wakep", "no-61", "nmspinning-no-dec",
@@ -62,8 +69,8 @@ ASSUME /\ NP \in 1..4 /\ NM \in NP..8 /\ NG \in 1..8
        /\ Cap \in {2, 4, 8} /\ Spawn \in 0..15 /\ SchedTick \in 1..61
        /\ Syscalls \in BOOLEAN /\ NetpollOn \in BOOLEAN
        /\ InjectList \in BOOLEAN /\ (InjectList => (NetpollOn /\ NG >= 2))
-       /\ SyscallBlock \in BOOLEAN /\ LockOSThreadOn \in BOOLEAN
-       /\ GoVersion \in {119, 121, 122, 126} /\ Bug \in BugNames
+       /\ SyscallBlock \in BOOLEAN /\ LockOSThreadOn \in BOOLEAN /\ NoPark \in BOOLEAN
+       /\ GoVersion \in {105, 110, 111, 113, 117, 119, 121, 122, 126} /\ Bug \in BugNames
 
 \* sched.needspinning exists from Go 1.20 on (spec.Bounds.Go).
 NeedSpinningOn == GoVersion # 119
@@ -75,6 +82,16 @@ RecheckGlobalOn == GoVersion # 121
 \* injectglist with a P ends with wakep from Go 1.23 on (golang/go#63555);
 \* the go1.19, go1.21 and go1.22 variants predate it.
 InjectWakepOn == GoVersion = 126
+\* Asynchronous preemption (Go 1.14 on): a P owes its queues a fresh time
+\* slice. Go 1.13's preemption is cooperative only, so the starvation
+\* properties drop the time-slice obligation there.
+AsyncPreempt == GoVersion # 113
+\* go1.17dev: exitsyscallNoP reads the G's lockedm after globrunqput
+\* (ExitSyscallLockCheck, golang/go#46524).
+LockCheckAfterPut == GoVersion = 117
+\* handoffp's emptiness test counts runnext (not in go1.5dev,
+\* golang/go#10573).
+RunnextCounts == GoVersion # 105
 
 NoG == 0
 NoP == -1
@@ -87,7 +104,7 @@ GStatuses == {"idle", "runnable", "running", "waiting", "syscall", "dead"}
 MPCs == {"idle", "sched", "local", "poll", "spin", "steal", "drop", "dropspin",
          "recheck", "recheckrunqs", "recheckp", "stop", "syscallnop",
          "injectglob", "injectstart", "injectlocal", "injectwake", "resetspin", "run",
-         "startlocked", "lockedwait"}
+         "startlocked", "lockedwait", "exitlockcheck"}
 
 Min(S) == CHOOSE x \in S : \A y \in S : x <= y
 Min3(a, b, c) == Min({a, b, c})
@@ -100,7 +117,7 @@ VARIABLE st
 \* StartLockedM handed to this locked M before it parked in stoplockedm,
 \* or NoP (the spec stores it plus one, with 0 for none).
 IdleMRec == [pc |-> "idle", p |-> NoP, curg |-> NoG, spinning |-> FALSE, scan |-> {}, wake |-> "none",
-             inj |-> NoG, lockedg |-> NoG, nextp |-> NoP]
+             inj |-> NoG, lockedg |-> NoG, nextp |-> NoP, tainted |-> FALSE]
 
 Init ==
     st = [G |-> [g \in Gs |-> IF g = 1 THEN "running" ELSE "idle"],
@@ -108,7 +125,8 @@ Init ==
                                tick |-> 0, runnext |-> NoG, ring |-> <<>>]],
           M |-> [m \in Ms |-> IF m = 0
                                 THEN [pc |-> "run", p |-> 0, curg |-> 1, spinning |-> FALSE, scan |-> {},
-                                      wake |-> "none", inj |-> NoG, lockedg |-> NoG, nextp |-> NoP]
+                                      wake |-> "none", inj |-> NoG, lockedg |-> NoG, nextp |-> NoP,
+                                      tainted |-> FALSE]
                                 ELSE IdleMRec],
           Runq |-> <<>>,
           NPIdle |-> NP - 1,
@@ -156,12 +174,20 @@ TakeIdleP(s, m) == [Pidleget(s) EXCEPT !.M[m].p = PidleGot(s)]
 \* unchanged, and Succ discards it.
 NoIdleM == [startm |-> "no idle M"]
 Cut(s) == s = NoIdleM
-StartM(s, p, spinning) ==
+NewMRec(p, spinning, tainted) ==
+    [pc |-> "sched", p |-> p, curg |-> NoG, spinning |-> spinning, scan |-> {}, wake |-> "none",
+     inj |-> NoG, lockedg |-> NoG, nextp |-> NoP, tainted |-> tainted]
+\* StartMX is startm where slot, if not NoM, is the M slot of a thread that
+\* a locked G's exit is ending (GoExit): with no idle M, newm's thread
+\* takes that slot. From Go 1.12 on the template thread makes it; go1.11
+\* clones the exiting thread (tainted, golang/go#28979; InvLocked).
+NoM == -1
+StartMX(s, p, spinning, slot) ==
     IF Cut(s) THEN s
-    ELSE IF IdleMs(s) = {} THEN NoIdleM
-    ELSE [s EXCEPT !.M[Min(IdleMs(s))] = [pc |-> "sched", p |-> p, curg |-> NoG,
-                                         spinning |-> spinning, scan |-> {}, wake |-> "none",
-                                         inj |-> NoG, lockedg |-> NoG, nextp |-> NoP]]
+    ELSE IF IdleMs(s) # {} THEN [s EXCEPT !.M[Min(IdleMs(s))] = NewMRec(p, spinning, FALSE)]
+    ELSE IF slot # NoM THEN [s EXCEPT !.M[slot] = NewMRec(p, spinning, GoVersion = 111)]
+    ELSE NoIdleM
+StartM(s, p, spinning) == StartMX(s, p, spinning, NoM)
 
 \* The successor of an action, unless a startm in it found no idle M.
 Succ(ns) == ~Cut(ns) /\ st' = ns
@@ -180,21 +206,27 @@ CallWakep(s, m) == [s EXCEPT !.M[m].wake = "pending"]
 
 \* handoffp of a P whose M gives it away: Retake of an M in a syscall,
 \* EnterSyscallBlock, StopLockedM, the exit of a locked G.
-Handoffp(s, p) ==
-    LET local == ~LocalEmpty(s, p) /\ Bug # "retake-ignores-local" IN
+HandoffpX(s, p, slot) ==
+    LET local == IF RunnextCounts THEN ~LocalEmpty(s, p) /\ Bug # "retake-ignores-local"
+                 ELSE s.P[p].ring # <<>>   \* go1.5dev: the ring alone
+    IN
     IF local \/ s.Runq # <<>>
-      THEN StartM(s, p, FALSE)
+      THEN StartMX(s, p, FALSE, slot)
     ELSE IF s.NMSpinning + s.NPIdle = 0
-      THEN StartM([s EXCEPT !.NMSpinning = @ + 1, !.NeedSpinning = FALSE], p, TRUE)
+      THEN StartMX([s EXCEPT !.NMSpinning = @ + 1, !.NeedSpinning = FALSE], p, TRUE, slot)
     ELSE Pidleput(s, p)
+Handoffp(s, p) == HandoffpX(s, p, NoM)
 
 \* execute: g runs on M m; a fresh time slice (inherit = FALSE) increments
 \* the P's schedtick. Only applied to a state that is not NoIdleM.
-Execute(s, m, g, inherit) ==
-    LET s1 == [s EXCEPT !.G[g] = "running", !.M[m].curg = g, !.M[m].pc = "run",
-                        !.M[m].scan = {}]
-    IN IF inherit THEN s1
-       ELSE [s1 EXCEPT !.P[s1.M[m].p].tick = (@ + 1) % SchedTick]
+\* (Its parameter names are its own: tla-checker 0.9.0 evaluates an
+\* argument in the callee's scope, so StartLockedM's argument, which
+\* mentions its own m, would read the callee's m.)
+Execute(xs, xm, xg, xinherit) ==
+    LET sx == [xs EXCEPT !.G[xg] = "running", !.M[xm].curg = xg, !.M[xm].pc = "run",
+                         !.M[xm].scan = {}]
+    IN IF xinherit THEN sx
+       ELSE [sx EXCEPT !.P[xs.M[xm].p].tick = (@ + 1) % SchedTick]
 
 \* The Ms locked to g (g.lockedm; at most one, InvLocked), and the lowest
 \* of them, as the spec's lockedm scans the Ms in order.
@@ -307,14 +339,16 @@ NewProc(m) ==
        IN st' = CallWakep([s1 EXCEPT !.SpawnLeft = @ - 1], m)
 
 \* A G that exits while locked takes its thread with it: the M hands its P
-\* off, at pc "run" so that handoffp's startm cannot pick the M itself,
-\* and then its slot is a fresh idle M (a new thread for the next newm).
+\* off (mexit), at pc "run" so that handoffp's startm cannot pick the M
+\* itself. If that startm finds no idle M, newm's thread takes the exiting
+\* M's slot (StartMX; pc "sched" then); otherwise the slot is a fresh idle
+\* M (a new thread for the next newm).
 GoExit(m) ==
     /\ Running(m)
     /\ LET s1 == [st EXCEPT !.G[st.M[m].curg] = "dead", !.M[m].curg = NoG, !.M[m].pc = "sched"]
-           s2 == Handoffp([s1 EXCEPT !.M[m].p = NoP, !.M[m].pc = "run"], MyP(m))
+           s2 == HandoffpX([s1 EXCEPT !.M[m].p = NoP, !.M[m].pc = "run"], MyP(m), m)
        IN IF st.M[m].lockedg = NoG THEN st' = s1
-          ELSE Succ(IF Cut(s2) THEN s2 ELSE [s2 EXCEPT !.M[m] = IdleMRec])
+          ELSE Succ(IF Cut(s2) \/ s2.M[m].pc # "run" THEN s2 ELSE [s2 EXCEPT !.M[m] = IdleMRec])
 
 Gosched(m) ==
     /\ Running(m)
@@ -322,7 +356,7 @@ Gosched(m) ==
                           m, st.M[m].p, st.M[m].curg)
 
 Park(m) ==
-    /\ Running(m)
+    /\ ~NoPark /\ Running(m)
     /\ st' = [st EXCEPT !.G[st.M[m].curg] = "waiting", !.M[m].curg = NoG, !.M[m].pc = "sched"]
 
 Ready(m, g) ==
@@ -573,11 +607,27 @@ ExitSyscallLateP(m) ==
     /\ Succ(Run(TakeIdleP(st, m), m, st.M[m].curg, FALSE))
 
 \* A locked M has no P to hand off: its stoplockedm parks it at once (pc
-\* "lockedwait") until StartLockedM brings it its G and a P.
+\* "lockedwait") until StartLockedM brings it its G and a P. In go1.17dev
+\* the M reads the G's lockedm only after the put has published the G, a
+\* step of its own (ExitSyscallLockCheck, pc "exitlockcheck"); an
+\* unlocked M keeps the G's id in inj until then.
 ExitSyscallGlobrunq(m) ==
     /\ PC(m) = "syscallnop" /\ ~(st.NPIdle > 0)
-    /\ st' = [st EXCEPT !.Runq = Append(@, st.M[m].curg), !.M[m].curg = NoG,
-                        !.M[m].pc = IF Locked(m) THEN "lockedwait" ELSE "stop"]
+    /\ st' = IF LockCheckAfterPut
+               THEN [st EXCEPT !.Runq = Append(@, st.M[m].curg), !.M[m].curg = NoG,
+                               !.M[m].inj = IF Locked(m) THEN NoG ELSE st.M[m].curg,
+                               !.M[m].pc = "exitlockcheck"]
+             ELSE [st EXCEPT !.Runq = Append(@, st.M[m].curg), !.M[m].curg = NoG,
+                             !.M[m].pc = IF Locked(m) THEN "lockedwait" ELSE "stop"]
+
+\* go1.17dev (golang/go#46524): the G's lockedm, read after the put: if any
+\* M is locked to it (this one, or another that has run it and locked it
+\* since) the M parks in stoplockedm, else it goes to stopm.
+ExitSyscallLockCheck(m) ==
+    /\ PC(m) = "exitlockcheck"
+    /\ LET g == IF Locked(m) THEN st.M[m].lockedg ELSE st.M[m].inj IN
+       st' = [st EXCEPT !.M[m].inj = NoG,
+                        !.M[m].pc = IF LockedMs(st, g) # {} THEN "lockedwait" ELSE "stop"]
 
 \* resetspinning after a spinning M's find: spinning off, nmspinning - 1
 \* (kept under the nmspinning-no-dec bug), dispatch the G in hand (execute
@@ -713,7 +763,7 @@ SchedStep(m) ==
     \/ RecheckGlobal(m) \/ RecheckGlobalNoP(m)
     \/ (\E p \in Ps : RecheckFound(m, p)) \/ RecheckRunqs(m) \/ RecheckRunqsNoP(m)
     \/ (\E p \in Ps : RecheckMiss(m, p))
-    \/ StopM(m) \/ ExitSyscallLateP(m) \/ ExitSyscallGlobrunq(m)
+    \/ StopM(m) \/ ExitSyscallLateP(m) \/ ExitSyscallGlobrunq(m) \/ ExitSyscallLockCheck(m)
     \/ ResetSpinning(m) \/ StartLockedM(m) \/ StopLockedM(m)
     \/ Wakep(m) \/ WakepSkip(m) \/ WakepStartM(m) \/ WakepNoP(m)
 
@@ -781,6 +831,7 @@ TypeOK ==
                      /\ st.M[m].inj \in 0..NG
                      /\ st.M[m].lockedg \in 0..NG
                      /\ st.M[m].nextp \in Ps \cup {NoP}
+                     /\ st.M[m].tainted \in BOOLEAN
     /\ \A i \in 1..Len(st.Runq) : st.Runq[i] \in Gs
     /\ st.NPIdle \in 0..NP /\ st.NMSpinning \in 0..NM /\ st.SpawnLeft \in 0..Spawn
     /\ st.NeedSpinning \in BOOLEAN
@@ -792,7 +843,9 @@ QueuedCount(g) ==
     + Cardinality({p \in Ps : st.P[p].runnext = g})
     + Cardinality(RingSlots(g))
 CurgOf(g) == {m \in Ms : st.M[m].curg = g}
-InjOf(g) == {m \in Ms : st.M[m].inj = g}
+\* (An M at pc "exitlockcheck" keeps the id of a G it has already queued
+\* in inj: that is no hold on the G.)
+InjOf(g) == {m \in Ms : st.M[m].inj = g /\ st.M[m].pc \in {"injectglob", "injectlocal"}}
 \* The locked M that holds g's P in nextp: g came with that P, runnable.
 NextPOf(g) == {m \in Ms : st.M[m].nextp # NoP /\ st.M[m].lockedg = g}
 \* The pcs at which an M holds its runnable curg in hand.
@@ -871,7 +924,8 @@ InvMShape ==
         /\ r.wake # "none" => /\ r.p # NoP
                               /\ \/ r.pc \in {"run", "resetspin", "startlocked"} /\ r.curg # NoG
                                  \/ r.pc = "sched" /\ r.curg = NoG
-        /\ r.inj # NoG <=> r.pc \in {"injectglob", "injectlocal"}
+        /\ r.inj # NoG => r.pc \in {"injectglob", "injectlocal", "exitlockcheck"}
+        /\ r.pc \in {"injectglob", "injectlocal"} => r.inj # NoG
         \* nextp only on a locked M at the top of schedule, which holds a P.
         /\ r.nextp # NoP => (r.lockedg # NoG /\ r.pc = "sched" /\ r.p # NoP)
         \* A locked M runs its G (or is in its syscall, or exits it), is at
@@ -880,7 +934,7 @@ InvMShape ==
         /\ r.lockedg # NoG =>
                /\ \/ r.pc \in {"run", "syscallnop"} /\ r.curg = r.lockedg
                   \/ r.pc = "sched" /\ r.curg = NoG
-                  \/ r.pc = "lockedwait" /\ r.curg = NoG /\ r.p = NoP
+                  \/ r.pc \in {"lockedwait", "exitlockcheck"} /\ r.curg = NoG /\ r.p = NoP
                /\ ~r.spinning /\ r.scan = {} /\ r.inj = NoG
         /\ CASE r.pc \in {"idle", "recheck", "recheckrunqs", "recheckp", "stop"} ->
                     r.p = NoP /\ r.curg = NoG /\ ~r.spinning /\ r.lockedg = NoG
@@ -894,10 +948,15 @@ InvMShape ==
              [] r.pc = "startlocked" ->
                     r.p # NoP /\ r.curg # NoG /\ ~r.spinning /\ LockedElsewhere(st, m, r.curg)
              [] r.pc = "lockedwait" -> r.p = NoP /\ r.curg = NoG /\ r.lockedg # NoG
+             [] r.pc = "exitlockcheck" ->
+                    /\ r.p = NoP /\ r.curg = NoG /\ ~r.spinning /\ LockCheckAfterPut
+                    /\ (r.inj # NoG) # (r.lockedg # NoG)
              [] OTHER -> r.curg # NoG
 
-\* 8. A locked G is live and locked to one M, and runs on no other M.
+\* 8. A locked G is live and locked to one M, and runs on no other M; no M
+\*    is a clone of a thread a locked G exited on (go1.11's newm).
 InvLocked ==
+    /\ \A m \in Ms : ~st.M[m].tainted
     /\ \A m \in Ms : st.M[m].lockedg # NoG => st.G[st.M[m].lockedg] \notin {"idle", "dead"}
     /\ \A m1, m2 \in Ms : (m1 # m2 /\ st.M[m1].lockedg # NoG) => st.M[m1].lockedg # st.M[m2].lockedg
     /\ \A m \in Ms : (st.M[m].pc = "run" /\ st.M[m].curg # NoG /\ st.M[m].lockedg # st.M[m].curg)
@@ -949,8 +1008,11 @@ FreshSlice(p) ==
 TimeSlice == \A p \in Ps : []<>(st.P[p].status = "idle") \/ []<><<FreshSlice(p) \/ Preempt(p)>>_st
 
 \* (b) No starvation of the global queue, given the time slice.
+\* Without asynchronous preemption (Go 1.13) no fresh time slice is owed:
+\* the starvation properties drop TimeSlice there (spec/liveness.go).
+SliceOwed == AsyncPreempt => TimeSlice
 NoGlobalStarvation ==
-    TimeSlice => \A g \in Gs : []<>(Occurrences(g, st.Runq) = 0)
+    SliceOwed => \A g \in Gs : []<>(Occurrences(g, st.Runq) = 0)
 
 \* G g is in some P's local run queue: its runnext or its ring.
 InLocalQueue(g) ==
@@ -964,6 +1026,6 @@ InLocalQueue(g) ==
 \* ready each other into runnext and run there on an inherited slice,
 \* while the G at the head of its ring waits.
 NoLocalStarvation ==
-    TimeSlice => \A g \in Gs : []<>(~InLocalQueue(g))
+    SliceOwed => \A g \in Gs : []<>(~InLocalQueue(g))
 
 =============================================================================

@@ -33,6 +33,7 @@ import (
 //	st.M[m].inj      ↔ State.M[m].Inj
 //	st.M[m].lockedg  ↔ State.M[m].LockedG
 //	st.M[m].nextp    ↔ State.M[m].NextP - 1       (NoP = -1 ↔ 0, none)
+//	st.M[m].tainted  ↔ State.M[m].Tainted
 //	st.Runq          ↔ State.Runq.Gs[:N]
 //	st.NPIdle, st.NMSpinning, st.NeedSpinning, st.SpawnLeft ↔ the fields of the same names
 //
@@ -146,6 +147,8 @@ func BoundsFromCfg(c Cfg) (spec.Bounds, error) {
 	errs = append(errs, err)
 	b.LockOSThread, err = boolean("LockOSThreadOn")
 	errs = append(errs, err)
+	b.NoPark, err = boolean("NoPark")
+	errs = append(errs, err)
 	b.Bug, err = spec.ParseBug(strings.Trim(c.Constants["Bug"], `"`))
 	errs = append(errs, err)
 	switch v := c.Constants["GoVersion"]; v {
@@ -157,14 +160,29 @@ func BoundsFromCfg(c Cfg) (spec.Bounds, error) {
 		b.Go = spec.Go121
 	case "119":
 		b.Go = spec.Go119
+	case "117":
+		b.Go = spec.Go117dev
+	case "113":
+		b.Go = spec.Go113
+	case "111":
+		b.Go = spec.Go111
+	case "110":
+		b.Go = spec.Go110dev
+	case "105":
+		b.Go = spec.Go15dev
 	default:
-		errs = append(errs, fmt.Errorf("%s: constant GoVersion = %q, want 126, 122, 121 or 119", c.Name, v))
+		errs = append(errs, fmt.Errorf("%s: constant GoVersion = %q, want one of %s", c.Name, v, strings.Join(GoVersionValues, ", ")))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return spec.Bounds{}, err
 	}
 	return b, b.Validate()
 }
+
+// GoVersionValues are the values of GMP.tla's GoVersion, each a release
+// of spec.GoVersion: 126 Go126, 122 Go122, 121 Go121, 119 Go119, 117
+// Go117dev, 113 Go113, 111 Go111, 110 Go110dev, 105 Go15dev.
+var GoVersionValues = []string{"126", "122", "121", "119", "117", "113", "111", "110", "105"}
 
 // SpecKey renders a spec.State canonically.
 func SpecKey(s spec.State) string {
@@ -192,8 +210,8 @@ func SpecKey(s spec.State) string {
 		if int(ms.Wake) < len(tlaWake) {
 			wake = tlaWake[ms.Wake]
 		}
-		fmt.Fprintf(&b, "|M%d %s %d %d %v %v %s %d %d %d", m, ms.PC, ms.P, ms.CurG, ms.Spinning, scan, wake, ms.Inj,
-			ms.LockedG, int(ms.NextP)-1)
+		fmt.Fprintf(&b, "|M%d %s %d %d %v %v %s %d %d %d %v", m, ms.PC, ms.P, ms.CurG, ms.Spinning, scan, wake, ms.Inj,
+			ms.LockedG, int(ms.NextP)-1, ms.Tainted)
 	}
 	fmt.Fprintf(&b, "|Runq %v|%d %d %v %d", s.Runq.Gs[:s.Runq.N], s.NPIdle, s.NMSpinning, s.NeedSpinning, s.SpawnLeft)
 	return b.String()
@@ -279,8 +297,8 @@ func tlaState(vars map[string]Value, b spec.Bounds) (string, []tlaM, error) {
 		ms[m] = tlaM{pc: field(mv, "pc").Str, p: field(mv, "p").Int, curg: field(mv, "curg").Int,
 			spinning: field(mv, "spinning").Str == "TRUE", scan: scan(field(mv, "scan")), wake: field(mv, "wake").Str,
 			nextp: field(mv, "nextp").Int}
-		fmt.Fprintf(&out, "|M%d %s %d %d %v %s %s %d %d %d", m, ms[m].pc, ms[m].p, ms[m].curg, ms[m].spinning, ms[m].scan, ms[m].wake,
-			field(mv, "inj").Int, field(mv, "lockedg").Int, field(mv, "nextp").Int)
+		fmt.Fprintf(&out, "|M%d %s %d %d %v %s %s %d %d %d %v", m, ms[m].pc, ms[m].p, ms[m].curg, ms[m].spinning, ms[m].scan, ms[m].wake,
+			field(mv, "inj").Int, field(mv, "lockedg").Int, field(mv, "nextp").Int, field(mv, "tainted").Str == "TRUE")
 	}
 	fmt.Fprintf(&out, "|Runq %s|%d %d %v %d", gids(field(st, "Runq")), field(st, "NPIdle").Int,
 		field(st, "NMSpinning").Int, field(st, "NeedSpinning").Str == "TRUE", field(st, "SpawnLeft").Int)
