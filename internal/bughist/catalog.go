@@ -320,7 +320,7 @@ func Catalog() []Entry {
 				"checkdead then saw a runnable G and no running M and threw.",
 			Fix:      "reserve the new M's id (mReserveID) before dropping sched.lock, so that checkdead counts it",
 			Property: "invariant checkdead: a runnable G implies an M that is not parked",
-			Needs:    "M creation (newm) as two steps with sched.lock dropped between them, and a checkdead invariant; the model cuts startm past the M bound instead",
+			Needs:    "M creation (newm) as two steps with sched.lock dropped between them, sysmon's startm(nil) for overdue timers (go1.14.15's sysmon calls it without the incidlelocked(-1) it puts around injectglist and retake, which is what leaves the window uncounted), and a checkdead invariant with the runtime's accounting; the model cuts startm past the M bound instead",
 		},
 		{
 			Name: "hist-43997", Issue: 43997,
