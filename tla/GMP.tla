@@ -48,6 +48,10 @@ CONSTANTS
     LockOSThreadOn, \* LockOSThread, UnlockOSThread, StartLockedM,
                     \* StopLockedM and a locked G's exit ending its M
                     \* (spec.Bounds.LockOSThread)
+    STW,        \* one stop-the-world (a GC cycle, a GOMAXPROCS call): StopTheWorld,
+                \* GCStopM, StartTheWorld, StartTheWorldWakep (spec.Bounds.STW)
+    ProcResize, \* StartTheWorld may restart with one P fewer or more (procresize;
+                \* two stop-the-worlds; spec.Bounds.ProcResize, needs STW)
     NoPark,     \* goroutines never park (spec.Bounds.NoPark, golang/go#13546)
     GoVersion,  \* 126: Go 1.26; 122: Go 1.22 (injectglist has no final
                 \* wakep); 121: Go 1.21 (no wakep in goschedImpl, no
@@ -63,13 +67,15 @@ CONSTANTS
 
 BugNames == {"none", "ready-no-wakep", "no-61", "nmspinning-no-dec",
              "gosched-local", "retake-ignores-local", "syscallblock-no-handoff",
-             "stoplockedm-no-handoff", "locked-runs-anywhere"}
+             "stoplockedm-no-handoff", "locked-runs-anywhere",
+             "procresize-drops-runq", "findrunnable-ignores-gcwaiting"}
 
 ASSUME /\ NP \in 1..4 /\ NM \in NP..8 /\ NG \in 1..8
        /\ Cap \in {2, 4, 8} /\ Spawn \in 0..15 /\ SchedTick \in 1..61
        /\ Syscalls \in BOOLEAN /\ NetpollOn \in BOOLEAN
        /\ InjectList \in BOOLEAN /\ (InjectList => (NetpollOn /\ NG >= 2))
        /\ SyscallBlock \in BOOLEAN /\ LockOSThreadOn \in BOOLEAN /\ NoPark \in BOOLEAN
+       /\ STW \in BOOLEAN /\ ProcResize \in BOOLEAN /\ (ProcResize => STW)
        /\ GoVersion \in {105, 110, 111, 113, 117, 119, 121, 122, 126} /\ Bug \in BugNames
 
 \* sched.needspinning exists from Go 1.20 on (spec.Bounds.Go).
@@ -92,6 +98,9 @@ LockCheckAfterPut == GoVersion = 117
 \* handoffp's emptiness test counts runnext (not in go1.5dev,
 \* golang/go#10573).
 RunnextCounts == GoVersion # 105
+\* go1.10dev: the no-P recheck reads the live allp, which procresize grows
+\* (ProcResizeGrow) before it fills the new slot (golang/go#23098).
+LiveAllp == GoVersion = 110
 
 NoG == 0
 NoP == -1
@@ -101,6 +110,12 @@ Ms == 0..NM-1
 Half == Cap \div 2
 
 GStatuses == {"idle", "runnable", "running", "waiting", "syscall", "dead"}
+PStatuses == {"idle", "running", "gcstop", "dead"}
+\* The stopper's phase (spec.STWPhase): "none" (the world runs),
+\* "stopping" (gcwaiting set; stopped once StopWait is 0), "wakep"
+\* (restarted; next its wakep), "grown" (go1.10dev: allp grown, its new
+\* slot still nil).
+STWPhases == {"none", "stopping", "wakep", "grown"}
 MPCs == {"idle", "sched", "local", "poll", "spin", "steal", "drop", "dropspin",
          "recheck", "recheckrunqs", "recheckp", "stop", "syscallnop",
          "injectglob", "injectstart", "injectlocal", "injectwake", "resetspin", "run",
@@ -132,7 +147,17 @@ Init ==
           NPIdle |-> NP - 1,
           NMSpinning |-> 0,
           NeedSpinning |-> FALSE,
-          SpawnLeft |-> Spawn]
+          SpawnLeft |-> Spawn,
+          \* Stop-the-world (STW): sched.gcwaiting, sched.stopwait, the
+          \* stopper's phase, the stop-the-worlds left, gomaxprocs (P p
+          \* exists when p < Procs; the rest are "dead"), and whether a
+          \* rechecking M read allp's nil slot (go1.10dev).
+          GCWaiting |-> FALSE,
+          StopWait |-> 0,
+          STWPhase |-> "none",
+          STWLeft |-> IF ~STW THEN 0 ELSE IF ProcResize THEN 2 ELSE 1,
+          Procs |-> NP,
+          NilRead |-> FALSE]
 
 -----------------------------------------------------------------------------
 (* Helpers: each maps a state record s to the state after the runtime      *)
@@ -155,6 +180,10 @@ RunqPut(s, p, g, next) ==
                       !.Runq = s.Runq \o SubSeq(ps.ring, 1, Half) \o <<x>>]
 
 IdlePs(s) == {p \in Ps : s.P[p].status = "idle"}
+\* The Ps below gomaxprocs.
+LivePs(s) == {p \in Ps : p < s.Procs}
+\* P p stopped for the stop-the-world: _Pgcstop, stopwait - 1.
+GCStopP(s, p) == [s EXCEPT !.P[p].status = "gcstop", !.StopWait = @ - 1]
 IdleMs(s) == {m \in Ms : s.M[m].pc = "idle"}
 
 \* pidleget / pidleput. Pidleget takes the lowest idle P; callers check
@@ -214,6 +243,7 @@ HandoffpX(s, p, slot) ==
       THEN StartMX(s, p, FALSE, slot)
     ELSE IF s.NMSpinning + s.NPIdle = 0
       THEN StartMX([s EXCEPT !.NMSpinning = @ + 1, !.NeedSpinning = FALSE], p, TRUE, slot)
+    ELSE IF s.GCWaiting THEN GCStopP(s, p)   \* a stop-the-world waits: stopped, not idled
     ELSE Pidleput(s, p)
 Handoffp(s, p) == HandoffpX(s, p, NoM)
 
@@ -265,12 +295,12 @@ GoschedImpl(s, m, p, g) ==
     IN IF GoschedWakepOn THEN CallWakep(s2, m) ELSE s2
 
 \* globrunqgetbatch(Cap/2): min(n, size, size/gomaxprocs+1) Gs, at least one.
-GetBatchSize(n, size) == Min3(n, size, size \div NP + 1)
+GetBatchSize(s, n, size) == Min3(n, size, size \div s.Procs + 1)
 
 \* globrunqgetbatch + runqputbatch (onto an empty ring) + run.
 TakeGlobalBatch(s, m) ==
     LET p == s.M[m].p
-        k == Max2(GetBatchSize(Half, Len(s.Runq)), 1)
+        k == Max2(GetBatchSize(s, Half, Len(s.Runq)), 1)
         g == Head(s.Runq)
         s1 == [s EXCEPT !.Runq = SubSeq(s.Runq, k + 1, Len(s.Runq)),
                         !.P[p].ring = @ \o SubSeq(s.Runq, 2, k)]
@@ -305,6 +335,8 @@ AfterSteal(s, j) ==
 \* A P that is not idle and has local work (what stealWork takes from and
 \* checkRunqsNoP looks for).
 HasWork(s, p) == s.P[p].status = "running" /\ ~LocalEmpty(s, p)
+\* checkRunqsNoP's test: a stopped P's queue counts too.
+RecheckWork(s, p) == s.P[p].status \in {"running", "gcstop"} /\ ~LocalEmpty(s, p)
 
 RetakeCond(s, p) ==
     LET local == ~LocalEmpty(s, p) /\ Bug # "retake-ignores-local" IN
@@ -364,9 +396,12 @@ Ready(m, g) ==
     /\ LET s1 == RunqPut([st EXCEPT !.G[g] = "runnable"], st.M[m].p, g, TRUE) IN
        st' = IF Bug = "ready-no-wakep" THEN s1 ELSE CallWakep(s1, m)
 
+\* Under gcwaiting, entersyscall stops its P for the stop-the-world at once.
 EnterSyscall(m) ==
     /\ Syscalls /\ Running(m)
-    /\ st' = [st EXCEPT !.G[st.M[m].curg] = "syscall"]
+    /\ st' = IF st.GCWaiting
+               THEN GCStopP([st EXCEPT !.G[st.M[m].curg] = "syscall", !.M[m].p = NoP], MyP(m))
+             ELSE [st EXCEPT !.G[st.M[m].curg] = "syscall"]
 
 \* entersyscallblock: the syscall is known to block, so the M gives its P
 \* away at once (handoffp) instead of waiting for sysmon's Retake. With the
@@ -423,24 +458,30 @@ ExitSyscallNoP(m) ==
 \* M, or the spinning-limit decision for the others, whose becomeSpinning
 \* is the next step (pc "spin"). A locked M takes none of these steps
 \* (Top): its schedule goes no further than StopLockedM.
-AtLocal(m) == Top(m, "local") \/ (Top(m, "sched") /\ ~Check61(st, MyP(m)))
+\* Under gcwaiting the top of findRunnable is gcstopm (GCStopM), unless
+\* the findrunnable-ignores-gcwaiting bug leaves the check out.
+GCStopAtTop == st.GCWaiting /\ Bug # "findrunnable-ignores-gcwaiting"
+AtSched(m) == Top(m, "sched") /\ ~GCStopAtTop
+AtLocal(m) == Top(m, "local") \/ (AtSched(m) /\ ~Check61(st, MyP(m)))
 
 \* stealWork: a spinning M past netpoll, or in its scan.
 Scanning(m) == (Top(m, "poll") /\ Spinning(m)) \/ PC(m) = "steal"
-Victims(m) == {v \in Ps : v # MyP(m) /\ v \notin st.M[m].scan}
+Victims(m) == {v \in LivePs(st) : v # MyP(m) /\ v \notin st.M[m].scan}
 
 \* The sched.lock section that ends the search with a P: after SpinLimit,
 \* or a steal scan with no victim left.
-AtDrop(m) == PC(m) = "drop" \/ (Scanning(m) /\ Victims(m) = {})
+\* Under gcwaiting that section (or a scan's end) is GCStopM instead.
+ScanOver(m) == PC(m) = "drop" \/ (Scanning(m) /\ Victims(m) = {})
+AtDrop(m) == ScanOver(m) /\ ~st.GCWaiting
 
 \* The 1/61 check finds sched.runq not empty: globrunqget under sched.lock.
 Global61(m) ==
-    /\ Top(m, "sched") /\ Check61(st, MyP(m)) /\ st.Runq # <<>>
+    /\ AtSched(m) /\ Check61(st, MyP(m)) /\ st.Runq # <<>>
     /\ Succ(Run([st EXCEPT !.Runq = Tail(@)], m, Head(st.Runq), FALSE))
 
 \* The 1/61 check finds sched.runq empty.
 Global61Miss(m) ==
-    /\ Top(m, "sched") /\ Check61(st, MyP(m)) /\ st.Runq = <<>>
+    /\ AtSched(m) /\ Check61(st, MyP(m)) /\ st.Runq = <<>>
     /\ st' = [st EXCEPT !.M[m].pc = "local"]
 
 RunqGet(m) ==
@@ -512,7 +553,7 @@ InjectWakep(m) ==
 \* becomeSpinning is its next step.
 SpinOK(m) ==
     /\ Top(m, "poll") /\ ~Spinning(m)
-    /\ 2 * st.NMSpinning < NP - st.NPIdle
+    /\ 2 * st.NMSpinning < st.Procs - st.NPIdle
     /\ st' = [st EXCEPT !.M[m].pc = "spin"]
 
 \* becomeSpinning (nmspinning.Add(1)): the M goes straight to stealWork.
@@ -523,7 +564,7 @@ BecomeSpinning(m) ==
 \* The spinning limit says no: the M goes on to release its P.
 SpinLimit(m) ==
     /\ Top(m, "poll") /\ ~Spinning(m)
-    /\ 2 * st.NMSpinning >= NP - st.NPIdle
+    /\ 2 * st.NMSpinning >= st.Procs - st.NPIdle
     /\ st' = [st EXCEPT !.M[m].pc = "drop"]
 
 \* stealWork visits victim v, which has work then: runqsteal, then run (a
@@ -576,7 +617,7 @@ RecheckAt(m, p) == AtRecheckRunqs(m) /\ p \notin st.M[m].scan
 \* checkRunqsNoP sees work on p (runqempty false); its sched.lock section
 \* is the next step (pc "recheckp").
 RecheckFound(m, p) ==
-    /\ RecheckAt(m, p) /\ HasWork(st, p)
+    /\ RecheckAt(m, p) /\ RecheckWork(st, p)
     /\ st' = [st EXCEPT !.M[m].pc = "recheckp", !.M[m].scan = {}]
 
 \* sched.lock: pidlegetSpinning got a P; the M spins on it (goto top).
@@ -589,11 +630,16 @@ RecheckRunqsNoP(m) ==
     /\ PC(m) = "recheckp" /\ ~(st.NPIdle > 0)
     /\ st' = [NoIdleP(st) EXCEPT !.M[m].pc = "stop"]
 
+\* In go1.10dev, the slot procresize has grown allp by but not filled yet
+\* (STWPhase "grown", P Procs) is nil: its read is the crash (NilRead,
+\* invariant 9).
 RecheckMiss(m, p) ==
-    /\ RecheckAt(m, p) /\ ~HasWork(st, p)
-    /\ LET sc == st.M[m].scan \cup {p} IN
-       st' = IF sc = Ps THEN [st EXCEPT !.M[m].pc = "stop", !.M[m].scan = {}]
-             ELSE [st EXCEPT !.M[m].pc = "recheckrunqs", !.M[m].scan = sc]
+    /\ RecheckAt(m, p) /\ ~RecheckWork(st, p)
+    /\ LET sc == st.M[m].scan \cup {p}
+           s1 == IF LiveAllp /\ st.STWPhase = "grown" /\ p = st.Procs
+                   THEN [st EXCEPT !.NilRead = TRUE] ELSE st
+       IN st' = IF sc = Ps THEN [s1 EXCEPT !.M[m].pc = "stop", !.M[m].scan = {}]
+                ELSE [s1 EXCEPT !.M[m].pc = "recheckrunqs", !.M[m].scan = sc]
 
 \* stopm: mput under sched.lock.
 StopM(m) ==
@@ -668,6 +714,23 @@ StopLockedM(m) ==
                ELSE Execute([s3 EXCEPT !.M[m].p = st.M[m].nextp, !.M[m].nextp = NoP],
                             m, st.M[m].lockedg, FALSE))
 
+\* gcstopm at a safe point of findRunnable while a stop-the-world waits: at
+\* the top, in a steal scan (checked once per round, so the M may visit
+\* more victims first), at a scan's end or in the drop section. A
+\* spinning M first stops spinning (nmspinning - 1), back at the top with
+\* its P; any other M stops its P (GCStopP) and goes to stopm. With the
+\* findrunnable-ignores-gcwaiting bug the M only goes back to the top,
+\* which does not look at gcwaiting.
+GCStopM(m) ==
+    /\ \/ Top(m, "sched") /\ GCStopAtTop
+       \/ st.GCWaiting /\ (PC(m) = "steal" \/ ScanOver(m))
+    /\ st' = IF Bug = "findrunnable-ignores-gcwaiting"
+               THEN [st EXCEPT !.M[m].scan = {}, !.M[m].pc = "sched"]
+             ELSE IF Spinning(m)
+               THEN [st EXCEPT !.M[m].spinning = FALSE, !.M[m].scan = {}, !.M[m].pc = "sched",
+                               !.NMSpinning = @ - 1]
+             ELSE GCStopP([st EXCEPT !.M[m].p = NoP, !.M[m].scan = {}, !.M[m].pc = "stop"], MyP(m))
+
 -----------------------------------------------------------------------------
 (* wakep, by the M that called it (weakly fair per M, like the loop): the  *)
 (* load and CAS of nmspinning, then the sched.lock section.                *)
@@ -699,11 +762,20 @@ WakeStep(m) == Wakep(m) \/ WakepSkip(m) \/ WakepStartM(m) \/ WakepNoP(m)
 -----------------------------------------------------------------------------
 (* sysmon and netpoll (external).                                          *)
 
-Preempt(p) ==
+\* Under gcwaiting (preemptall) the G stays in its P's runnext, to run
+\* first once the world restarts, and the M calls wakep.
+PreemptEnabled(p) ==
     /\ st.P[p].status = "running" /\ HasHolder(st, p)
     /\ LET m == Holder(st, p) IN
-       /\ st.M[m].curg # NoG /\ st.G[st.M[m].curg] = "running" /\ st.M[m].wake = "none"
-       /\ st' = GoschedImpl([st EXCEPT !.M[m].curg = NoG, !.M[m].pc = "sched"], m, p, st.M[m].curg)
+       st.M[m].curg # NoG /\ st.G[st.M[m].curg] = "running" /\ st.M[m].wake = "none"
+Preempt(p) ==
+    /\ PreemptEnabled(p)
+    /\ LET m == Holder(st, p)
+           g == st.M[m].curg
+           s1 == [st EXCEPT !.M[m].curg = NoG, !.M[m].pc = "sched"]
+       IN st' = IF st.GCWaiting
+                  THEN CallWakep(RunqPut([s1 EXCEPT !.G[g] = "runnable"], p, g, TRUE), m)
+                ELSE GoschedImpl(s1, m, p, g)
 
 RetakeEnabled(p) ==
     /\ Syscalls /\ st.P[p].status = "running" /\ HasHolder(st, p)
@@ -721,6 +793,87 @@ InjectGList(g) ==
     /\ LET s1 == [st EXCEPT !.G[g] = "runnable", !.Runq = Append(@, g)] IN
        Succ(IF IdlePs(s1) # {} THEN StartM(Pidleget(s1), PidleGot(s1), FALSE)
             ELSE NoIdleP(s1))
+
+-----------------------------------------------------------------------------
+(* The stopper of a stop-the-world (STW): a G outside the model's Ms (its  *)
+(* own P is the first one stopped: its M has parked). External; its        *)
+(* restart steps are fair once enabled (FairStopper).                      *)
+
+\* stopTheWorldWithSema's lock section: gcwaiting, stopwait = gomaxprocs,
+\* preemptall (Preempt is always available), and every P no M runs on is
+\* stopped at once: the idle ones, and those whose M is in a system call
+\* (the M loses its P).
+SyscallP(s, p) ==
+    /\ s.P[p].status = "running" /\ HasHolder(s, p)
+    /\ s.M[Holder(s, p)].pc = "run" /\ s.G[s.M[Holder(s, p)].curg] = "syscall"
+StopTheWorld ==
+    /\ STW /\ st.STWPhase = "none" /\ st.STWLeft > 0
+    /\ LET idle == {p \in LivePs(st) : st.P[p].status = "idle"}
+           sys  == {p \in LivePs(st) : SyscallP(st, p)}
+       IN st' = [st EXCEPT !.GCWaiting = TRUE, !.STWPhase = "stopping", !.STWLeft = st.STWLeft - 1,
+                           !.StopWait = st.Procs - Cardinality(idle) - Cardinality(sys),
+                           !.NPIdle = st.NPIdle - Cardinality(idle),
+                           !.P = [p \in Ps |-> IF p \in idle \cup sys THEN [st.P[p] EXCEPT !.status = "gcstop"]
+                                              ELSE st.P[p]],
+                           !.M = [m \in Ms |-> IF st.M[m].p \in sys THEN [st.M[m] EXCEPT !.p = NoP]
+                                              ELSE st.M[m]]]
+
+DeadP == [status |-> "dead", tick |-> 0, runnext |-> NoG, ring |-> <<>>]
+\* procresize destroys P p: its local queue (runnext, then the ring in
+\* order) goes to the head of sched.runq (the procresize-drops-runq bug
+\* drops it).
+DestroyP(s, p) ==
+    LET q == s.P[p]
+        moved == (IF q.runnext # NoG THEN <<q.runnext>> ELSE <<>>) \o q.ring
+    IN [s EXCEPT !.Runq = IF Bug = "procresize-drops-runq" THEN s.Runq ELSE moved \o s.Runq,
+                 !.P[p] = DeadP]
+\* procresize to n Ps (one fewer, the same, or one more; a new P starts
+\* empty and stopped), then gcwaiting cleared; the stopper's wakep next.
+Resize(s, n) ==
+    LET s1 == IF n < s.Procs THEN DestroyP(s, s.Procs - 1) ELSE s
+        s2 == IF n > s.Procs
+                THEN [s1 EXCEPT !.P[s.Procs] = [status |-> "gcstop", tick |-> 0, runnext |-> NoG, ring |-> <<>>]]
+              ELSE s1
+    IN [s2 EXCEPT !.Procs = n, !.GCWaiting = FALSE, !.StopWait = 0, !.STWPhase = "wakep"]
+\* startTheWorldWithSema, from the highest P down: a stopped P with work
+\* gets an idle M (startm; cut without one), one without goes idle.
+RestartP(s, p) ==
+    IF Cut(s) THEN s
+    ELSE IF p >= s.Procs THEN s
+    ELSE IF s.P[p].status # "gcstop" THEN s
+    ELSE IF LocalEmpty(s, p) THEN Pidleput(s, p)
+    ELSE StartM([s EXCEPT !.P[p].status = "running"], p, FALSE)
+RestartPs(s) == RestartP(RestartP(RestartP(RestartP(s, 3), 2), 1), 0)   \* NP <= 4
+
+\* startTheWorldWithSema's lock section with procresize to n Ps: the same
+\* gomaxprocs, or (ProcResize) one fewer or one more; in go1.10dev growth
+\* is ProcResizeGrow first, then this step.
+StartTheWorld(n) ==
+    /\ STW
+    /\ \/ /\ st.STWPhase = "stopping" /\ st.StopWait = 0
+          /\ \/ n = st.Procs
+             \/ ProcResize /\ n = st.Procs - 1 /\ n >= 1
+             \/ ProcResize /\ ~LiveAllp /\ n = st.Procs + 1 /\ n <= NP
+       \/ st.STWPhase = "grown" /\ n = st.Procs + 1
+    /\ Succ(RestartPs(Resize(st, n)))
+
+\* go1.10dev: procresize grows allp by one slot, still nil, before it makes
+\* the P (golang/go#23098): a rechecking M may read the slot (NilRead).
+ProcResizeGrow ==
+    /\ STW /\ ProcResize /\ LiveAllp
+    /\ st.STWPhase = "stopping" /\ st.StopWait = 0 /\ st.Procs < NP
+    /\ st' = [st EXCEPT !.STWPhase = "grown"]
+
+\* The stopper's wakep (its CAS and lock section as one step).
+StartTheWorldWakep ==
+    /\ STW /\ st.STWPhase = "wakep"
+    /\ LET s1 == [st EXCEPT !.STWPhase = "none"] IN
+       Succ(IF s1.NMSpinning # 0 THEN s1
+            ELSE IF IdlePs(s1) # {} THEN StartM([Pidleget(s1) EXCEPT !.NMSpinning = @ + 1], PidleGot(s1), TRUE)
+            ELSE NoIdleP(s1))
+
+StopperStep == (\E n \in 1..NP : StartTheWorld(n)) \/ StartTheWorldWakep \/ ProcResizeGrow
+StopperEnabled == st.STWPhase \in {"wakep", "grown"} \/ (st.STWPhase = "stopping" /\ st.StopWait = 0)
 
 -----------------------------------------------------------------------------
 (* Terminal states. The spec's explorer accepts a state with no enabled    *)
@@ -764,7 +917,7 @@ SchedStep(m) ==
     \/ (\E p \in Ps : RecheckFound(m, p)) \/ RecheckRunqs(m) \/ RecheckRunqsNoP(m)
     \/ (\E p \in Ps : RecheckMiss(m, p))
     \/ StopM(m) \/ ExitSyscallLateP(m) \/ ExitSyscallGlobrunq(m) \/ ExitSyscallLockCheck(m)
-    \/ ResetSpinning(m) \/ StartLockedM(m) \/ StopLockedM(m)
+    \/ ResetSpinning(m) \/ StartLockedM(m) \/ StopLockedM(m) \/ GCStopM(m)
     \/ Wakep(m) \/ WakepSkip(m) \/ WakepStartM(m) \/ WakepNoP(m)
 
 GoroutineStep(m) ==
@@ -790,6 +943,7 @@ Next ==
                     ELSE InLoop(m) /\ SchedStep(m)
     \/ \E p \in Ps : st.P[p].status = "running" /\ (Preempt(p) \/ Retake(p))
     \/ \E g \in Gs : InjectGList(g)
+    \/ STW /\ (StopTheWorld \/ (\E n \in 1..NP : StartTheWorld(n)) \/ StartTheWorldWakep \/ ProcResizeGrow)
     \/ Terminated
 
 \* Fairness as docs/spec.md states it: "an M in its schedule loop
@@ -806,9 +960,16 @@ Next ==
 \* exhaustion there).
 FairM(m) == []<>(~InLoop(m)) \/ []<><<SchedStep(m)>>_st
 FairRetake(p) == []<>(~RetakeEnabled(p)) \/ []<><<Retake(p)>>_st
+\* STW: the stopper's restart steps, once enabled; and, while gcwaiting is
+\* set, the preemption of each P's running G (preemptall, retried until
+\* the world is stopped). Both hold trivially without STW.
+FairStopper == []<>(~StopperEnabled) \/ []<><<StopperStep>>_st
+FairSTWPreempt(p) == []<>(~(st.GCWaiting /\ PreemptEnabled(p))) \/ []<><<Preempt(p)>>_st
 Fairness ==
     /\ \A m \in Ms : FairM(m)
     /\ \A p \in Ps : FairRetake(p)
+    /\ \A p \in Ps : FairSTWPreempt(p)
+    /\ FairStopper
 
 Spec == Init /\ [][Next]_st
 FairSpec == Spec /\ Fairness
@@ -818,7 +979,7 @@ FairSpec == Spec /\ Fairness
 
 TypeOK ==
     /\ \A g \in Gs : st.G[g] \in GStatuses
-    /\ \A p \in Ps : /\ st.P[p].status \in {"idle", "running"}
+    /\ \A p \in Ps : /\ st.P[p].status \in PStatuses
                      /\ st.P[p].tick \in 0..SchedTick-1
                      /\ st.P[p].runnext \in 0..NG
                      /\ \A i \in 1..Len(st.P[p].ring) : st.P[p].ring[i] \in Gs
@@ -835,6 +996,8 @@ TypeOK ==
     /\ \A i \in 1..Len(st.Runq) : st.Runq[i] \in Gs
     /\ st.NPIdle \in 0..NP /\ st.NMSpinning \in 0..NM /\ st.SpawnLeft \in 0..Spawn
     /\ st.NeedSpinning \in BOOLEAN
+    /\ st.GCWaiting \in BOOLEAN /\ st.StopWait \in 0..NP /\ st.STWPhase \in STWPhases
+    /\ st.STWLeft \in 0..2 /\ st.Procs \in 1..NP /\ st.NilRead \in BOOLEAN
 
 Occurrences(g, s) == Cardinality({i \in 1..Len(s) : s[i] = g})
 RingSlots(g) == UNION {{<<p, i>> : i \in {j \in 1..Len(st.P[p].ring) : st.P[p].ring[j] = g}} : p \in Ps}
@@ -898,9 +1061,9 @@ InvSpinning ==
 HolderCount(p) == Cardinality({m \in Ms : st.M[m].p = p}) + Cardinality({m \in Ms : st.M[m].nextp = p})
 InvPIdle ==
     \A p \in Ps :
-        IF st.P[p].status = "idle"
-          THEN LocalEmpty(st, p) /\ HolderCount(p) = 0
-          ELSE HolderCount(p) = 1
+        CASE st.P[p].status = "idle" -> LocalEmpty(st, p) /\ HolderCount(p) = 0
+          [] st.P[p].status = "running" -> HolderCount(p) = 1
+          [] OTHER -> TRUE   \* gcstop, dead: invariant 9
 
 \* 5. NPIdle and NMSpinning equal their recounts (an M that won wakep's
 \*    CAS counts until its lock section); needspinning only where the Go
@@ -962,6 +1125,27 @@ InvLocked ==
     /\ \A m \in Ms : (st.M[m].pc = "run" /\ st.M[m].curg # NoG /\ st.M[m].lockedg # st.M[m].curg)
                       => LockedMs(st, st.M[m].curg) = {}
 
+\* 9. Stop-the-world: a stopped or dead P has no holder; a P past
+\*    gomaxprocs is dead and empty, one below it is not dead; a stopped P
+\*    exists only while gcwaiting is set, and no P is idle then;
+\*    gcwaiting is set exactly while the stopper is stopping (or, in
+\*    go1.10dev, has grown allp), stopwait counts the Ps not stopped; no
+\*    rechecking M read allp's nil slot (go1.10dev).
+InvSTW ==
+    /\ \A p \in Ps :
+        /\ (st.P[p].status \in {"gcstop", "dead"} => HolderCount(p) = 0)
+        /\ CASE ~STW -> st.P[p].status \notin {"gcstop", "dead"}
+             [] p >= st.Procs -> st.P[p].status = "dead" /\ LocalEmpty(st, p) /\ st.P[p].tick = 0
+             [] OTHER -> /\ st.P[p].status # "dead"
+                         /\ (st.P[p].status = "gcstop" => st.GCWaiting)
+                         /\ (st.P[p].status = "idle" => ~st.GCWaiting)
+    /\ STW => (/\ (st.GCWaiting <=> st.STWPhase \in {"stopping", "grown"})
+               /\ st.Procs \in 1..NP
+               /\ ~st.NilRead
+               /\ (st.STWPhase = "grown" => (LiveAllp /\ st.StopWait = 0))
+               /\ (st.GCWaiting => st.StopWait = Cardinality({p \in LivePs(st) : st.P[p].status # "gcstop"}))
+               /\ (~st.GCWaiting => st.StopWait = 0))
+
 -----------------------------------------------------------------------------
 (* Liveness, as temporal properties of FairSpec: checked by TLC, or without *)
 (* TLC by the Go explorer on the same graph (docs/tla.md says why           *)
@@ -1005,7 +1189,7 @@ FreshSlice(p) ==
         \/ ExitSyscallLateP(m) /\ PidleGot(st) = p /\ st'.M[m].pc = "run"
         \/ MyP(m) = p /\ StartLockedM(m) /\ st.M[LockedM(st, st.M[m].curg)].pc = "lockedwait"
         \/ StopLockedM(m) /\ st.M[m].nextp = p
-TimeSlice == \A p \in Ps : []<>(st.P[p].status = "idle") \/ []<><<FreshSlice(p) \/ Preempt(p)>>_st
+TimeSlice == \A p \in Ps : []<>(st.P[p].status # "running") \/ []<><<FreshSlice(p) \/ Preempt(p)>>_st
 
 \* (b) No starvation of the global queue, given the time slice.
 \* Without asynchronous preemption (Go 1.13) no fresh time slice is owed:
@@ -1027,5 +1211,10 @@ InLocalQueue(g) ==
 \* while the G at the head of its ring waits.
 NoLocalStarvation ==
     SliceOwed => \A g \in Gs : []<>(~InLocalQueue(g))
+
+\* (d) The stop-the-world completes: no fair behaviour keeps gcwaiting set
+\* forever (STW). No time-slice premise: the fairness of FairStopper and
+\* FairSTWPreempt is what it rests on.
+STWCompletes == []<>(~st.GCWaiting)
 
 =============================================================================

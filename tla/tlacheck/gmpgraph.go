@@ -36,6 +36,9 @@ import (
 //	st.M[m].tainted  ↔ State.M[m].Tainted
 //	st.Runq          ↔ State.Runq.Gs[:N]
 //	st.NPIdle, st.NMSpinning, st.NeedSpinning, st.SpawnLeft ↔ the fields of the same names
+//	st.GCWaiting, st.StopWait, st.STWLeft, st.NilRead ↔ the fields of the same names
+//	st.STWPhase      ↔ State.STW                      ("none", "stopping", "wakep", "grown")
+//	st.Procs         ↔ State.Procs                    (NP without Bounds.STW, where State.Procs is 0)
 //
 // and both sides are rendered to the same canonical string.
 //
@@ -71,6 +74,9 @@ func inLoop(pc, wake string) bool {
 	return pc != spec.MIdle.String() && pc != spec.MRun.String() && pc != spec.MLockedWait.String() ||
 		wake != tlaWake[spec.WakeNone]
 }
+
+// tlaPhase names the stopper's phases as GMP.tla does (st.STWPhase).
+var tlaPhase = [...]string{spec.STWNone: "none", spec.STWStopping: "stopping", spec.STWWakep: "wakep", spec.STWGrown: "grown"}
 
 // tlaWake names the wake stages as GMP.tla does.
 var tlaWake = [...]string{spec.WakeNone: "none", spec.WakePending: "pending", spec.WakeCAS: "cas"}
@@ -149,6 +155,10 @@ func BoundsFromCfg(c Cfg) (spec.Bounds, error) {
 	errs = append(errs, err)
 	b.NoPark, err = boolean("NoPark")
 	errs = append(errs, err)
+	b.STW, err = boolean("STW")
+	errs = append(errs, err)
+	b.ProcResize, err = boolean("ProcResize")
+	errs = append(errs, err)
 	b.Bug, err = spec.ParseBug(strings.Trim(c.Constants["Bug"], `"`))
 	errs = append(errs, err)
 	switch v := c.Constants["GoVersion"]; v {
@@ -214,6 +224,15 @@ func SpecKey(s spec.State) string {
 			ms.LockedG, int(ms.NextP)-1, ms.Tainted)
 	}
 	fmt.Fprintf(&b, "|Runq %v|%d %d %v %d", s.Runq.Gs[:s.Runq.N], s.NPIdle, s.NMSpinning, s.NeedSpinning, s.SpawnLeft)
+	procs := int(s.Procs)
+	if procs == 0 {
+		procs = s.NumPs() // no Bounds.STW: gomaxprocs is every P
+	}
+	phase := "?"
+	if int(s.STW) < len(tlaPhase) {
+		phase = tlaPhase[s.STW]
+	}
+	fmt.Fprintf(&b, "|STW %v %d %s %d %d %v", s.GCWaiting, s.StopWait, phase, s.STWLeft, procs, s.NilRead)
 	return b.String()
 }
 
@@ -302,6 +321,8 @@ func tlaState(vars map[string]Value, b spec.Bounds) (string, []tlaM, error) {
 	}
 	fmt.Fprintf(&out, "|Runq %s|%d %d %v %d", gids(field(st, "Runq")), field(st, "NPIdle").Int,
 		field(st, "NMSpinning").Int, field(st, "NeedSpinning").Str == "TRUE", field(st, "SpawnLeft").Int)
+	fmt.Fprintf(&out, "|STW %v %d %s %d %d %v", field(st, "GCWaiting").Str == "TRUE", field(st, "StopWait").Int,
+		field(st, "STWPhase").Str, field(st, "STWLeft").Int, field(st, "Procs").Int, field(st, "NilRead").Str == "TRUE")
 	return out.String(), ms, first
 }
 

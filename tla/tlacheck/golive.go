@@ -43,11 +43,12 @@ var LivenessProperty = map[spec.ViolationKind]string{
 	spec.KindWorkConservation: "WorkConservation",
 	spec.KindGlobalStarvation: "NoGlobalStarvation",
 	spec.KindLocalStarvation:  "NoLocalStarvation",
+	spec.KindSTWStuck:         "STWCompletes",
 }
 
 // livenessOrder is the order spec.Explore checks the properties in: it
 // stops at the first violation, so a later property is unchecked then.
-var livenessOrder = []spec.ViolationKind{spec.KindWorkConservation, spec.KindGlobalStarvation, spec.KindLocalStarvation}
+var livenessOrder = []spec.ViolationKind{spec.KindWorkConservation, spec.KindSTWStuck, spec.KindGlobalStarvation, spec.KindLocalStarvation}
 
 // ExploreOptions are the spec.Explore options whose liveness check stands
 // for c's temporal properties: FairSpec's fairness with NM as the thread
