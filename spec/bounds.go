@@ -232,10 +232,17 @@ const (
 	// asking the template thread: golang/go#28979. MState.Tainted marks
 	// such a clone; invariant 8 reports it.
 	Go111
+	// Go14 is Go 1.4 and the 1.5 development tree for one change: a
+	// stop-the-world's caller released worldsema before it restarted the
+	// world, so a second stop could begin while the first one was still
+	// in force (with Bounds.ProcResize's second stop-the-world): its
+	// stopwait counts Ps that are already stopped (invariant 9),
+	// golang/go#10618. go1.5 restarts the world first.
+	Go14
 	numGoVersions
 )
 
-var goVersionNames = [numGoVersions]string{Go126: "go1.26", Go119: "go1.19", Go121: "go1.21", Go122: "go1.22", Go113: "go1.13", Go117dev: "go1.17dev", Go15dev: "go1.5dev", Go110dev: "go1.10dev", Go111: "go1.11"}
+var goVersionNames = [numGoVersions]string{Go126: "go1.26", Go119: "go1.19", Go121: "go1.21", Go122: "go1.22", Go113: "go1.13", Go117dev: "go1.17dev", Go15dev: "go1.5dev", Go110dev: "go1.10dev", Go111: "go1.11", Go14: "go1.4"}
 
 func (v GoVersion) String() string {
 	if v < numGoVersions {

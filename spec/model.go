@@ -239,6 +239,11 @@ func (md *Model) appendStopper(dst []Action, s *State) []Action {
 		if s.StopWait != 0 {
 			break
 		}
+		if md.b.Go == Go14 && s.STWLeft > 0 {
+			// worldsema released before the restart: the next stopper
+			// may already be in.
+			dst = append(dst, Action{Kind: ActStopTheWorld, M: NoP, P: NoP})
+		}
 		dst = append(dst, Action{Kind: ActStartTheWorld, M: NoP, P: s.Procs})
 		if md.b.ProcResize {
 			if s.Procs > 1 {

@@ -199,6 +199,25 @@ func Catalog() []Entry {
 			},
 		},
 		{
+			Name: "hist-10618", Issue: 10618,
+			Title:    "runtime: forEachP: P did not run fn",
+			Versions: "<=1.4, 1.5 dev -> 1.5", Area: "stop-the-world (worldsema)",
+			Affected:  "1.4 and the 1.5 development tree (a maintainer's statement in the thread: the release before the restart is not in any source read)",
+			Fixed:     "1.5 (go1.5.4's startTheWorld restarts the world, then releases worldsema, with a comment saying why; the fixing change is not verified)",
+			Mechanism: "stopTheWorld / startTheWorld and worldsema; procresize under GOMAXPROCS; stopwait",
+			Cause: "worldsema serializes the callers of stopTheWorld, and a caller holding it may assume gomaxprocs is fixed. GOMAXPROCS and " +
+				"the GC released it as soon as they had decided to restart, before startTheWorld ran procresize and cleared gcwaiting. A " +
+				"second caller could then stop the world while the first stop was still in force: it set stopwait to gomaxprocs when every " +
+				"P was already stopped, so stopwait no longer counted the Ps still running, and forEachP, iterating Ps that procresize was " +
+				"changing, threw.",
+			Fix:      "hold worldsema across startTheWorldWithSema (procresize included) and release it after the restart",
+			Property: "invariant 9 (while gcwaiting, stopwait counts the Ps not yet stopped); forEachP itself is not modelled",
+			Variant: &Variant{
+				TLACfg: "GMP_hist_10618", Go: spec.Go14, Kind: spec.KindInvariant,
+				Explore: spec.Bounds{Ps: 1, Ms: 2, Gs: 1, Cap: 2, SchedTick: 2, Syscalls: true, STW: true, ProcResize: true},
+			},
+		},
+		{
 			Name: "hist-10958", Issue: 10958, Related: []int{24543},
 			Title:    "runtime: tight loops should be preemptible",
 			Versions: "<=1.13 -> 1.14", Area: "preemption (retake)",
