@@ -14,7 +14,12 @@ package tlacheck
 // which had reached 597 s of its 600 from an empty build cache, and 2 min 16 s
 // under gmpcheck verify's 2-minute budget at high load); GMP_hist_52934,
 // golang/go#52934's local-queue starvation (liveness (c) fails at 144988
-// states). The default test tier
+// states); GMP_stw (stop-the-world and procresize, 117310 states) and
+// GMP_bug_findrunnable_ignores_gcwaiting (liveness (d) on its whole graph,
+// 22658 states); GMP_hist_13546 (golang/go#13546, 41772 states, liveness
+// (c) on the whole graph); GMP_hist_23098 and
+// GMP_bug_procresize_drops_runq (stop-the-world's invariant failures, 2841
+// and 6533 states: 10 to 45 s each under tla-checker). The default test tier
 // and gmpcheck verify check their bounds with the Go explorer (and TLC when
 // present) instead, and keep five GMP cfgs of up to 6864 states under
 // tla-checker and the graph cross-check (and the seeded bugs);
@@ -22,4 +27,5 @@ package tlacheck
 // tla-checker and the graph cross-check on these too.
 var LongCfgs = map[string]bool{"GMP_np3": true, "GMP_go121": true, "GMP_live": true, "GMP_bug_ready_no_wakep_live": true,
 	"GMP_go122": true, "GMP_injectlist": true, "GMP_lockosthread": true, "GMP_syscallblock": true, "GMP_p2_tick1": true,
-	"GMP_hist_52934": true}
+	"GMP_hist_52934": true, "GMP_stw": true, "GMP_bug_findrunnable_ignores_gcwaiting": true, "GMP_hist_13546": true,
+	"GMP_hist_23098": true, "GMP_bug_procresize_drops_runq": true}
