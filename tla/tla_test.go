@@ -314,8 +314,9 @@ func checkTLCLasso(t *testing.T, c tlacheck.Cfg, tres tlacheck.Result) {
 		t.Errorf("TLC's counterexample in the spec: %v", err)
 		return
 	}
-	// Go 1.13 owes no time slice (GMP.tla's SliceOwed).
-	slice := c.Expect != "WorkConservation" && b.Go != spec.Go113
+	// Go 1.13 owes no time slice (GMP.tla's SliceOwed), and (a) and (d)
+	// assume none.
+	slice := c.Expect != "WorkConservation" && c.Expect != "STWCompletes" && b.Go != spec.Go113
 	switch err := tlacheck.LassoFair(l, b, slice); {
 	case err != nil && b.SchedTick < 2:
 		t.Logf("TLC's counterexample: fairness not checked (%v)", err)
@@ -331,6 +332,14 @@ func checkTLCLasso(t *testing.T, c tlacheck.Cfg, tres tlacheck.Result) {
 	}
 	if slice && len(starving) == 0 {
 		t.Errorf("TLC's counterexample of %s: no G stays queued throughout its cycle\n%v", c.Expect, l.Trace)
+	}
+	if c.Expect == "STWCompletes" {
+		for _, s := range l.Cycle() {
+			if !s.GCWaiting {
+				t.Errorf("TLC's counterexample of STWCompletes: gcwaiting is clear in a state of its cycle\n%v", l.Trace)
+				break
+			}
+		}
 	}
 	msg := "TLC's counterexample replays in the spec: " + lassoSummary(l.Trace)
 	if slice {
