@@ -230,16 +230,8 @@ func (s *Sched) gcstopSyscallPLocked(pp *P) bool {
 	if pp.status.Load() != uint32(spec.PRunning) {
 		return false
 	}
-	m := pp.m.Load()
-	if m == nil {
-		return false
-	}
-	g := m.curg.Load()
-	if g == nil || !g.casStatus(Gsyscall, Gsyscall|gscan) {
-		return false
-	}
-	if m.p.Load() != pp {
-		g.casStatus(Gsyscall|gscan, Gsyscall)
+	m, g, ok := holdInSyscall(pp)
+	if !ok {
 		return false
 	}
 	m.p.Store(nil)

@@ -127,21 +127,33 @@ func retakeSyscallOK(runqEmpty bool, nmspinning, npidle int32, long bool) bool {
 	return !runqEmpty || nmspinning+npidle == 0 || long
 }
 
+// holdInSyscall is setBlockOnExitSyscall: if pp's M has its G in a
+// syscall on pp, it holds the G there with the scan bit (m.p cannot change
+// while it is set) and returns both; the caller clears the bit with
+// g.casStatus(Gsyscall|gscan, Gsyscall). Retake and the stop-the-world
+// both take a syscall's P this way.
+func holdInSyscall(pp *P) (*M, *G, bool) {
+	m := pp.m.Load()
+	if m == nil {
+		return nil, nil, false
+	}
+	g := m.curg.Load()
+	if g == nil || !g.casStatus(Gsyscall, Gsyscall|gscan) {
+		return nil, nil, false
+	}
+	if m.p.Load() != pp {
+		g.casStatus(Gsyscall|gscan, Gsyscall)
+		return nil, nil, false
+	}
+	return m, g, true
+}
+
 // retakeSyscall takes pp from its M if that M's G is in a syscall and the
 // decide function, given whether pp's queue is empty, agrees; then hands pp
 // off. It reports whether it took the P.
 func (s *Sched) retakeSyscall(pp *P, decide func(runqEmpty bool) bool) bool {
-	m := pp.m.Load()
-	if m == nil {
-		return false
-	}
-	g := m.curg.Load()
-	if g == nil || !g.casStatus(Gsyscall, Gsyscall|gscan) {
-		return false
-	}
-	// The scan bit holds the G in its syscall: m.p cannot change now.
-	if m.p.Load() != pp {
-		g.casStatus(Gsyscall|gscan, Gsyscall)
+	m, g, ok := holdInSyscall(pp)
+	if !ok {
 		return false
 	}
 	empty := pp.runq.Empty() || s.bugOn(spec.BugRetakeIgnoresLocal)
