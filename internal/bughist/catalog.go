@@ -325,7 +325,7 @@ func Catalog() []Entry {
 				"until sysmon noticed at its own period and started an M: work conservation failing for timers, at millisecond scale.",
 			Fix:      "CL 232298: stealing Ms run every P's expired timers, and an M about to sleep blocks in netpoll until the earliest timer of all Ps",
 			Property: "work conservation (a) extended to expired timers",
-			Needs:    "timers (per-P expired timers, timer stealing in the last steal round, checkTimersNoP) and an M blocked in netpoll (issue 12)",
+			Needs:    "timers and an M blocked in netpoll in the spec and GMP.tla (per-P expired timers, timer stealing in the last steal round, checkTimersNoP, the poller's pollUntil) and a property for a due timer next to a free P; the reference scheduler has them (TimerTask.Sleep), and its seeded bug timers-not-stolen, this release's stealing, is caught by TestTimersStolen",
 		},
 		{
 			Name: "hist-40368", Issue: 40368,
