@@ -105,7 +105,7 @@ func TestKeyMapping(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const label = `st=[G |-> <<"running", "idle">>, M |-> (0 :> [curg |-> 1, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> 0, pc |-> "run", scan |-> {}, spinning |-> false, wake |-> "none"] @@ 1 :> [curg |-> 0, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> -1, pc |-> "idle", scan |-> {}, spinning |-> false, wake |-> "none"] @@ 2 :> [curg |-> 0, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> -1, pc |-> "idle", scan |-> {}, spinning |-> false, wake |-> "none"]), NMSpinning |-> 0, NPIdle |-> 1, NeedSpinning |-> false, P |-> (0 :> [ring |-> <<>>, runnext |-> 0, status |-> "running", tick |-> 0] @@ 1 :> [ring |-> <<>>, runnext |-> 0, status |-> "idle", tick |-> 0]), Runq |-> <<>>, SpawnLeft |-> 1]`
+	const label = `st=[G |-> <<"running", "idle">>, GCWaiting |-> false, M |-> (0 :> [curg |-> 1, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> 0, pc |-> "run", scan |-> {}, spinning |-> false, wake |-> "none", tainted |-> false] @@ 1 :> [curg |-> 0, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> -1, pc |-> "idle", scan |-> {}, spinning |-> false, wake |-> "none", tainted |-> false] @@ 2 :> [curg |-> 0, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> -1, pc |-> "idle", scan |-> {}, spinning |-> false, wake |-> "none", tainted |-> false]), NMSpinning |-> 0, NPIdle |-> 1, NeedSpinning |-> false, NilRead |-> false, P |-> (0 :> [ring |-> <<>>, runnext |-> 0, status |-> "running", tick |-> 0] @@ 1 :> [ring |-> <<>>, runnext |-> 0, status |-> "idle", tick |-> 0]), Procs |-> 2, Runq |-> <<>>, STWLeft |-> 0, STWPhase |-> "none", SpawnLeft |-> 1, StopWait |-> 0]`
 	vars, err := tlacheck.ParseAssignments(label)
 	if err != nil {
 		t.Fatal(err)
@@ -127,10 +127,16 @@ func TestKeyMapping(t *testing.T) {
 			t.Errorf("two different states rendered alike: %s", k)
 		}
 	}
-	// The scan set and needspinning are part of the state too.
+	// The scan set, needspinning, an M's taint and the stop-the-world
+	// fields are part of the state too.
 	for _, mut := range [][2]string{
 		{`pc |-> "run", scan |-> {}`, `pc |-> "run", scan |-> {1}`},
 		{`NeedSpinning |-> false`, `NeedSpinning |-> true`},
+		{`tainted |-> false`, `tainted |-> true`},
+		{`GCWaiting |-> false`, `GCWaiting |-> true`},
+		{`STWPhase |-> "none"`, `STWPhase |-> "wakep"`},
+		{`Procs |-> 2`, `Procs |-> 1`},
+		{`NilRead |-> false`, `NilRead |-> true`},
 	} {
 		vars, err := tlacheck.ParseAssignments(strings.Replace(label, mut[0], mut[1], 1))
 		if err != nil {

@@ -7,7 +7,7 @@ package tlacheck
 // loses a wakeup (13130 states); GMP_live and GMP_bug_ready_no_wakep_live
 // (21912 and 22052 states, two to three minutes each under load); GMP_go122
 // and GMP_injectlist, injectglist with a P (22360 and 22504 states);
-// GMP_lockosthread and GMP_syscallblock (18786 and 11684 states, one to two
+// GMP_lockosthread and GMP_syscallblock (18882 and 11684 states, one to two
 // minutes each under load: together they would have added about a minute and
 // a half of wall time to the test command, already 8 min 39 s); and
 // GMP_p2_tick1 (15496 states, 35 s of the test command's tla-checker time,
