@@ -10,10 +10,13 @@
 (* The state is one record variable st whose fields are spec.State's:      *)
 (*   st.G[g]   status of G slot g (1..NG)                                   *)
 (*   st.P[p]   [status, tick, runnext, ring] of P p (0..NP-1)               *)
-(*   st.M[m]   [pc, p, curg, spinning, scan, wake, inj, lockedg, nextp]     *)
+(*   st.M[m]   [pc, p, curg, spinning, scan, wake, inj, lockedg, nextp,     *)
+(*             tainted]                                                    *)
 (*             of M m (0..NM-1)                                            *)
 (*   st.Runq   sched.runq, the global queue                                *)
 (*   st.NPIdle, st.NMSpinning, st.NeedSpinning, st.SpawnLeft               *)
+(*   st.GCWaiting, st.StopWait, st.STWPhase, st.STWLeft, st.Procs,         *)
+(*   st.NilRead: stop-the-world and procresize (STW)                       *)
 (* An M's pc is where it is between two of the runtime's synchronization   *)
 (* steps (a sched.lock section, or one read-modify-write of a shared       *)
 (* scheduler word); scan is the set of Ps its current scan has looked at   *)
@@ -975,7 +978,7 @@ Spec == Init /\ [][Next]_st
 FairSpec == Spec /\ Fairness
 
 -----------------------------------------------------------------------------
-(* Invariants: spec/check.go's eight, numbered as in docs/spec.md.         *)
+(* Invariants: spec/check.go's nine, numbered as in docs/spec.md.          *)
 
 TypeOK ==
     /\ \A g \in Gs : st.G[g] \in GStatuses
