@@ -199,3 +199,23 @@ func TestValidateRejects(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateRoundsToNanoseconds: slices that touch end to start are
+// nested (adjacent), even when ts+dur in floating point lands a hair past
+// the next ts, as the run command's trace once had it (3322.952 plus
+// 11203.839 is 14526.791000000001). Perfetto holds both as the same
+// nanosecond; a real overlap of one nanosecond is still rejected.
+func TestValidateRoundsToNanoseconds(t *testing.T) {
+	touch := `[{"name":"a","ph":"X","ts":3322.952,"dur":11203.839,"pid":1,"tid":0},{"name":"b","ph":"X","ts":14526.791,"dur":5.701,"pid":1,"tid":0}]`
+	ts, dur := 3322.952, 11203.839 // variables: constant arithmetic is exact
+	if ts+dur <= 14526.791 {
+		t.Fatal("the floating-point sum no longer overshoots; pick other figures")
+	}
+	if _, err := Validate([]byte(touch)); err != nil {
+		t.Errorf("adjacent slices: %v", err)
+	}
+	overlap := `[{"name":"a","ph":"X","ts":3322.952,"dur":11203.840,"pid":1,"tid":0},{"name":"b","ph":"X","ts":14526.791,"dur":5.701,"pid":1,"tid":0}]`
+	if _, err := Validate([]byte(overlap)); !errors.Is(err, ErrInvalid) {
+		t.Errorf("a one-nanosecond overlap: Validate = %v, want ErrInvalid", err)
+	}
+}

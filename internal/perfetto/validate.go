@@ -36,7 +36,14 @@ type rawEvent struct {
 	Args map[string]any `json:"args"`
 }
 
-type span struct{ start, end float64 }
+// span is a slice's extent in whole nanoseconds, as Perfetto's importer
+// holds it: ts and dur are microseconds in JSON, and ts+dur computed in
+// floating point can land a hair past the next slice's ts although both
+// round to the same nanosecond.
+type span struct{ start, end int64 }
+
+// nanos converts a JSON microsecond value to whole nanoseconds.
+func nanos(us float64) int64 { return int64(math.Round(us * 1000)) }
 
 // Validate checks data against the trace-event format as Chrome and
 // Perfetto read it: a JSON object with a traceEvents array (or a bare
@@ -136,7 +143,7 @@ func Validate(data []byte) (Stats, error) {
 			if e.Dur == nil || *e.Dur < 0 || math.IsNaN(*e.Dur) {
 				return bad(i, "X %q without a duration >= 0", *e.Name)
 			}
-			tr.spans = append(tr.spans, span{ts, ts + *e.Dur})
+			tr.spans = append(tr.spans, span{nanos(ts), nanos(ts) + nanos(*e.Dur)})
 			st.Slices++
 		case "B":
 			tr.open = append(tr.open, i)
@@ -146,7 +153,7 @@ func Validate(data []byte) (Stats, error) {
 				return bad(i, "E on track %s with no open B", key)
 			}
 			n := len(tr.open) - 1
-			tr.spans = append(tr.spans, span{tr.starts[n], ts})
+			tr.spans = append(tr.spans, span{nanos(tr.starts[n]), nanos(ts)})
 			tr.open, tr.starts = tr.open[:n], tr.starts[:n]
 			st.Slices++
 		case "i", "I", "n":
@@ -238,14 +245,15 @@ func nested(spans []span) error {
 		}
 		if len(stack) > 0 && x.end > stack[len(stack)-1].end {
 			top := stack[len(stack)-1]
-			return fmt.Errorf("slices [%v, %v] and [%v, %v] overlap without nesting", top.start, top.end, x.start, x.end)
+			return fmt.Errorf("slices [%v, %v] and [%v, %v] (ns) overlap without nesting", top.start, top.end, x.start, x.end)
 		}
 		stack = append(stack, x)
 	}
 	return nil
 }
 
-func encloses(spans []span, ts float64) bool {
+func encloses(spans []span, us float64) bool {
+	ts := nanos(us)
 	for _, s := range spans {
 		if s.start <= ts && ts <= s.end {
 			return true
@@ -254,7 +262,8 @@ func encloses(spans []span, ts float64) bool {
 	return false
 }
 
-func startsAfter(spans []span, ts float64) bool {
+func startsAfter(spans []span, us float64) bool {
+	ts := nanos(us)
 	for _, s := range spans {
 		if s.start >= ts {
 			return true
