@@ -84,6 +84,16 @@ func (k ViolationKind) String() string {
 	return "ViolationKind(" + strconv.Itoa(int(k)) + ")"
 }
 
+// Liveness reports whether the kind is a liveness property, whose
+// counterexample is a lasso (or a stutter) rather than a bad last state.
+func (k ViolationKind) Liveness() bool {
+	switch k {
+	case KindWorkConservation, KindGlobalStarvation, KindLocalStarvation, KindSTWStuck:
+		return true
+	}
+	return false
+}
+
 // Violation is a failed check with its counterexample.
 type Violation struct {
 	Kind   ViolationKind

@@ -225,11 +225,7 @@ func build(pg Page) page {
 	if v.Err != nil && !strings.Contains(v.Detail, v.Err.Error()) {
 		d.Err = v.Err.Error()
 	}
-	switch v.Kind {
-	case spec.KindWorkConservation, spec.KindGlobalStarvation:
-	default:
-		d.Safety = true
-	}
+	d.Safety = !v.Kind.Liveness()
 	if t.Loop >= 0 && t.Loop < len(t.Steps) {
 		d.Loop, d.Cycle = t.Loop, true
 		d.Prefix, d.CycleSpan, d.CycleFrom = t.Loop+1, len(t.Steps)-t.Loop, t.Loop+1
@@ -402,7 +398,8 @@ func build(pg Page) page {
 
 // witness says what holds in every state of the lasso's loop: for work
 // conservation the idle Ps, the runnable Gs and whether any M spins; for
-// starvation the Gs that stay in the global queue.
+// starvation the Gs that stay in the global queue; for a stop-the-world
+// that never completes the Ps that never stop.
 func witness(d *page, kind spec.ViolationKind, loop []spec.State, where string) {
 	s0 := &loop[0]
 	var parts []string
@@ -460,6 +457,22 @@ func witness(d *page, kind spec.ViolationKind, loop []spec.State, where string) 
 		if len(gs) > 0 {
 			d.QWit = strings.Join(gs, ", ") + " stuck"
 			parts = append(parts, strings.Join(gs, ", ")+" in sched.runq")
+		}
+	case spec.KindSTWStuck:
+		var ps []string
+		for p := 0; p < s0.NumPs(); p++ {
+			stopped := true
+			for i := range loop {
+				st := loop[i].P[p].Status
+				stopped = stopped && (st == spec.PGCStop || st == spec.PDead)
+			}
+			if !stopped {
+				ps = append(ps, "p"+strconv.Itoa(p))
+			}
+		}
+		parts = append(parts, "sched.gcwaiting set")
+		if len(ps) > 0 {
+			parts = append(parts, strings.Join(ps, ", ")+" not stopped")
 		}
 	}
 	if len(parts) > 0 {
