@@ -64,7 +64,10 @@ CONSTANTS
                 \* (cooperative preemption only); 111: Go 1.11 (mexit's
                 \* newm clones the exiting thread); 110: go1.10dev (the
                 \* no-P recheck reads the live allp); 105: go1.5dev
-                \* (handoffp's test ignores runnext). spec.Bounds.Go,
+                \* (handoffp's test ignores runnext); 104: Go 1.4
+                \* (worldsema released before the restart, so a
+                \* second stop-the-world may begin inside the first,
+                \* golang/go#10618). spec.Bounds.Go,
                 \* docs/versions.md
     Bug         \* "none" or a seeded bug of spec.Bug (same names)
 
@@ -79,7 +82,7 @@ ASSUME /\ NP \in 1..4 /\ NM \in NP..8 /\ NG \in 1..8
        /\ InjectList \in BOOLEAN /\ (InjectList => (NetpollOn /\ NG >= 2))
        /\ SyscallBlock \in BOOLEAN /\ LockOSThreadOn \in BOOLEAN /\ NoPark \in BOOLEAN
        /\ STW \in BOOLEAN /\ ProcResize \in BOOLEAN /\ (ProcResize => STW)
-       /\ GoVersion \in {105, 110, 111, 113, 117, 119, 121, 122, 126} /\ Bug \in BugNames
+       /\ GoVersion \in {104, 105, 110, 111, 113, 117, 119, 121, 122, 126} /\ Bug \in BugNames
 
 \* sched.needspinning exists from Go 1.20 on (spec.Bounds.Go).
 NeedSpinningOn == GoVersion # 119
@@ -104,6 +107,10 @@ RunnextCounts == GoVersion # 105
 \* go1.10dev: the no-P recheck reads the live allp, which procresize grows
 \* (ProcResizeGrow) before it fills the new slot (golang/go#23098).
 LiveAllp == GoVersion = 110
+\* Go 1.4: GOMAXPROCS and the GC release worldsema once they decide to
+\* restart, so the next stopper may stop the world again while the first
+\* stop is still in force (golang/go#10618).
+EarlyWorldsema == GoVersion = 104
 
 NoG == 0
 NoP == -1
@@ -810,7 +817,9 @@ SyscallP(s, p) ==
     /\ s.P[p].status = "running" /\ HasHolder(s, p)
     /\ s.M[Holder(s, p)].pc = "run" /\ s.G[s.M[Holder(s, p)].curg] = "syscall"
 StopTheWorld ==
-    /\ STW /\ st.STWPhase = "none" /\ st.STWLeft > 0
+    /\ STW /\ st.STWLeft > 0
+    /\ \/ st.STWPhase = "none"
+       \/ EarlyWorldsema /\ st.STWPhase = "stopping" /\ st.StopWait = 0
     /\ LET idle == {p \in LivePs(st) : st.P[p].status = "idle"}
            sys  == {p \in LivePs(st) : SyscallP(st, p)}
        IN st' = [st EXCEPT !.GCWaiting = TRUE, !.STWPhase = "stopping", !.STWLeft = st.STWLeft - 1,

@@ -3,7 +3,6 @@ package bughist
 import (
 	"context"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -92,8 +91,6 @@ func TestInexpressibleSaysWhy(t *testing.T) {
 	}
 }
 
-var traceStep = regexp.MustCompile(`(?m)^\s+\d+\. `)
-
 // Every expressible entry reproduces: the explorer finds the property broken
 // and go1.26 passes the same bound; the reference scheduler follows the
 // counterexample into the lost wakeup as the variant and leaves it as
@@ -127,7 +124,7 @@ func TestReproduceExpressible(t *testing.T) {
 				if !tr.BasePass || tr.TraceLen == 0 || !strings.HasPrefix(tr.Trace, "VIOLATION (") && tr.Technique != TechTLA {
 					t.Errorf("%s: go1.26 pass %v, trace of %d steps:\n%s", tr.Technique, tr.BasePass, tr.TraceLen, tr.Trace)
 				}
-				if n := len(traceStep.FindAllString(tr.Trace, -1)); n != tr.TraceLen {
+				if n := stepsIn(tr.Trace); n != tr.TraceLen {
 					t.Errorf("%s: the printed trace has %d steps, the result says %d", tr.Technique, n, tr.TraceLen)
 				}
 			}
@@ -181,6 +178,21 @@ func TestDocsTable(t *testing.T) {
 		}
 		if e.Expressible() && !strings.Contains(doc, "(variant `"+e.VariantName()+"`)") {
 			t.Errorf("docs/bugs.md has no section for %s's variant %s", e.Name, e.VariantName())
+		}
+	}
+}
+
+// stepsIn counts both trace forms: the explorer's numbered steps and
+// tla-checker's State blocks (a 3-step TLA+ trace has States 0 to 3).
+func TestStepsIn(t *testing.T) {
+	explorer := "VIOLATION (2 steps) invariant: x\n  initial state\n   1. m0: Park\n      G g1:waiting\n   2. m1: Ready(g1)\n"
+	tla := "State 0\n  st = [a |-> 1]\nState 1\n  st = [a |-> 2]\nState 2\n  st = [a |-> 3]\nState 3\n  st = [a |-> 4]\n"
+	for _, c := range []struct {
+		trace string
+		want  int
+	}{{explorer, 2}, {tla, 3}, {"", 0}} {
+		if got := stepsIn(c.trace); got != c.want {
+			t.Errorf("stepsIn(%q) = %d, want %d", c.trace, got, c.want)
 		}
 	}
 }

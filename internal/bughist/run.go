@@ -406,8 +406,23 @@ func twinCfg(dir string, c tlacheck.Cfg) (tlacheck.Cfg, string, error) {
 	return tc, tmp, nil
 }
 
-// stepsIn counts the numbered steps of a trace as the explorer prints it.
-var stepLine = regexp.MustCompile(`(?m)^\s+\d+\. `)
+var (
+	stepLine  = regexp.MustCompile(`(?m)^\s+\d+\. `)
+	stateLine = regexp.MustCompile(`(?m)^State \d+`)
+)
+
+// stepsIn counts the steps of a printed trace: the numbered steps as the
+// explorer prints them, or, in a TLA+ trace (State 0, State 1, ...), the
+// states after the first.
+func stepsIn(trace string) int {
+	if n := len(stepLine.FindAllString(trace, -1)); n > 0 {
+		return n
+	}
+	if n := len(stateLine.FindAllString(trace, -1)); n > 0 {
+		return n - 1
+	}
+	return 0
+}
 
 // runTLA: GMP.tla's cfg for the variant must fail with the property it
 // names (tla-checker's graph, shown equal to the spec's, with the Go
@@ -473,7 +488,7 @@ func runTLA(ctx context.Context, va *Variant, opt Options) TechResult {
 		return tr
 	}
 	tr.Trace = res.Trace
-	tr.TraceLen = len(stepLine.FindAllString(res.Trace, -1))
+	tr.TraceLen = stepsIn(res.Trace)
 	if opt.TLCJar != "" {
 		tv, twhy, err := judgeTLC(ctx, opt.TLCJar, c)
 		if err != nil {

@@ -180,6 +180,8 @@ func BoundsFromCfg(c Cfg) (spec.Bounds, error) {
 		b.Go = spec.Go110dev
 	case "105":
 		b.Go = spec.Go15dev
+	case "104":
+		b.Go = spec.Go14
 	default:
 		errs = append(errs, fmt.Errorf("%s: constant GoVersion = %q, want one of %s", c.Name, v, strings.Join(GoVersionValues, ", ")))
 	}
@@ -191,8 +193,8 @@ func BoundsFromCfg(c Cfg) (spec.Bounds, error) {
 
 // GoVersionValues are the values of GMP.tla's GoVersion, each a release
 // of spec.GoVersion: 126 Go126, 122 Go122, 121 Go121, 119 Go119, 117
-// Go117dev, 113 Go113, 111 Go111, 110 Go110dev, 105 Go15dev.
-var GoVersionValues = []string{"126", "122", "121", "119", "117", "113", "111", "110", "105"}
+// Go117dev, 113 Go113, 111 Go111, 110 Go110dev, 105 Go15dev, 104 Go14.
+var GoVersionValues = []string{"126", "122", "121", "119", "117", "113", "111", "110", "105", "104"}
 
 // SpecKey renders a spec.State canonically.
 func SpecKey(s spec.State) string {
