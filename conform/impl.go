@@ -112,6 +112,11 @@ type ImplOptions struct {
 	// a syscall for 10 ms when the spec's untimed rule does not allow it
 	// (the spec leaves the timed rule out: filter "long-syscall-retake").
 	LongSyscallRetake bool
+	// LateHandoff accepts a syscall exit that saw its P taken by a retake
+	// whose handoffp had not yet read the queues: retake's takeP and
+	// handoffp are two steps in the runtime (the M is resumed between
+	// them), one in the spec (filter "late-handoffp").
+	LateHandoff bool
 }
 
 // ImplResult is the verdict on one recorded run.
@@ -179,6 +184,10 @@ type config struct {
 	// moving[m] is 1 + the spec M slot that stands for impl M m once m's
 	// stopm has taken effect (0: none; see renameStartM).
 	moving [spec.MaxMs]int8
+	// limbo is 1 + the P that sysmon's next observation, a Retake, has
+	// taken from its M (takeP) without its handoffp yet (0: none): the P
+	// is held by no M and not idle (filter "late-handoffp").
+	limbo int8
 }
 
 type kick struct {
@@ -204,6 +213,7 @@ func (c *config) key(dst []byte) []byte {
 	for _, m := range c.moving {
 		dst = append(dst, byte(m))
 	}
+	dst = append(dst, byte(c.limbo))
 	for _, k := range c.kicks {
 		dst = append(dst, byte(k.actor), byte(k.p), byte(k.g))
 	}
@@ -218,6 +228,10 @@ func (c *config) slot(goid uint64) (spec.GID, bool) {
 	}
 	return spec.NoG, false
 }
+
+// noCanonG, set by tests, keeps the candidates' G numbers as the spec
+// steps chose them (no canonG).
+var noCanonG bool
 
 // debugFront, set by tests, sees every level of the search.
 var debugFront func(c *checker, taken int, front []config, fails []stepFail)
@@ -417,6 +431,9 @@ func (c *checker) search(ctx context.Context, init config) ImplResult {
 		var nextFront []config
 		var fails []stepFail
 		add := func(nc config) {
+			if !noCanonG {
+				canonG(&nc)
+			}
 			keybuf = nc.key(keybuf[:0])
 			if _, dup := seen[string(keybuf)]; dup {
 				return
@@ -455,11 +472,16 @@ func (c *checker) search(ctx context.Context, init config) ImplResult {
 	}
 	if lastFront == nil {
 		if c.opt.Quiescent {
-			for _, cf := range front {
-				if quiescent(&cf.st) {
-					c.accept(&cf)
-					return c.res
+			// The accepting explanation with the fewest filter uses.
+			best := -1
+			for i := range front {
+				if quiescent(&front[i].st) && (best < 0 || len(front[i].filtered) < len(front[best].filtered)) {
+					best = i
 				}
+			}
+			if best >= 0 {
+				c.accept(&front[best])
+				return c.res
 			}
 			c.res.Verdict = Rejected
 			c.res.Index = -1
@@ -467,7 +489,13 @@ func (c *checker) search(ctx context.Context, init config) ImplResult {
 			c.res.States = statesOf(front, 4)
 			return c.res
 		}
-		c.accept(&front[0])
+		best := 0
+		for i := range front {
+			if len(front[i].filtered) < len(front[best].filtered) {
+				best = i
+			}
+		}
+		c.accept(&front[best])
 		return c.res
 	}
 	// No candidate could take any observation: rejected, unless a branch
@@ -632,9 +660,31 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 			return fail("bound", "more than the spec's %d live Gs", st.NumGs())
 		}
 	}
-	next, err := c.md.Step(st, act)
+	var next spec.State
+	var err error
 	filter := ""
-	if err != nil && e.Action == spec.ActRetake && c.opt.LongSyscallRetake {
+	limbo := cf.limbo
+	var extra []string // filters used besides filter
+	if limbo != 0 {
+		if e.Action != spec.ActRetake || int(limbo)-1 != int(e.P) {
+			// Only sysmon's Retake of the P in limbo can be next of its
+			// observations: it is that P's handoffp.
+			if o.actor == actorSysmon {
+				return fail("observed", "p%d is between takeP and handoffp in the spec", limbo-1)
+			}
+		}
+	}
+	if limbo != 0 && e.Action == spec.ActRetake {
+		next, err = c.limboHandoff(st, int(e.P), o)
+		if err == nil && o.handoff == handoffM && next.P[e.P].Status == spec.PIdle && c.opt.StaleHandoff {
+			next, err = c.limboStart(st, int(e.P), o.handoffSpin)
+			extra = append(extra, "stale-handoff")
+		}
+		limbo = 0
+	} else {
+		next, err = c.md.Step(st, act)
+	}
+	if err != nil && e.Action == spec.ActRetake && cf.limbo == 0 && c.opt.LongSyscallRetake {
 		next, err = c.longRetake(st, int(e.P))
 		filter = "long-syscall-retake"
 	}
@@ -660,13 +710,23 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 			next, err, filter = n2, nil, "late-pidleput"
 		}
 	}
+	if (e.Action == spec.ActExitSyscallNoP || e.Action == spec.ActExitSyscallIdleP) && c.opt.LateHandoff && limbo == 0 &&
+		(err != nil || (e.Action == spec.ActExitSyscallIdleP && int(next.M[o.actor].P) != int(e.P))) {
+		// The M found its P taken by a retake whose handoffp comes later.
+		if n2, p, long, ok := c.takePFirst(cf, o, act); ok && (e.Action == spec.ActExitSyscallNoP || int(n2.M[o.actor].P) == int(e.P)) {
+			next, err, filter, limbo = n2, nil, "late-handoffp", int8(p)+1
+			if long {
+				extra = append(extra, "long-syscall-retake")
+			}
+		}
+	}
 	switch {
 	case errors.Is(err, spec.ErrNoIdleM):
 		return fail("cut", "%v needs an M beyond the spec's %d", act, st.NumMs())
 	case err != nil:
 		return fail("enabled", "%v", err)
 	}
-	if e.Action == spec.ActRetake && c.opt.StaleHandoff && o.handoff == handoffM &&
+	if e.Action == spec.ActRetake && cf.limbo == 0 && c.opt.StaleHandoff && o.handoff == handoffM &&
 		(err != nil || next.P[e.P].Status == spec.PIdle || c.startedSpinning(next, int(e.P)) != o.handoffSpin) {
 		if n2, err2 := c.staleHandoff(st, int(e.P), o.handoffSpin); err2 == nil {
 			next, err, filter = n2, nil, "stale-handoff"
@@ -688,7 +748,7 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 		}
 	}
 	next.SpawnLeft = spec.MaxSpawn // a model budget, not runtime state
-	nc := config{cur: slices.Clone(cf.cur), st: next, bind: cf.bind, moving: cf.moving}
+	nc := config{cur: slices.Clone(cf.cur), st: next, bind: cf.bind, moving: cf.moving, limbo: limbo}
 	if f := c.renameStartM(&nc, &st, o, a, i); f != "" {
 		return fail("observed", "%s", f)
 	}
@@ -722,8 +782,13 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 		nc.bind = slices.DeleteFunc(slices.Clone(cf.bind), func(b binding) bool { return b.goid == e.G })
 	}
 	nc.filtered = cf.filtered
-	if filter != "" {
-		nc.filtered = append(slices.Clone(cf.filtered), filterUse{filter, int(i)})
+	if filter != "" || len(extra) > 0 {
+		nc.filtered = slices.Clone(cf.filtered)
+		for _, f := range append(extra, filter) {
+			if f != "" {
+				nc.filtered = append(nc.filtered, filterUse{f, int(i)})
+			}
+		}
 	}
 	return nc, nil
 }
@@ -962,4 +1027,173 @@ func (c *checker) longRetake(s spec.State, p int) (spec.State, error) {
 	ps.Status = spec.PIdle
 	s.NPIdle++
 	return s, nil
+}
+
+// takePFirst is a syscall exit (act, observation o) taken after a retake
+// of its M's P took the P (takeP) and before that retake's handoffp: the
+// runtime's retake takes the P and resumes the exiting M, then calls
+// handoffp, which reads the queues, nmspinning and npidle afresh; the
+// spec's Retake does both at once. It applies when sysmon's next untaken
+// observation is a Retake of the P the exiting M holds whose takeP may
+// precede the exit (the retake began before the exit's effect ended). The
+// successor has the P in limbo (held by no M, not idle) until the Retake
+// is taken (limboHandoff). long: the spec's untimed retake rule did not
+// hold (the retake is also a long-syscall-retake).
+func (c *checker) takePFirst(cf *config, o *obs, act spec.Action) (next spec.State, p int, long, ok bool) {
+	st := cf.st
+	for a, actor := range c.actors {
+		if actor != actorSysmon {
+			continue
+		}
+		j := cf.cur[a]
+		if int(j) == len(c.obs) {
+			return st, 0, false, false
+		}
+		r := &c.obs[j]
+		p = int(r.ev.P)
+		if r.ev.Action != spec.ActRetake || r.lo >= o.hi || p < 0 || p >= st.NumPs() || int(st.M[o.actor].P) != p {
+			return st, 0, false, false
+		}
+		ms := &st.M[o.actor]
+		if ms.PC != spec.MRun || ms.CurG == spec.NoG || st.G[ms.CurG] != spec.GSyscall || st.P[p].Status != spec.PRunning {
+			return st, 0, false, false
+		}
+		ps := &st.P[p]
+		local := ps.N > 0 || ps.RunNext != spec.NoG
+		long = !local && st.NMSpinning+st.NPIdle != 0
+		if long && !c.opt.LongSyscallRetake {
+			return st, 0, false, false
+		}
+		mid := st
+		mid.M[o.actor].P = spec.NoP
+		next, err := c.md.Step(mid, act)
+		if err != nil {
+			return st, 0, false, false
+		}
+		return next, p, long, true
+	}
+	return st, 0, false, false
+}
+
+// limboHandoff is handoffp of P p, which a retake took from its M earlier
+// (takePFirst): the spec's handoffp rules on the state now. A stop-the-world
+// in progress is not emulated (the workload has none).
+func (c *checker) limboHandoff(s spec.State, p int, o *obs) (spec.State, error) {
+	if s.GCWaiting {
+		return s, fmt.Errorf("handoffp of p%d in limbo while the world stops: not emulated", p)
+	}
+	ps := &s.P[p]
+	local := ps.N > 0 || ps.RunNext != spec.NoG
+	switch {
+	case local || s.Runq.N > 0:
+		return c.limboStart(s, p, false)
+	case s.NMSpinning+s.NPIdle == 0:
+		return c.limboStart(s, p, true)
+	}
+	ps.Status = spec.PIdle
+	s.NPIdle++
+	return s, nil
+}
+
+// limboStart is handoffp's startm of P p in limbo, spinning or not (a
+// spinning start is the CAS of nmspinning from 0, which clears
+// needspinning).
+func (c *checker) limboStart(s spec.State, p int, spinning bool) (spec.State, error) {
+	if spinning {
+		if s.NMSpinning != 0 {
+			return s, fmt.Errorf("a spinning handoff needs nmspinning 0")
+		}
+		s.NMSpinning++
+		s.NeedSpinning = false
+	}
+	for m := 0; m < s.NumMs(); m++ {
+		if s.M[m].PC == spec.MIdle {
+			s.M[m] = spec.MState{PC: spec.MSched, P: int8(p), Spinning: spinning}
+			return s, nil
+		}
+	}
+	return s, spec.ErrNoIdleM
+}
+
+// canonG renumbers the spec's G slots of cf canonically: the live Gs (the
+// bound ones) 1, 2, ... in the order of their impl goids, then the unbound
+// slots by status (never used, then dead), in slot order. The spec is
+// symmetric in G numbers (spec/symmetry.go, "Symmetry over G identities"):
+// a G is named only by its status slot, the queues, an M's curg, inj and
+// lockedg, and the one choice among Gs, gfget's "lowest dead, else lowest
+// unused", picks among slots that nothing else refers to, so a renumbering
+// maps behaviours to behaviours. The checker names Gs only through the
+// binding (renumbered with them) and the kicks in flight (renumbered too),
+// so two candidates that differ by a renumbering explain the same future
+// observations, and keeping one of them is sound: which slot a G got
+// depends only on the order in which the candidate took NewProc and GoExit
+// steps, which the trace does not pin.
+func canonG(cf *config) {
+	st := &cf.st
+	n := st.NumGs()
+	var label [spec.MaxGs + 1]spec.GID
+	next := spec.GID(1)
+	for _, b := range cf.bind {
+		if int(b.g) >= 1 && int(b.g) <= n && label[b.g] == 0 {
+			label[b.g] = next
+			next++
+		}
+	}
+	for _, want := range []spec.GStatus{spec.GIdle, spec.GDead} {
+		for g := 1; g <= n; g++ {
+			if label[g] == 0 && st.G[g] == want {
+				label[g] = next
+				next++
+			}
+		}
+	}
+	for g := 1; g <= n; g++ { // a live G with no binding: keep it somewhere
+		if label[g] == 0 {
+			label[g] = next
+			next++
+		}
+	}
+	ident := true
+	for g := 1; g <= n; g++ {
+		ident = ident && label[g] == spec.GID(g)
+	}
+	if ident {
+		return
+	}
+	rl := func(g spec.GID) spec.GID {
+		if g == spec.NoG || int(g) > n {
+			return g
+		}
+		return label[g]
+	}
+	old := *st
+	for g := 1; g <= n; g++ {
+		st.G[label[g]] = old.G[g]
+	}
+	for p := 0; p < st.NumPs(); p++ {
+		st.P[p].RunNext = rl(old.P[p].RunNext)
+		for i := 0; i < int(old.P[p].N); i++ {
+			st.P[p].Ring[i] = rl(old.P[p].Ring[i])
+		}
+	}
+	for i := 0; i < int(old.Runq.N); i++ {
+		st.Runq.Gs[i] = rl(old.Runq.Gs[i])
+	}
+	for m := 0; m < st.NumMs(); m++ {
+		st.M[m].CurG = rl(old.M[m].CurG)
+		st.M[m].Inj = rl(old.M[m].Inj)
+		st.M[m].LockedG = rl(old.M[m].LockedG)
+	}
+	bind := make([]binding, len(cf.bind))
+	for i, b := range cf.bind {
+		bind[i] = binding{b.goid, rl(b.g)}
+	}
+	cf.bind = bind
+	if len(cf.kicks) > 0 {
+		kicks := make([]kick, len(cf.kicks))
+		for i, k := range cf.kicks {
+			kicks[i] = kick{k.actor, k.p, rl(k.g)}
+		}
+		cf.kicks = kicks
+	}
 }

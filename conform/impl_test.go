@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -208,5 +210,120 @@ func dumpTrace(t *testing.T, evs []impl.Event, procs int, seed uint64) {
 	}
 	if err != nil {
 		t.Log(err)
+	}
+}
+
+// recordedFilters maps a filter's name to the option that turns it off.
+var recordedFilters = map[string]func(*ImplOptions){
+	"late-handoffp":       func(o *ImplOptions) { o.LateHandoff = false },
+	"late-pidleput":       func(o *ImplOptions) { o.LatePidleput = false },
+	"stale-handoff":       func(o *ImplOptions) { o.StaleHandoff = false },
+	"runnext-kick":        func(o *ImplOptions) { o.RunnextKick = false },
+	"long-syscall-retake": func(o *ImplOptions) { o.LongSyscallRetake = false },
+}
+
+// TestImplRecorded re-checks the runs kept in testdata/impl, each once
+// rejected by the checker: pP-sSEED-WHY.events.gz, recorded at Procs P.
+// Each must be accepted now, by the command's options. When WHY names a
+// filter, the run must be rejected with that filter off (the filter is
+// what accepts it); otherwise WHY names a fix of the checker or of the
+// impl's emission order.
+func TestImplRecorded(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the checker is sequential and ten times slower under -race; the default build runs this")
+	}
+	files, err := filepath.Glob("testdata/impl/*.events.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no recorded runs in testdata/impl")
+	}
+	for _, file := range files {
+		name := strings.TrimSuffix(filepath.Base(file), ".events.gz")
+		t.Run(name, func(t *testing.T) {
+			var procs int
+			var seed uint64
+			var why string
+			if _, err := fmt.Sscanf(name, "p%d-s%d-%s", &procs, &seed, &why); err != nil {
+				t.Fatalf("%s: want pP-sSEED-WHY: %v", name, err)
+			}
+			evs, err := readTraceFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := context.Background()
+			opt := ImplRun{Procs: procs}.Options(true)
+			res := CheckImpl(ctx, evs, opt)
+			if res.Verdict != Accepted {
+				t.Fatalf("%v", res)
+			}
+			t.Logf("%v", res)
+			if off, ok := recordedFilters[why]; ok {
+				if res.Filtered[why] == 0 {
+					t.Errorf("accepted without filter %s", why)
+				}
+				off(&opt)
+				if res := CheckImpl(ctx, evs, opt); res.Verdict != Rejected {
+					t.Errorf("without filter %s: %v, want rejected", why, res.Verdict)
+				}
+			}
+		})
+	}
+}
+
+// TestCanonG checks the G renumbering of candidates: a renumbered state
+// has the live Gs in goid order, with every reference (queues, curg,
+// lockedg, the binding, kicks) following its G; and on a recorded run the
+// search reaches the same verdict with and without it, with no more
+// candidates at once.
+func TestCanonG(t *testing.T) {
+	md, err := spec.NewModel(spec.Bounds{Ps: 2, Ms: 4, Gs: 5, Cap: 4, SchedTick: 7, Syscalls: true, LockOSThread: true, Spawn: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := md.Init()
+	// g4 runs on m0 locked to it, g2 in p0's runnext, g5 in p1's ring,
+	// g1 in sched.runq; g3 is dead. goids: g4=10, g2=20, g5=30, g1=40.
+	st.G[1], st.G[2], st.G[3], st.G[4], st.G[5] = spec.GRunnable, spec.GRunnable, spec.GDead, spec.GRunning, spec.GRunnable
+	st.P[0].RunNext = 2
+	st.P[1].Ring[0], st.P[1].N = 5, 1
+	st.Runq.Gs[0], st.Runq.N = 1, 1
+	st.M[0] = spec.MState{PC: spec.MRun, P: 0, CurG: 4, LockedG: 4}
+	cf := config{st: st, bind: []binding{{10, 4}, {20, 2}, {30, 5}, {40, 1}}, kicks: []kick{{0, 1, 5}}}
+	canonG(&cf)
+	want := []binding{{10, 1}, {20, 2}, {30, 3}, {40, 4}}
+	if !slices.Equal(cf.bind, want) {
+		t.Errorf("bind %v, want %v", cf.bind, want)
+	}
+	s := &cf.st
+	if s.M[0].CurG != 1 || s.M[0].LockedG != 1 || s.G[1] != spec.GRunning {
+		t.Errorf("m0's G: curg %v locked %v status %v, want g1 running", s.M[0].CurG, s.M[0].LockedG, s.G[1])
+	}
+	if s.P[0].RunNext != 2 || s.P[1].Ring[0] != 3 || s.Runq.Gs[0] != 4 || cf.kicks[0].g != 3 {
+		t.Errorf("queues not renumbered: %v, kick %v", s, cf.kicks)
+	}
+	if s.G[5] != spec.GDead {
+		t.Errorf("the dead slot is %v, want last", s.G[5])
+	}
+
+	if raceEnabled {
+		return
+	}
+	evs, err := readTraceFile("testdata/impl/p4-s102-late-handoffp.events.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := ImplRun{Procs: 4}.Options(true)
+	with := CheckImpl(context.Background(), evs, opt)
+	noCanonG = true
+	without := CheckImpl(context.Background(), evs, opt)
+	noCanonG = false
+	t.Logf("with canonG: %v, frontier %d; without: %v, frontier %d", with.Verdict, with.MaxFrontier, without.Verdict, without.MaxFrontier)
+	if with.Verdict != Accepted || without.Verdict != Accepted {
+		t.Errorf("verdicts %v with canonG, %v without; want both accepted", with.Verdict, without.Verdict)
+	}
+	if with.MaxFrontier > without.MaxFrontier {
+		t.Errorf("frontier %d with canonG > %d without", with.MaxFrontier, without.MaxFrontier)
 	}
 }
