@@ -327,3 +327,31 @@ func TestCanonG(t *testing.T) {
 		t.Errorf("frontier %d with canonG > %d without", with.MaxFrontier, without.MaxFrontier)
 	}
 }
+
+// TestEventsRoundTrip: WriteEvents then ReadEvents gives the events back,
+// every field of every kind (a recorded run's), and a damaged line is an
+// error.
+func TestEventsRoundTrip(t *testing.T) {
+	r := ImplRun{Procs: 2, Seed: 7, Gs: 12}
+	evs, _, err := r.Record(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs = append(evs, impl.Event{Kind: impl.EvSteal, M: 3, P: 1, Victim: 2, G: 99, Inj: 5, N: -1, On: true, From: impl.Gwaiting, To: impl.Gdead})
+	var b strings.Builder
+	if err := WriteEvents(&b, evs); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadEvents(strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, evs) {
+		t.Fatalf("read back %d events, differ from the %d written", len(got), len(evs))
+	}
+	for _, bad := range []string{"Action NoSuchAction 0 0 0 0 0 idle idle 0 0\n", "Action\n", "GStatus NewProc x 0 0 0 0 idle idle 0 0\n"} {
+		if _, err := ReadEvents(strings.NewReader(bad)); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}

@@ -6,11 +6,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gmpcheck/gmpcheck/conform"
+	"github.com/gmpcheck/gmpcheck/impl"
 	"github.com/gmpcheck/gmpcheck/spec"
 )
 
@@ -39,6 +42,7 @@ go test -trace FILE). docs/conformance.md has the mapping and the named filters.
 	implRuns := fs.Int("impl", 0, "concurrent runs of the reference scheduler to record and check, >= 0")
 	implProcs := fs.String("impl-procs", "2,4,8", fmt.Sprintf("Procs of the reference scheduler's runs, comma-separated, each 1..%d (the spec's Ps)", spec.MaxPs))
 	seed := fs.Uint64("seed", 1, "first seed of the reference scheduler's runs")
+	dump := fs.String("impl-dump", "", "directory to write each reference-scheduler run not accepted to, as conform-pP-sSEED.events (conform.WriteEvents; re-check with CONFORM_REPLAY=P,FILE go test ./conform -run TestImplReplay)")
 	verbose := fs.Bool("v", false, "print the spec actions and filters of each trace")
 	fs.addTimeout(0, "time limit")
 	// FILE arguments: parse flags and positional arguments by hand (the
@@ -165,7 +169,7 @@ go test -trace FILE). docs/conformance.md has the mapping and the named filters.
 	}
 
 	if *implRuns > 0 && len(files) == 0 && ctx.Err() == nil {
-		iv, isum := conformImpl(ctx, w, out, *implRuns, iprocs, *seed, *verbose)
+		iv, isum := conformImpl(ctx, w, out, *implRuns, iprocs, *seed, *verbose, *dump)
 		verdicts = append(verdicts, iv...)
 		summary += "; impl: " + isum
 	}
@@ -183,11 +187,16 @@ go test -trace FILE). docs/conformance.md has the mapping and the named filters.
 
 // conformImpl records and checks n concurrent runs of the reference
 // scheduler, spread over procs.
-func conformImpl(ctx context.Context, w io.Writer, out *output, n int, procs []int, seed uint64, verbose bool) ([]conform.Verdict, string) {
+func conformImpl(ctx context.Context, w io.Writer, out *output, n int, procs []int, seed uint64, verbose bool, dump string) ([]conform.Verdict, string) {
 	var vs []conform.Verdict
 	var actions int
 	var check time.Duration
 	filters := map[string]int{}
+	type count struct{ acc, rej, inc int }
+	per := map[int]*count{}
+	for _, p := range procs {
+		per[p] = &count{}
+	}
 	for i := range n {
 		if ctx.Err() != nil {
 			vs = append(vs, conform.Inconclusive)
@@ -204,6 +213,19 @@ func conformImpl(ctx context.Context, w io.Writer, out *output, n int, procs []i
 		res := conform.CheckImpl(ctx, evs, r.Options(q))
 		check += time.Since(t0)
 		vs = append(vs, res.Verdict)
+		switch res.Verdict {
+		case conform.Accepted:
+			per[r.Procs].acc++
+		case conform.Rejected:
+			per[r.Procs].rej++
+		default:
+			per[r.Procs].inc++
+		}
+		if res.Verdict != conform.Accepted && dump != "" {
+			if err := dumpEvents(dump, r, evs); err != nil {
+				fmt.Fprintf(w, "impl run %d: %v\n", i, err)
+			}
+		}
 		if res.Verdict == conform.Accepted {
 			actions += res.Actions
 			for k, c := range res.Filtered {
@@ -224,6 +246,14 @@ func conformImpl(ctx context.Context, w io.Writer, out *output, n int, procs []i
 	}
 	if len(filters) > 0 {
 		s += "; filters in accepted runs: " + conform.Summary(filters)
+	}
+	if len(procs) > 1 {
+		var parts []string
+		for _, p := range procs {
+			c := per[p]
+			parts = append(parts, fmt.Sprintf("Procs %d: %d/%d/%d", p, c.acc, c.rej, c.inc))
+		}
+		s += " (accepted/rejected/inconclusive: " + strings.Join(parts, ", ") + ")"
 	}
 	fmt.Fprintf(w, "impl: %s\n", s)
 	return vs, s
@@ -251,4 +281,17 @@ func intList(name, s string, lo, hi int) ([]int, error) {
 		out = append(out, v)
 	}
 	return out, nil
+}
+
+// dumpEvents writes a run's events to dir as conform-pP-sSEED.events.
+func dumpEvents(dir string, r conform.ImplRun, evs []impl.Event) error {
+	f, err := os.Create(filepath.Join(dir, fmt.Sprintf("conform-p%d-s%d.events", r.Procs, r.Seed)))
+	if err != nil {
+		return err
+	}
+	if err := conform.WriteEvents(f, evs); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
