@@ -184,6 +184,10 @@ type config struct {
 	// moving[m] is 1 + the spec M slot that stands for impl M m once m's
 	// stopm has taken effect (0: none; see renameStartM).
 	moving [spec.MaxMs]int8
+	// movingAt[m] is the observation (index in checker.obs) of m's stopm
+	// that the move waits for: m's last StopM before the run's startm
+	// named it (an M may stop and start several times before that).
+	movingAt [spec.MaxMs]int32
 	// limbo is 1 + the P that sysmon's next observation, a Retake, has
 	// taken from its M (takeP) without its handoffp yet (0: none): the P
 	// is held by no M and not idle (filter "late-handoffp").
@@ -210,8 +214,12 @@ func (c *config) key(dst []byte) []byte {
 		dst = append(dst, byte(b.goid), byte(b.goid>>8), byte(b.goid>>16), byte(b.g))
 	}
 	dst = append(dst, 0xff)
-	for _, m := range c.moving {
+	for i, m := range c.moving {
 		dst = append(dst, byte(m))
+		if m != 0 {
+			x := c.movingAt[i]
+			dst = append(dst, byte(x), byte(x>>8), byte(x>>16))
+		}
 	}
 	dst = append(dst, byte(c.limbo))
 	for _, k := range c.kicks {
@@ -242,7 +250,8 @@ type checker struct {
 	opt    ImplOptions
 	obs    []obs
 	actors []int
-	next   [][]int32 // per actor, its observations' indices in order
+	aidx   map[int]int // actor -> its index in actors
+	next   [][]int32   // per actor, its observations' indices in order
 	res    ImplResult
 }
 
@@ -261,6 +270,10 @@ func CheckImpl(ctx context.Context, evs []impl.Event, opt ImplOptions) ImplResul
 	c.md = md
 	if err := c.observe(evs); err != nil {
 		return c.inconclusive("%v", err)
+	}
+	c.aidx = map[int]int{}
+	for a, actor := range c.actors {
+		c.aidx[actor] = a
 	}
 	c.res.Actions = len(c.obs)
 	if len(c.obs) == 0 {
@@ -748,7 +761,7 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 		}
 	}
 	next.SpawnLeft = spec.MaxSpawn // a model budget, not runtime state
-	nc := config{cur: slices.Clone(cf.cur), st: next, bind: cf.bind, moving: cf.moving, limbo: limbo}
+	nc := config{cur: slices.Clone(cf.cur), st: next, bind: cf.bind, moving: cf.moving, movingAt: cf.movingAt, limbo: limbo}
 	if f := c.renameStartM(&nc, &st, o, a, i); f != "" {
 		return fail("observed", "%s", f)
 	}
@@ -805,7 +818,7 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 // trades places with the slot started for it (moving).
 func (c *checker) renameStartM(nc *config, st *spec.State, o *obs, a int, i int32) string {
 	next := &nc.st
-	if m := o.actor; m >= 0 && nc.moving[m] != 0 && next.M[m].PC == spec.MIdle {
+	if m := o.actor; m >= 0 && nc.moving[m] != 0 && next.M[m].PC == spec.MIdle && nc.movingAt[m] == i {
 		to := int(nc.moving[m]) - 1
 		next.M[m], next.M[to] = next.M[to], next.M[m]
 		nc.moving[m] = 0
@@ -819,19 +832,35 @@ func (c *checker) renameStartM(nc *config, st *spec.State, o *obs, a int, i int3
 		if s == o.actor || st.M[s].PC != spec.MIdle || next.M[s].PC == spec.MIdle || next.M[s].P == spec.NoP || movingTo(nc, s) {
 			continue // (a slot parked for a move just now is done)
 		}
-		r := -1
+		r, at := -1, 0
 		for j := o.pos + 1; j < end; j++ {
 			if e := c.evs[j]; e.Kind == impl.EvStartM && int(e.P) == int(next.M[s].P) {
-				r = int(e.M)
+				r, at = int(e.M), j
 				break
 			}
 		}
-		switch {
-		case r < 0 || r == s:
+		if r < 0 || r == s {
 			continue // the run's startm is not in view, or agrees
-		case r >= st.NumMs():
+		}
+		if r >= st.NumMs() {
 			return fmt.Sprintf("startm of m%d: beyond the spec's %d Ms", r, st.NumMs())
-		case st.M[r].PC == spec.MIdle && next.M[r].PC == spec.MIdle:
+		}
+		// The stopm that parked r for this startm: r's last StopM before
+		// it. Until that observation is taken, r has more to do first.
+		stop, pending := int32(-1), false
+		if ar, ok := c.aidx[r]; ok {
+			for _, k := range c.next[ar] {
+				if int(k) == len(c.obs) || c.obs[k].pos >= at {
+					break
+				}
+				if c.obs[k].ev.Action == spec.ActStopM {
+					stop = k
+				}
+			}
+			pending = stop >= 0 && nc.cur[ar] <= stop
+		}
+		switch {
+		case !pending && st.M[r].PC == spec.MIdle && next.M[r].PC == spec.MIdle:
 			next.M[s], next.M[r] = next.M[r], next.M[s]
 		case nc.moving[r] != 0:
 			return fmt.Sprintf("m%d is started twice before its stopm", r)
@@ -842,13 +871,17 @@ func (c *checker) renameStartM(nc *config, st *spec.State, o *obs, a int, i int3
 			// stays free for whichever impl M it is.
 			h := s
 			for x := st.NumMs() - 1; x > s; x-- {
-				if st.M[x].PC == spec.MIdle && next.M[x].PC == spec.MIdle && !movingTo(nc, x) {
+				if x != r && st.M[x].PC == spec.MIdle && next.M[x].PC == spec.MIdle && !movingTo(nc, x) {
 					h = x
 					break
 				}
 			}
+			if !pending {
+				return fmt.Sprintf("m%d is started for p%d but is busy with no stopm before", r, next.M[s].P)
+			}
 			next.M[s], next.M[h] = next.M[h], next.M[s]
 			nc.moving[r] = int8(h) + 1
+			nc.movingAt[r] = stop
 		}
 	}
 	return ""
