@@ -214,7 +214,7 @@ func Catalog() []Entry {
 			Property: "invariant 9 (while gcwaiting, stopwait counts the Ps not yet stopped); forEachP itself is not modelled",
 			Variant: &Variant{
 				TLACfg: "GMP_hist_10618", Go: spec.Go14, Kind: spec.KindInvariant,
-				Explore: spec.Bounds{Ps: 1, Ms: 2, Gs: 1, Cap: 2, SchedTick: 2, Syscalls: true, STW: true, ProcResize: true},
+				Explore: spec.Bounds{Ps: 1, Ms: 1, Gs: 1, Cap: 2, SchedTick: 2, Syscalls: true, STW: true, ProcResize: true},
 			},
 		},
 		{
@@ -278,7 +278,7 @@ func Catalog() []Entry {
 			Property: "invariant 9: no rechecking M reads an allp slot procresize has not filled (the nil dereference); invariants 1 and 9 hold across procresize",
 			Variant: &Variant{
 				TLACfg: "GMP_hist_23098", Go: spec.Go110dev, Kind: spec.KindInvariant,
-				Explore: spec.Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, STW: true, ProcResize: true},
+				Explore: spec.Bounds{Ps: 2, Ms: 2, Gs: 1, Cap: 2, SchedTick: 1, STW: true, ProcResize: true},
 			},
 		},
 		{
@@ -296,7 +296,7 @@ func Catalog() []Entry {
 			Property: "invariant 8: no M is cloned from a thread a locked G exited on (mexit's newm, which takes the exiting M's slot when no M is idle, goes through the template thread)",
 			Variant: &Variant{
 				TLACfg: "GMP_hist_28979", Go: spec.Go111, Kind: spec.KindInvariant,
-				Explore: spec.Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, LockOSThread: true},
+				Explore: spec.Bounds{Ps: 1, Ms: 2, Gs: 1, Cap: 2, SchedTick: 1, LockOSThread: true},
 			},
 		},
 		{
