@@ -440,7 +440,7 @@ func (c *checker) search(ctx context.Context, init config) ImplResult {
 		if taken&255 == 0 && ctx.Err() != nil {
 			return c.inconclusive("interrupted after %d of %d actions: %v", taken, len(c.obs), ctx.Err())
 		}
-		seen := map[string]struct{}{}
+		seen := map[string]int{}
 		var nextFront []config
 		var fails []stepFail
 		add := func(nc config) {
@@ -448,10 +448,15 @@ func (c *checker) search(ctx context.Context, init config) ImplResult {
 				canonG(&nc)
 			}
 			keybuf = nc.key(keybuf[:0])
-			if _, dup := seen[string(keybuf)]; dup {
+			if k, dup := seen[string(keybuf)]; dup {
+				// Equal candidates are one; keep the explanation that
+				// used fewer filters.
+				if len(nc.filtered) < len(nextFront[k].filtered) {
+					nextFront[k] = nc
+				}
 				return
 			}
-			seen[string(keybuf)] = struct{}{}
+			seen[string(keybuf)] = len(nextFront)
 			nextFront = append(nextFront, nc)
 		}
 		for fi := range front {
