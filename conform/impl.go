@@ -112,6 +112,12 @@ type ImplOptions struct {
 	// a syscall for 10 ms when the spec's untimed rule does not allow it
 	// (the spec leaves the timed rule out: filter "long-syscall-retake").
 	LongSyscallRetake bool
+	// StaleRing accepts a steal of the victim's runnext while its ring
+	// holds Gs, if the ring was empty at some point since the thief's
+	// previous observation: runqgrab reads head and tail, and only then,
+	// having seen an empty ring, runnext (separate atomic reads; the
+	// spec's Steal reads both at once: filter "stale-ring").
+	StaleRing bool
 	// LateHandoff accepts a syscall exit that saw its P taken by a retake
 	// whose handoffp had not yet read the queues: retake's takeP and
 	// handoffp are two steps in the runtime (the M is resumed between
@@ -192,6 +198,10 @@ type config struct {
 	// taken from its M (takeP) without its handoffp yet (0: none): the P
 	// is held by no M and not idle (filter "late-handoffp").
 	limbo int8
+	// ringEmpty has bit a set if actor a's next observation is a Steal
+	// and its victim's ring was empty in some state since a's previous
+	// observation was taken (filter "stale-ring").
+	ringEmpty uint32
 }
 
 type kick struct {
@@ -221,7 +231,7 @@ func (c *config) key(dst []byte) []byte {
 			dst = append(dst, byte(x), byte(x>>8), byte(x>>16))
 		}
 	}
-	dst = append(dst, byte(c.limbo))
+	dst = append(dst, byte(c.limbo), byte(c.ringEmpty), byte(c.ringEmpty>>8), byte(c.ringEmpty>>16), byte(c.ringEmpty>>24))
 	for _, k := range c.kicks {
 		dst = append(dst, byte(k.actor), byte(k.p), byte(k.g))
 	}
@@ -293,6 +303,9 @@ func CheckImpl(ctx context.Context, evs []impl.Event, opt ImplOptions) ImplResul
 	init := config{cur: make([]int32, len(c.actors)), st: st, bind: []binding{{first.ev.G, 1}}}
 	for a := range c.actors {
 		init.cur[a] = c.next[a][0]
+	}
+	if c.opt.StaleRing {
+		c.markRingEmpty(&init, -1)
 	}
 	return c.search(ctx, init)
 }
@@ -716,6 +729,13 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 			}
 		}
 	}
+	if e.Action == spec.ActSteal && c.opt.StaleRing && cf.ringEmpty&(1<<a) != 0 &&
+		(err != nil || next.M[o.actor].CurG != c.slotOr(cf, e.G)) {
+		// The thief saw the ring empty earlier, then read runnext.
+		if n2, err2 := c.staleRingSteal(st, act); err2 == nil && n2.M[o.actor].CurG == c.slotOr(cf, e.G) {
+			next, err, filter = n2, nil, "stale-ring"
+		}
+	}
 	if err != nil && e.Action == spec.ActExitSyscallNoP && c.opt.LatePidleput {
 		if n2, ok := c.latePidleput(cf, o, act, spec.NoP); ok {
 			next, err, filter = n2, nil, "late-pidleput"
@@ -766,7 +786,7 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 		}
 	}
 	next.SpawnLeft = spec.MaxSpawn // a model budget, not runtime state
-	nc := config{cur: slices.Clone(cf.cur), st: next, bind: cf.bind, moving: cf.moving, movingAt: cf.movingAt, limbo: limbo}
+	nc := config{cur: slices.Clone(cf.cur), st: next, bind: cf.bind, moving: cf.moving, movingAt: cf.movingAt, limbo: limbo, ringEmpty: cf.ringEmpty}
 	if f := c.renameStartM(&nc, &st, o, a, i); f != "" {
 		return fail("observed", "%s", f)
 	}
@@ -783,6 +803,9 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 		}
 	}
 	nc.cur[a] = c.nextOf(a, i)
+	if c.opt.StaleRing {
+		c.markRingEmpty(&nc, a)
+	}
 	switch e.Action {
 	case spec.ActNewProc:
 		k := spec.NoG
@@ -1234,4 +1257,48 @@ func canonG(cf *config) {
 		}
 		cf.kicks = kicks
 	}
+}
+
+// markRingEmpty updates nc.ringEmpty after actor a took an observation
+// (a < 0: the initial configuration): a's window starts afresh, and every
+// actor whose next observation is a Steal notes whether its victim's ring
+// is empty in nc's state.
+func (c *checker) markRingEmpty(nc *config, a int) {
+	if a >= 0 && a < 32 {
+		nc.ringEmpty &^= 1 << a
+	}
+	for b, j := range nc.cur {
+		if b >= 32 || int(j) == len(c.obs) {
+			continue
+		}
+		e := &c.obs[j].ev
+		if e.Action != spec.ActSteal || e.Victim < 0 || int(e.Victim) >= nc.st.NumPs() {
+			continue
+		}
+		if nc.st.P[e.Victim].N == 0 {
+			nc.ringEmpty |= 1 << b
+		}
+	}
+}
+
+// staleRingSteal is the steal act of the victim's runnext from the state
+// with the victim's ring as the thief read it earlier, empty: the spec's
+// Steal on that state, with the ring, untouched by the step, put back.
+func (c *checker) staleRingSteal(st spec.State, act spec.Action) (spec.State, error) {
+	v := act.P
+	if v < 0 || int(v) >= st.NumPs() || st.P[v].N == 0 || st.P[v].RunNext == spec.NoG {
+		return st, fmt.Errorf("no runnext behind a ring on p%d", v)
+	}
+	mid := st
+	mid.P[v].N = 0
+	mid.P[v].Ring = [spec.MaxCap]spec.GID{}
+	next, err := c.md.Step(mid, act)
+	if err != nil {
+		return next, err
+	}
+	if next.P[v].N != 0 || next.P[v].RunNext != spec.NoG {
+		return next, fmt.Errorf("the steal did not take p%d's runnext", v)
+	}
+	next.P[v].N, next.P[v].Ring = st.P[v].N, st.P[v].Ring
+	return next, nil
 }
