@@ -213,3 +213,53 @@ func TestSchedtraceNeedSpinning(t *testing.T) {
 		}
 	}
 }
+
+// TestStartMEmittedUnderLock: startm emits EvStartM while it holds
+// sched.lock, before the started M can run, so that in a recorded stream
+// the event precedes the M's own events and any later startm of the same
+// P (trace validation pairs them: conform's renameStartM). The Trace
+// callback finds sched.lock held at every EvStartM; emitted after the
+// unlock (as it was), handoffp's startm would find it free.
+func TestStartMEmittedUnderLock(t *testing.T) {
+	t.Cleanup(func() { goleak.VerifyNone(t) })
+	var s *Sched
+	var mu sync.Mutex
+	starts, free := 0, 0
+	s = newTestSched(t, Config{Procs: 2, Trace: func(e Event) {
+		if e.Kind != EvStartM {
+			return
+		}
+		held := !s.glob.mu.TryLock()
+		if !held {
+			s.glob.mu.Unlock()
+		}
+		mu.Lock()
+		starts++
+		if !held {
+			free++
+		}
+		mu.Unlock()
+	}})
+	for range 20 {
+		if err := s.Go(func(tk Task) {
+			for range 3 {
+				tk.Go(func(tk Task) { tk.Gosched() })
+				tk.(ThreadTask).SyscallBlock(func() { time.Sleep(20 * time.Microsecond) })
+			}
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	s.Shutdown()
+	mu.Lock()
+	defer mu.Unlock()
+	if starts == 0 {
+		t.Fatal("no EvStartM: the workload started no M")
+	}
+	if free != 0 {
+		t.Errorf("%d of %d EvStartM emitted without sched.lock held", free, starts)
+	}
+}

@@ -119,6 +119,11 @@ func (s *Sched) startm(pp *P, spinning, lockHeld bool) {
 	if s.dead.Load() {
 		s.clearDead()
 	}
+	// The M has its P: emit here, under sched.lock and before the M can
+	// run, so that the event precedes every event of the started M and
+	// any later startm of the same P (emitted after the unlock, a
+	// descheduled caller's EvStartM could follow both).
+	s.emit(Event{Kind: EvStartM, M: m.id, P: pp.id, On: spinning})
 	// Give the M its goroutine while still holding sched.lock, so that
 	// Shutdown (which takes the lock after setting stopping) either sees
 	// this M carried or makes us see stopping above.
@@ -130,7 +135,6 @@ func (s *Sched) startm(pp *P, spinning, lockHeld bool) {
 	if !lockHeld {
 		s.glob.Unlock()
 	}
-	s.emit(Event{Kind: EvStartM, M: m.id, P: pp.id, On: spinning})
 }
 
 // newm allocates the next M: in the lowest slot that an M ended by mexit
