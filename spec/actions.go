@@ -69,8 +69,27 @@ const (
 	ActStartTheWorld      // startTheWorldWithSema's lock section: procresize(P: new gomaxprocs), gcwaiting cleared, Ps with work started
 	ActStartTheWorldWakep // then its wakep (the CAS and the lock section as one step)
 	ActProcResizeGrow     // go1.10dev: procresize grows allp (the new slot still nil) before it makes the P
+	// The blocking poller and timers (Bounds.PollBlock, Bounds.Timers;
+	// poller.go, timers.go). The M's steps are weakly fair per M like
+	// the loop; NetpollReady and TimerTick are external. They are not
+	// in ActionKinds (GMP.tla, the impl's Driver and conform do not have
+	// them yet): PollActionKinds lists them.
+	ActNetpollBlock    // findRunnable's tail: sched.lastpoll.Swap(0) won; sched.pollUntil stored; the M blocks in netpoll
+	ActNetpollBreak    // findRunnable's tail: the swap lost and the poller sleeps past the M's pollUntil: netpollBreak, then stopm
+	ActNetpollWake     // the poller returns (netpollBreak or timeout): sched.pollUntil = 0, sched.lastpoll stored
+	ActNetpollPidleget // back from the poll: pidleget under sched.lock got a P: run the readied G, or goto top
+	ActNetpollNoP      // back from the poll: no idle P: injectglist(the readied G) without a P, then stopm
+	ActCheckTimers     // findRunnable's top: checkTimers runs the M's own P's due timers (ready: runqput, wakep)
+	ActStealTimers     // stealWork's last round: checkTimers(p2) runs the victim's due timers onto the M's P (param P: victim)
+	ActCheckTimersNoP  // no-P: checkTimersNoP folds every P's earliest timer into pollUntil
+	ActTimerSleep      // goroutine: time.Sleep: gopark, then resetForSleep adds the timer (param P: ticks) and wakeNetPoller
+	ActNetpollReady    // external: the network readies a G while an M blocks in netpoll, which returns (param G)
+	ActTimerTick       // external: the clock advances one tick
 	numActionKinds
 )
+
+// numBaseActionKinds ends the kinds that ActionKinds lists.
+const numBaseActionKinds = ActNetpollBlock
 
 var actionNames = [numActionKinds]string{
 	ActNewProc:              "NewProc",
@@ -129,6 +148,17 @@ var actionNames = [numActionKinds]string{
 	ActStartTheWorld:        "StartTheWorld",
 	ActStartTheWorldWakep:   "StartTheWorldWakep",
 	ActProcResizeGrow:       "ProcResizeGrow",
+	ActNetpollBlock:         "NetpollBlock",
+	ActNetpollBreak:         "NetpollBreak",
+	ActNetpollWake:          "NetpollWake",
+	ActNetpollPidleget:      "NetpollPidleget",
+	ActNetpollNoP:           "NetpollNoP",
+	ActCheckTimers:          "CheckTimers",
+	ActStealTimers:          "StealTimers",
+	ActCheckTimersNoP:       "CheckTimersNoP",
+	ActTimerSleep:           "TimerSleep",
+	ActNetpollReady:         "NetpollReady",
+	ActTimerTick:            "TimerTick",
 }
 
 func (k ActionKind) String() string {
@@ -138,19 +168,34 @@ func (k ActionKind) String() string {
 	return "ActionKind(" + strconv.Itoa(int(k)) + ")"
 }
 
-// ActionKinds lists every kind, in declaration order.
+// ActionKinds lists every kind of the model without the blocking poller
+// and timers, in declaration order: the vocabulary GMP.tla, the impl's
+// Driver and conform share.
 func ActionKinds() []ActionKind {
-	out := make([]ActionKind, numActionKinds)
+	out := make([]ActionKind, numBaseActionKinds)
 	for i := range out {
 		out[i] = ActionKind(i)
 	}
 	return out
 }
 
+// PollActionKinds lists the kinds of the blocking poller and timers
+// (Bounds.PollBlock, Bounds.Timers), in declaration order.
+func PollActionKinds() []ActionKind {
+	var out []ActionKind
+	for k := numBaseActionKinds; k < numActionKinds; k++ {
+		out = append(out, k)
+	}
+	return out
+}
+
 // schedStep reports whether k is a step of the schedule loop (findRunnable,
 // its no-P recheck, stopm, and the lock section of exitsyscallNoP) or of
-// wakep: the actions weak fairness per M is about.
-func (k ActionKind) schedStep() bool { return k >= ActGlobal61 && k <= ActWakepNoP }
+// wakep: the actions weak fairness per M is about. The poller's and the
+// timers' M steps are too.
+func (k ActionKind) schedStep() bool {
+	return k >= ActGlobal61 && k <= ActWakepNoP || k >= ActNetpollBlock && k <= ActCheckTimersNoP
+}
 
 // InGo126 reports whether the Go 1.26 model can take k: every kind but the
 // steps only an older release's variant has (ExitSyscallLockCheck:
@@ -160,8 +205,11 @@ func (k ActionKind) InGo126() bool { return k != ActExitSyscallLockCheck && k !=
 // stopper reports whether k is a step of a stop-the-world's caller.
 func (k ActionKind) stopper() bool { return k >= ActStopTheWorld && k <= ActProcResizeGrow }
 
-// external reports whether k is taken by sysmon or netpoll rather than an M.
-func (k ActionKind) external() bool { return k >= ActPreempt }
+// external reports whether k is taken by sysmon, netpoll, the stopper or
+// the clock rather than an M.
+func (k ActionKind) external() bool {
+	return k >= ActPreempt && (k < ActNetpollBlock || k > ActTimerSleep)
+}
 
 // Action is one step with its explicit parameters. M is the acting M (unused,
 // -1, for sysmon and netpoll); P is the victim of Steal/StealMiss, the P
@@ -179,8 +227,10 @@ type Action struct {
 func (a Action) String() string {
 	var who string
 	switch {
-	case a.Kind == ActInjectGList:
+	case a.Kind == ActInjectGList || a.Kind == ActNetpollReady:
 		who = "netpoll"
+	case a.Kind == ActTimerTick:
+		who = "clock"
 	case a.Kind.stopper():
 		who = "stopper"
 	case a.Kind.external():
@@ -190,8 +240,12 @@ func (a Action) String() string {
 	}
 	s := who + ": " + a.Kind.String()
 	switch a.Kind {
-	case ActReady, ActNetpoll, ActInjectGList:
+	case ActReady, ActNetpoll, ActInjectGList, ActNetpollReady:
 		s += "(" + gName(a.G) + ")"
+	case ActTimerSleep:
+		s += "(" + strconv.Itoa(int(a.P)) + " ticks)"
+	case ActStealTimers:
+		s += "(p" + strconv.Itoa(int(a.P)) + ")"
 	case ActNetpollInject:
 		s += "(" + gName(a.G) + ", " + gName(a.Inj) + ")"
 	case ActSteal, ActStealMiss, ActRecheckFound, ActRecheckMiss, ActPreempt, ActRetake:
@@ -200,4 +254,10 @@ func (a Action) String() string {
 		s += "(procs=" + strconv.Itoa(int(a.P)) + ")"
 	}
 	return s
+}
+
+// netReady reports whether k is the network readying a G (netpoll(0) in
+// findRunnable, sysmon's netpoll, the blocked poller's return).
+func (k ActionKind) netReady() bool {
+	return k == ActNetpoll || k == ActNetpollInject || k == ActInjectGList || k == ActNetpollReady
 }

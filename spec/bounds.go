@@ -13,6 +13,8 @@ const (
 	MaxGs    = 8
 	MaxCap   = 8
 	MaxSpawn = 15
+	// MaxTimerDelay is the longest sleep Bounds.Timers allows, in ticks.
+	MaxTimerDelay = 3
 
 	// defaultMs caps the default number of M slots (Bounds.Ms == 0).
 	defaultMs = 8
@@ -68,6 +70,18 @@ const (
 	// sched.gcwaiting, so an M sent back to the top by the drop section
 	// (or stealWork) loops without ever stopping its P.
 	BugGCWaitingIgnored
+	// The seeded bugs of the blocking poller and timers (Bounds.PollBlock,
+	// Bounds.Timers), listed by PollBugs.
+	//
+	// BugTimersNotStolen: stealWork's last round does not run other Ps'
+	// due timers (nor fold their next one into pollUntil), so a timer on
+	// a P whose G never yields waits while other Ps idle (the reference
+	// scheduler's seeded bug of the same name).
+	BugTimersNotStolen
+	// BugHandoffIgnoresPoller: handoffp lacks its "last running P and
+	// nobody polling the network" clause: the P goes idle and no M is
+	// left to block in netpoll.
+	BugHandoffIgnoresPoller
 	numAllBugs
 )
 
@@ -83,6 +97,8 @@ var bugNames = [numAllBugs]string{
 	BugLockedRunsAnywhere:    "locked-runs-anywhere",
 	BugProcResizeDropsRunq:   "procresize-drops-runq",
 	BugGCWaitingIgnored:      "findrunnable-ignores-gcwaiting",
+	BugTimersNotStolen:       "timers-not-stolen",
+	BugHandoffIgnoresPoller:  "handoffp-ignores-poller",
 }
 
 func (b Bug) String() string {
@@ -103,6 +119,9 @@ func Bugs() []Bug {
 
 // STWBugs lists the seeded bugs of stop-the-world and procresize.
 func STWBugs() []Bug { return []Bug{BugProcResizeDropsRunq, BugGCWaitingIgnored} }
+
+// PollBugs lists the seeded bugs of the blocking poller and timers.
+func PollBugs() []Bug { return []Bug{BugTimersNotStolen, BugHandoffIgnoresPoller} }
 
 // ParseBug maps a name from Bug.String back to the Bug.
 func ParseBug(name string) (Bug, error) {
@@ -159,6 +178,22 @@ type Bounds struct {
 	// the local run queues of the Ps that go away move to the head of
 	// the global queue; a new P starts empty). It needs STW.
 	ProcResize bool
+	// PollBlock adds the M that blocks in netpoll (poller.go): at the
+	// end of findRunnable an M with no P, no work and something to wait
+	// for (a G parked on the network, or a timer) claims the poller by
+	// swapping sched.lastpoll to 0 and sleeps there until the network
+	// readies a G, netpollBreak or its timeout; handoffp keeps an M
+	// polling when the last running P goes idle; sysmon and
+	// findRunnable's netpoll(0) poll only while nobody blocks there. It
+	// needs Netpoll.
+	PollBlock bool
+	// Timers is the longest sleep, in ticks of the model's clock, that
+	// TimerSleep may take (0: no timers; at most MaxTimerDelay): a
+	// sleeping G's timer on its P's heap, checkTimers at findRunnable's
+	// top, stealWork's timers, checkTimersNoP, wakeNetPoller, and the
+	// clock's TimerTick (timers.go). It needs PollBlock, at most 4 Ps,
+	// and no STW (procresize's moveTimers is not modelled).
+	Timers int
 	// Go selects the runtime release whose scheduler the model follows
 	// (docs/versions.md). The zero value is Go126.
 	Go  GoVersion
@@ -328,6 +363,18 @@ func (b Bounds) Validate() error {
 		return fmt.Errorf("bounds: InjectList needs Netpoll and Gs >= 2")
 	case b.ProcResize && !b.STW:
 		return fmt.Errorf("bounds: ProcResize needs STW (procresize runs with the world stopped)")
+	case b.PollBlock && !b.Netpoll:
+		return fmt.Errorf("bounds: PollBlock needs Netpoll (an M blocks in the network poller)")
+	case b.Timers < 0 || b.Timers > MaxTimerDelay:
+		return fmt.Errorf("bounds: Timers=%d, want 0..%d", b.Timers, MaxTimerDelay)
+	case b.Timers > 0 && !b.PollBlock:
+		return fmt.Errorf("bounds: Timers needs PollBlock (an M with no work sleeps in netpoll until its timer)")
+	case b.Timers > 0 && b.STW:
+		return fmt.Errorf("bounds: Timers and STW are exclusive: procresize's moveTimers is not modelled")
+	case b.Timers > 0 && b.Ps > 4:
+		return fmt.Errorf("bounds: Timers needs Ps <= 4 (the key keeps pollUntil beside the scan mask)")
+	case (b.Bug == BugTimersNotStolen && b.Timers == 0) || (b.Bug == BugHandoffIgnoresPoller && !b.PollBlock):
+		return fmt.Errorf("bounds: seeded bug %v needs its bound (Timers or PollBlock)", b.Bug)
 	}
 	if b.Cap > MaxCap {
 		return fmt.Errorf("bounds: Cap=%d, want at most %d", b.Cap, MaxCap)
@@ -359,6 +406,12 @@ func (b Bounds) String() string {
 	}
 	if b.ProcResize {
 		s += " ProcResize=true"
+	}
+	if b.PollBlock {
+		s += " PollBlock=true"
+	}
+	if b.Timers > 0 {
+		s += fmt.Sprintf(" Timers=%d", b.Timers)
 	}
 	if b.Go != Go126 {
 		s += " Go=" + b.Go.String()

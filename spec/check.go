@@ -17,15 +17,16 @@ func inv(n int, format string, args ...any) error {
 
 // Invariant numbers, as in docs/spec.md.
 const (
-	InvGPlace   = 1 // each G in exactly one place consistent with its status
-	InvQueueCap = 2 // rings within capacity
-	InvSpinning = 3 // a spinning M holds a P with an empty local queue (or has just released it)
-	InvPIdle    = 4 // idle P: empty queue, no holder; running P: exactly one holder
-	InvCounts   = 5 // npidle and nmspinning equal their recounts
-	InvFreeLive = 6 // no G both free and live
-	InvMShape   = 7 // M fields consistent with its PC
-	InvLocked   = 8 // a locked G runs only on its M; one M per locked G
-	InvSTW      = 9 // stop-the-world: no idle P while gcwaiting, stopwait counts the Ps not stopped, Ps past gomaxprocs dead and empty
+	InvGPlace   = 1  // each G in exactly one place consistent with its status
+	InvQueueCap = 2  // rings within capacity
+	InvSpinning = 3  // a spinning M holds a P with an empty local queue (or has just released it)
+	InvPIdle    = 4  // idle P: empty queue, no holder; running P: exactly one holder
+	InvCounts   = 5  // npidle and nmspinning equal their recounts
+	InvFreeLive = 6  // no G both free and live
+	InvMShape   = 7  // M fields consistent with its PC
+	InvLocked   = 8  // a locked G runs only on its M; one M per locked G
+	InvSTW      = 9  // stop-the-world: no idle P while gcwaiting, stopwait counts the Ps not stopped, Ps past gomaxprocs dead and empty
+	InvPoll     = 10 // the blocking poller and timers: one poller, lastpoll == 0 exactly while it polls, timers on waiting Gs
 )
 
 // Check reports the first invariant s breaks, or nil.
@@ -103,7 +104,7 @@ func (md *Model) check(s *State) error {
 			switch {
 			case ms.P == NoP && ms.PC != MDropSpin:
 				return inv(InvSpinning, "m%d spins without a P", m)
-			case ms.P != NoP && ms.PC != MResetSpin && ms.PC != MInjectWake:
+			case ms.P != NoP && ms.PC != MResetSpin && ms.PC != MInjectWake && !md.timersReadied(ms):
 				if ps := &s.P[ms.P]; !ps.empty() {
 					return inv(InvSpinning, "m%d spins but its p%d has local work (runnext=%s, %d in ring)", m, ms.P, gName(ps.RunNext), ps.N)
 				}
@@ -179,6 +180,18 @@ func (md *Model) check(s *State) error {
 			}
 			curg[ms.CurG]++
 			inHand[ms.CurG] = true
+		case MTimersNoP, MPollCheck, MNetpoll, MNetpollRet:
+			if ms.P != NoP || ms.CurG != NoG || ms.Spinning || !md.b.PollBlock {
+				return inv(InvMShape, "m%d at %v with P=%d curg=%s spinning=%v", m, ms.PC, ms.P, gName(ms.CurG), ms.Spinning)
+			}
+		case MNetpollLock:
+			if ms.P != NoP || ms.Spinning || int(ms.CurG) > nG || !md.b.PollBlock {
+				return inv(InvMShape, "m%d back from netpoll with P=%d curg=%s spinning=%v", m, ms.P, gName(ms.CurG), ms.Spinning)
+			}
+			if ms.CurG != NoG {
+				curg[ms.CurG]++
+				inHand[ms.CurG] = true
+			}
 		case MRun:
 			if ms.CurG == NoG || int(ms.CurG) > nG {
 				return inv(InvMShape, "running m%d has curg %s", m, gName(ms.CurG))
@@ -273,6 +286,9 @@ func (md *Model) check(s *State) error {
 	if err := md.checkSTW(s); err != nil {
 		return err
 	}
+	if err := md.checkPoll(s); err != nil {
+		return err
+	}
 	if int(s.NMSpinning) != spinning {
 		return inv(InvCounts, "nmspinning=%d but %d Ms spin or hold a won wakep CAS", s.NMSpinning, spinning)
 	}
@@ -333,6 +349,78 @@ func (md *Model) checkSTW(s *State) error {
 	}
 	if !s.GCWaiting && s.StopWait != 0 {
 		return inv(InvSTW, "stopwait=%d without a stop-the-world", s.StopWait)
+	}
+	return nil
+}
+
+// timersReadied reports whether a spinning M may hold a P with local
+// work because its own checkTimers readied Gs onto it (Bounds.Timers):
+// at the top, after the check (Checked), or past the 1/61 check.
+func (md *Model) timersReadied(ms *MState) bool {
+	return md.b.Timers > 0 && (ms.PC == MSched && ms.Checked || ms.PC == MLocal)
+}
+
+// checkPoll is invariant 10: at most one M is in the poller, and
+// sched.lastpoll is 0 exactly while one is (blocked, or returned and
+// not yet past its stores); sched.pollUntil is set only while an M polls,
+// and an M still blocked has a timeout not yet reached; a timer's G is
+// waiting, on an existing P's heap; the M-local fields are where they
+// mean something.
+func (md *Model) checkPoll(s *State) error {
+	if !md.b.PollBlock && !s.poll {
+		return nil // the fields are outside the key and never set
+	}
+	pollers := 0
+	for m := 0; m < int(s.nM); m++ {
+		ms := &s.M[m]
+		switch ms.PC {
+		case MNetpoll, MNetpollRet:
+			pollers++
+		}
+		if !s.poll && (ms.WasSpinning || ms.PollUntil != 0 || ms.Checked || ms.Inherit) {
+			return inv(InvPoll, "m%d has poller fields without the blocking poller", m)
+		}
+		if int(ms.PollUntil) > md.b.Timers+1 {
+			return inv(InvPoll, "m%d has pollUntil %d past the longest sleep", m, ms.PollUntil)
+		}
+		probe := *ms
+		normalizePollFields(&probe)
+		if probe != *ms {
+			return inv(InvPoll, "m%d at %v keeps findRunnable's locals (pollUntil=%d wasSpinning=%v checked=%v inherit=%v)", m, ms.PC, ms.PollUntil, ms.WasSpinning, ms.Checked, ms.Inherit)
+		}
+	}
+	if !s.poll {
+		if s.LastPoll || s.PollUntil != 0 || pollers != 0 {
+			return inv(InvPoll, "poller state without the blocking poller")
+		}
+		return nil
+	}
+	switch {
+	case pollers > 1:
+		return inv(InvPoll, "%d Ms in netpoll", pollers)
+	case s.LastPoll != (pollers == 0):
+		return inv(InvPoll, "lastpoll set=%v with %d Ms in netpoll", s.LastPoll, pollers)
+	case s.PollUntil != 0 && pollers == 0:
+		return inv(InvPoll, "sched.pollUntil set with nobody in netpoll")
+	case int(s.PollUntil) > md.b.Timers+1:
+		return inv(InvPoll, "sched.pollUntil %d past the longest sleep", s.PollUntil)
+	}
+	if m := s.pollerM(); m >= 0 && s.M[m].PC == MNetpoll && s.PollUntil == 1 {
+		return inv(InvPoll, "m%d still blocks in netpoll past its timeout", m)
+	}
+	for g := 1; g <= int(s.nG); g++ {
+		tp, tw := s.TimerP[g], s.TimerWhen[g]
+		switch {
+		case tp == 0 && tw != 0:
+			return inv(InvPoll, "g%d has a when without a timer", g)
+		case tp == 0:
+		case !s.timers || int(tp) > int(s.nP):
+			return inv(InvPoll, "g%d has a timer on p%d", g, int(tp)-1)
+		case s.G[g] != GWaiting:
+			return inv(InvPoll, "g%d has a timer but is %v", g, s.G[g])
+		case int(tw) > md.b.Timers:
+			return inv(InvPoll, "g%d's timer is due in %d ticks, past the longest sleep", g, tw)
+		}
 	}
 	return nil
 }

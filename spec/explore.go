@@ -73,9 +73,11 @@ const (
 	KindGlobalStarvation                          // liveness (b)
 	KindLocalStarvation                           // liveness (c), Options.LocalStarvation
 	KindSTWStuck                                  // liveness (d), Bounds.STW: a stop-the-world that never completes
+	KindTimerStuck                                // liveness (e), Bounds.Timers: a due timer that is never run
+	KindNetpollUnwatched                          // liveness (f), Bounds.PollBlock: every P idle, a G waits on the network, and nobody polls
 )
 
-var kindNames = [...]string{"", "invariant", "deadlock", "step error", "work conservation (lost wakeup)", "global-queue starvation", "local-queue starvation", "stop-the-world never completes"}
+var kindNames = [...]string{"", "invariant", "deadlock", "step error", "work conservation (lost wakeup)", "global-queue starvation", "local-queue starvation", "stop-the-world never completes", "due timer never runs", "network unwatched"}
 
 func (k ViolationKind) String() string {
 	if int(k) < len(kindNames) && k > 0 {
@@ -88,7 +90,7 @@ func (k ViolationKind) String() string {
 // counterexample is a lasso (or a stutter) rather than a bad last state.
 func (k ViolationKind) Liveness() bool {
 	switch k {
-	case KindWorkConservation, KindGlobalStarvation, KindLocalStarvation, KindSTWStuck:
+	case KindWorkConservation, KindGlobalStarvation, KindLocalStarvation, KindSTWStuck, KindTimerStuck, KindNetpollUnwatched:
 		return true
 	}
 	return false

@@ -3,6 +3,7 @@ package spec
 import (
 	"context"
 	"fmt"
+	"slices"
 )
 
 // Liveness is checked on the explored graph: a property fails when some
@@ -29,6 +30,9 @@ type livenessProp struct {
 	g     GID // the starving G, for KindGlobalStarvation
 	slice bool
 	pair  bool // any G, on the pair graph (G symmetry)
+	// quietNet leaves the network's readiness out of the behaviours
+	// (liveness (e)): the network eventually goes quiet.
+	quietNet bool
 }
 
 type liveEdge struct {
@@ -49,7 +53,8 @@ type livenessChecker struct {
 	stack      []uint32
 	counter    int32
 	best       *sccViolation
-	pair       bool // nodes are (state, tracked G) pairs: starvation under G symmetry
+	pair       bool   // nodes are (state, tracked G) pairs: starvation under G symmetry
+	pairBase   uint32 // in pair mode, bit pairBase+g of bad is the tracked G's
 	nG         uint32
 	count      int  // violating SCCs of the current property
 	countAll   bool // evaluate every SCC, to count them (Options.All)
@@ -97,13 +102,20 @@ func workStarved(s *State) bool {
 // symCheckHook, set by a test, sees every component of representatives
 // whose M families were decided on its lift: the verdict (fair for the M
 // families) and the naive one taken in the representatives' own frames.
+// timersQuietNet is liveness (e)'s assumption that the network eventually
+// stops readying Gs (docs/spec.md, "Liveness"); a test turns it off to
+// show that Go 1.26 needs it.
+var timersQuietNet = true
+
 var symCheckHook func(lc *livenessChecker, members []uint32, member func(*State) bool, fair, naiveFair bool)
 
 // localBit is where the local-starvation bits start in livenessChecker.bad;
 // stwBit marks the states of a stop-the-world in progress.
 const (
-	localBit = 8
-	stwBit   = 30
+	localBit   = 8
+	timerBit   = 17 // + g: g's timer is due and a P could run it (Bounds.Timers)
+	netpollBit = 28
+	stwBit     = 30
 )
 
 func checkLiveness(ctx context.Context, g *graph, all, local bool) []ViolationGroup {
@@ -130,6 +142,16 @@ func checkLiveness(ctx context.Context, g *graph, all, local bool) []ViolationGr
 		if s.GCWaiting {
 			b |= 1 << stwBit
 		}
+		if s.timers {
+			for x := 1; x <= int(s.nG); x++ {
+				if s.TimerP[x] != 0 && s.TimerWhen[x] == 0 {
+					b |= 1 << (timerBit + x) // x's timer is due, not yet run
+				}
+			}
+		}
+		if s.poll && netpollUnwatched(&s) {
+			b |= 1 << netpollBit
+		}
 		lc.bad[i] = b
 	}
 	lc.nG = uint32(g.proto.nG)
@@ -147,6 +169,18 @@ func checkLiveness(ctx context.Context, g *graph, all, local bool) []ViolationGr
 	props := []livenessProp{{kind: KindWorkConservation}}
 	if g.md.b.STW {
 		props = append(props, livenessProp{kind: KindSTWStuck})
+	}
+	if g.md.b.Timers > 0 {
+		if g.gsym {
+			props = append(props, livenessProp{kind: KindTimerStuck, slice: slice, pair: true, quietNet: timersQuietNet})
+		} else {
+			for x := 1; x <= int(g.proto.nG); x++ {
+				props = append(props, livenessProp{kind: KindTimerStuck, g: GID(x), slice: slice, quietNet: timersQuietNet})
+			}
+		}
+	}
+	if g.md.b.PollBlock {
+		props = append(props, livenessProp{kind: KindNetpollUnwatched})
 	}
 	if g.gsym {
 		// Under G symmetry one property: some G stays in sched.runq, on
@@ -170,6 +204,10 @@ func checkLiveness(ctx context.Context, g *graph, all, local bool) []ViolationGr
 		lc.count = 0
 		lc.prop = pr
 		lc.pair = pr.pair
+		lc.pairBase = 0
+		if pr.kind == KindTimerStuck {
+			lc.pairBase = timerBit
+		}
 		lc.bit = 1
 		switch pr.kind {
 		case KindGlobalStarvation:
@@ -178,6 +216,10 @@ func checkLiveness(ctx context.Context, g *graph, all, local bool) []ViolationGr
 			lc.bit = 1 << (localBit + pr.g)
 		case KindSTWStuck:
 			lc.bit = 1 << stwBit
+		case KindTimerStuck:
+			lc.bit = 1 << (timerBit + pr.g)
+		case KindNetpollUnwatched:
+			lc.bit = 1 << netpollBit
 		}
 		lc.best = nil
 		lc.run(ctx)
@@ -187,7 +229,7 @@ func checkLiveness(ctx context.Context, g *graph, all, local bool) []ViolationGr
 			switch {
 			case pr.pair:
 				key += " (some G)"
-			case pr.kind == KindGlobalStarvation || pr.kind == KindLocalStarvation:
+			case pr.kind == KindGlobalStarvation || pr.kind == KindLocalStarvation || pr.kind == KindTimerStuck:
 				key += " " + gName(pr.g)
 			}
 			out = append(out, ViolationGroup{Kind: v.Kind, Key: key, Count: lc.count, First: v})
@@ -212,7 +254,7 @@ func (lc *livenessChecker) tracked(v uint32) GID { return GID(v%lc.nG + 1) }
 // isBad reports whether node v is bad for the current property.
 func (lc *livenessChecker) isBad(v uint32) bool {
 	if lc.pair {
-		return lc.bad[v/lc.nG]&(1<<lc.tracked(v)) != 0
+		return lc.bad[v/lc.nG]&(1<<(lc.pairBase+uint32(lc.tracked(v)))) != 0
 	}
 	return lc.bad[v]&lc.bit != 0
 }
@@ -233,6 +275,9 @@ func (lc *livenessChecker) succP(v uint32, dst []liveEdge, rhos []mPerm) ([]live
 	acts = g.md.appendEnabled(acts, &s)
 	var buf []byte
 	for _, a := range acts {
+		if lc.prop.quietNet && a.Kind.netReady() {
+			continue
+		}
 		ns := s
 		info, err := g.md.step(&ns, a)
 		if err != nil {
@@ -353,6 +398,8 @@ type famSet struct {
 	// world is stopped; asynchronous preemption reaches any G).
 	stopper    bool
 	stwPreempt [MaxPs]bool
+	// Bounds.Timers: the clock's TimerTick (time passes).
+	tick bool
 }
 
 func (lc *livenessChecker) retakeEnabled(s *State, p int) bool {
@@ -385,6 +432,9 @@ func (lc *livenessChecker) excused(s *State, ex *famSet) {
 	if !(s.STW == STWWakep || s.STW == STWGrown || s.STW == STWStopping && s.StopWait == 0) {
 		ex.stopper = true
 	}
+	if !s.tickEnabled() {
+		ex.tick = true
+	}
 }
 
 // preemptEnabled reports whether sysmon's Preempt of P p is enabled in s
@@ -408,6 +458,9 @@ func (e liveEdge) adds(ex, got *famSet, slice bool) bool {
 		}
 	}
 	if one.stopper && !ex.stopper && !got.stopper {
+		return true
+	}
+	if one.tick && !ex.tick && !got.tick {
 		return true
 	}
 	for i := range one.retake {
@@ -436,6 +489,8 @@ func (e liveEdge) discharge(tk *famSet) {
 		tk.stwPreempt[e.p] = true
 	case ActStartTheWorld, ActStartTheWorldWakep, ActProcResizeGrow:
 		tk.stopper = true
+	case ActTimerTick:
+		tk.tick = true
 	}
 	if e.freshP >= 0 {
 		tk.slice[e.freshP] = true
@@ -452,6 +507,9 @@ func (lc *livenessChecker) unmet(ex, tk *famSet) (ms, retakes, slices []int) {
 	}
 	if !ex.stopper && !tk.stopper {
 		retakes = append(retakes, -1) // the stopper, counted with sysmon's families
+	}
+	if !ex.tick && !tk.tick {
+		retakes = append(retakes, -2) // the clock, counted with sysmon's families
 	}
 	for p := 0; p < int(s.nP); p++ {
 		if !ex.retake[p] && !tk.retake[p] {
@@ -522,12 +580,20 @@ func (lc *livenessChecker) violation() *Violation {
 		v.Detail = fmt.Sprintf("%s stays in the local run queues forever", gName(lc.prop.g))
 	case KindSTWStuck:
 		v.Detail = "sched.gcwaiting stays set: the stop-the-world never completes"
+	case KindTimerStuck:
+		v.Detail = fmt.Sprintf("%s's due timer is never run", gName(lc.prop.g))
+	case KindNetpollUnwatched:
+		v.Detail = "every P is idle and a G waits on the network, but no M blocks in netpoll"
 	default:
 		v.Detail = fmt.Sprintf("%s stays in the global run queue forever", gName(lc.prop.g))
 	}
 	if lc.pair {
 		_, x := lc.g.realPath(lc.sv(b.entry))
-		v.Detail = fmt.Sprintf("%s stays in the global run queue forever", gName(realG(&x, lc.tracked(b.entry))))
+		g := realG(&x, lc.tracked(b.entry))
+		v.Detail = fmt.Sprintf("%s stays in the global run queue forever", gName(g))
+		if lc.prop.kind == KindTimerStuck {
+			v.Detail = fmt.Sprintf("%s's due timer is never run", gName(g))
+		}
 	}
 	if b.stutter {
 		v.Trace = lc.g.trace(lc.sv(b.entry), nil)
@@ -580,8 +646,50 @@ func (lc *livenessChecker) violation() *Violation {
 		}
 	}
 	cycle = append(cycle, lc.innerPath(in, cur, b.entry)...)
+	if lc.g.md.b.PollBlock {
+		// Only here for now: the lassos of the other models are
+		// compared with GMP.tla's and pinned by SeededBugCases, and
+		// some of them (findrunnable-ignores-gcwaiting's) would grow.
+		cycle = lc.visitExcuses(in, b.members, b.entry, cycle, &ex, &got)
+	}
 	v.Trace = lc.g.trace(b.entry, cycle)
 	return v
+}
+
+// visitExcuses extends a cycle from entry back to entry so that it is
+// fair: a family the component excuses somewhere (disabled in one of its
+// states) but that the cycle neither takes nor finds disabled on its way
+// gets a detour through a state where it is disabled. (A cycle through
+// the whole component is fair; the shortest one built from the
+// discharging edges need not pass the excusing state.)
+func (lc *livenessChecker) visitExcuses(in map[uint32]bool, members []uint32, entry uint32, cycle []cycleStep, ex, got *famSet) []cycleStep {
+	onCycle := func() famSet {
+		var seen famSet
+		s := lc.g.state(entry)
+		lc.excused(&s, &seen)
+		for _, st := range cycle {
+			s := lc.g.state(st.to)
+			lc.excused(&s, &seen)
+		}
+		return seen
+	}
+	seen := onCycle()
+	for m := 0; m < int(lc.g.proto.nM); m++ {
+		if !ex.m[m] || got.m[m] || seen.m[m] {
+			continue
+		}
+		for _, w := range slices.Sorted(slices.Values(members)) {
+			ws := lc.g.state(w)
+			if !ws.M[m].excused() {
+				continue
+			}
+			cycle = append(cycle, lc.innerPath(in, entry, w)...)
+			cycle = append(cycle, lc.innerPath(in, w, entry)...)
+			seen = onCycle()
+			break
+		}
+	}
+	return cycle
 }
 
 // innerPath is a shortest path from a to b inside the SCC, excluding a.
@@ -616,4 +724,14 @@ func (lc *livenessChecker) innerPath(in map[uint32]bool, a, b uint32) []cycleSte
 		}
 	}
 	panic("spec: no path inside a strongly connected component")
+}
+
+// netpollUnwatched (liveness (f), Bounds.PollBlock): every P is idle, a G
+// waits on the network, and nobody blocks in netpoll (sched.lastpoll is
+// not 0). sysmon, which would poll, sleeps while every P is idle.
+func netpollUnwatched(s *State) bool {
+	if !s.LastPoll || int(s.NPIdle) != s.procs() {
+		return false
+	}
+	return s.netpollAnyWaiters()
 }

@@ -58,6 +58,10 @@ func (md Model) Init() State {
 	s.M[0] = MState{PC: MRun, P: 0, CurG: 1}
 	s.NPIdle = int8(md.b.Ps - 1)
 	s.SpawnLeft = int8(md.b.Spawn)
+	if md.b.PollBlock {
+		// schedinit stores nanotime in sched.lastpoll: nobody polls yet.
+		s.poll, s.LastPoll, s.timers = true, true, md.b.Timers > 0
+	}
 	if md.b.STW {
 		s.stw, s.Procs, s.STWLeft = true, int8(md.b.Ps), 1
 		if md.b.ProcResize {
@@ -92,9 +96,12 @@ func (md *Model) appendEnabled(dst []Action, s *State) []Action {
 					Action{Kind: ActGosched, M: mi, P: NoP})
 				if !md.b.NoPark {
 					dst = append(dst, Action{Kind: ActPark, M: mi, P: NoP})
+					if md.b.Timers > 0 {
+						dst = md.appendTimerSleeps(dst, mi)
+					}
 				}
 				for g2 := 1; g2 <= int(s.nG); g2++ {
-					if s.G[g2] == GWaiting {
+					if s.netWaiting(g2) {
 						dst = append(dst, Action{Kind: ActReady, M: mi, P: NoP, G: GID(g2)})
 					}
 				}
@@ -131,11 +138,18 @@ func (md *Model) appendEnabled(dst []Action, s *State) []Action {
 				dst = append(dst, Action{Kind: ActGCStopM, M: mi, P: NoP})
 				break
 			}
+			if md.checkTimersDue(s, ms) {
+				// findRunnable's checkTimers, before the 1/61 check.
+				dst = append(dst, Action{Kind: ActCheckTimers, M: mi, P: NoP})
+				break
+			}
 			dst = md.appendSchedSteps(dst, s, mi)
 		case MStartLocked:
 			dst = append(dst, Action{Kind: ActStartLockedM, M: mi, P: NoP})
 		case MExitLockCheck:
 			dst = append(dst, Action{Kind: ActExitSyscallLockCheck, M: mi, P: NoP})
+		case MTimersNoP, MPollCheck, MNetpoll, MNetpollRet, MNetpollLock:
+			dst = md.appendPollSteps(dst, s, mi)
 		case MInjectGlob:
 			dst = append(dst, Action{Kind: ActInjectGlobrunq, M: mi, P: NoP})
 		case MInjectStart:
@@ -210,15 +224,22 @@ func (md *Model) appendEnabled(dst []Action, s *State) []Action {
 			}
 		}
 	}
-	if md.b.Netpoll {
+	if md.b.Netpoll && md.netPolled(s) {
+		// sysmon's netpoll, skipped while an M blocks in netpoll.
 		for g := 1; g <= int(s.nG); g++ {
-			if s.G[g] == GWaiting {
+			if s.netWaiting(g) {
 				dst = append(dst, Action{Kind: ActInjectGList, M: NoP, P: NoP, G: GID(g)})
 			}
 		}
 	}
 	if md.b.STW {
 		dst = md.appendStopper(dst, s)
+	}
+	if md.b.PollBlock {
+		dst = md.appendNetpollReady(dst, s)
+		if s.tickEnabled() {
+			dst = append(dst, Action{Kind: ActTimerTick, M: NoP, P: NoP})
+		}
 	}
 	return dst
 }
@@ -324,10 +345,11 @@ func (md *Model) appendSchedSteps(dst []Action, s *State, mi int8) []Action {
 	case MSpin:
 		return append(dst, Action{Kind: ActBecomeSpinning, M: mi, P: NoP})
 	}
-	// MPoll.
-	if md.b.Netpoll {
+	// MPoll: netpoll(0), which findRunnable skips while an M blocks in
+	// netpoll.
+	if md.b.Netpoll && md.netPolled(s) {
 		for g := 1; g <= int(s.nG); g++ {
-			if s.G[g] != GWaiting {
+			if !s.netWaiting(g) {
 				continue
 			}
 			dst = append(dst, Action{Kind: ActNetpoll, M: mi, P: NoP, G: GID(g)})
@@ -335,7 +357,7 @@ func (md *Model) appendSchedSteps(dst []Action, s *State, mi int8) []Action {
 				continue
 			}
 			for h := 1; h <= int(s.nG); h++ {
-				if h != g && s.G[h] == GWaiting {
+				if h != g && s.netWaiting(h) {
 					dst = append(dst, Action{Kind: ActNetpollInject, M: mi, P: NoP, G: GID(g), Inj: GID(h)})
 				}
 			}
@@ -365,7 +387,11 @@ func (md *Model) appendStealSteps(dst []Action, s *State, mi int8) []Action {
 		}
 		visited = true
 		k := ActStealMiss
-		if s.P[v].Status == PRunning && s.P[v].stealable() {
+		switch {
+		case md.b.Timers > 0 && md.b.Bug != BugTimersNotStolen && s.hasDueTimer(v):
+			// The last round's checkTimers(p2), before runqsteal.
+			k = ActStealTimers
+		case s.P[v].Status == PRunning && s.P[v].stealable():
 			k = ActSteal
 		}
 		dst = append(dst, Action{Kind: k, M: mi, P: int8(v)})
@@ -486,6 +512,31 @@ func (md *Model) step(s *State, a Action) (info stepInfo, err error) {
 	if !a.Kind.external() {
 		ms = &s.M[a.M]
 	}
+	if md.b.PollBlock {
+		if ms != nil {
+			md.leaveTop(s, ms, a.Kind)
+		}
+		if a.Kind >= numBaseActionKinds {
+			if a.Kind >= ActCheckTimers && a.Kind <= ActCheckTimersNoP || a.Kind == ActTimerSleep || a.Kind == ActTimerTick {
+				info, err = md.stepTimers(s, ms, a)
+			} else {
+				info, err = md.stepPoll(s, ms, a)
+			}
+		} else {
+			info, err = md.step1(s, ms, a)
+		}
+		if ms != nil {
+			normalizePollFields(ms)
+		}
+		return info, err
+	}
+	return md.step1(s, ms, a)
+}
+
+// step1 applies an action of the model without the blocking poller and
+// timers (ms is the acting M, nil for an external action).
+func (md *Model) step1(s *State, ms *MState, a Action) (info stepInfo, err error) {
+	info.freshP = NoP
 	var buf [MaxCap]GID
 	switch a.Kind {
 	case ActNewProc:
@@ -648,6 +699,11 @@ func (md *Model) step(s *State, a Action) (info stepInfo, err error) {
 		ms.Scan = 0
 		info.freshP, err = md.run(s, a.M, buf[n-1], false)
 	case ActStealMiss:
+		if md.b.Timers > 0 && md.b.Bug != BugTimersNotStolen {
+			// The last round's look at p2's timers: none due, the
+			// earliest into pollUntil.
+			ms.PollUntil = minPollUntil(ms.PollUntil, s.nextTimer(int(a.P)))
+		}
 		ms.Scan |= 1 << a.P
 		ms.PC = MSteal
 		md.scanDone(s, ms)
@@ -657,10 +713,10 @@ func (md *Model) step(s *State, a Action) (info stepInfo, err error) {
 	case ActReleaseP:
 		s.pidleput(int(ms.P))
 		ms.P = NoP
-		ms.PC = MStop
 		if ms.Spinning {
 			ms.PC = MDropSpin
 		} else {
+			md.findRunnableTail(ms, false)
 			ms.Scan = 0
 		}
 	case ActDropSpinning:
@@ -683,7 +739,7 @@ func (md *Model) step(s *State, a Action) (info stepInfo, err error) {
 		md.becomeSpinning(s, ms)
 	case ActRecheckRunqsNoP:
 		md.noIdleP(s)
-		ms.PC = MStop
+		md.findRunnableTail(ms, true)
 	case ActRecheckMiss:
 		if md.b.liveAllp() && s.STW == STWGrown && a.P == s.Procs {
 			// go1.10dev: the live allp's new slot, not made yet: the
@@ -693,7 +749,8 @@ func (md *Model) step(s *State, a Action) (info stepInfo, err error) {
 		ms.Scan |= 1 << a.P
 		ms.PC = MRecheckRunqs
 		if ms.Scan == 1<<s.nP-1 {
-			ms.PC, ms.Scan = MStop, 0
+			ms.Scan = 0
+			md.findRunnableTail(ms, true)
 		}
 	case ActStopM:
 		ms.PC, ms.Scan = MIdle, 0
@@ -702,7 +759,7 @@ func (md *Model) step(s *State, a Action) (info stepInfo, err error) {
 		if md.b.Bug != BugSpinNoDec {
 			s.NMSpinning--
 		}
-		info.freshP = md.dispatch(s, ms, ms.CurG, false)
+		info.freshP = md.dispatch(s, ms, ms.CurG, ms.Inherit)
 		md.wakep(ms)
 	case ActStartLockedM:
 		info.freshP = md.startlockedm(s, ms)
@@ -868,11 +925,13 @@ func (md *Model) goschedImpl(s *State, ms *MState, g GID) {
 func (md *Model) run(s *State, m int8, g GID, inheritTime bool) (int8, error) {
 	ms := &s.M[m]
 	if ms.Spinning {
-		if inheritTime {
-			// A spinning M's own queue is empty: runnext is not its to inherit.
+		if inheritTime && md.b.Timers == 0 {
+			// A spinning M's own queue is empty: runnext is not its to
+			// inherit. With timers it may be: a timer the M ran readied
+			// the G into it (checkTimers, stealWork's timers).
 			return NoP, fmt.Errorf("spec: spinning m%d inherits a time slice", m)
 		}
-		ms.CurG, ms.PC, ms.Scan = g, MResetSpin, 0
+		ms.CurG, ms.PC, ms.Scan, ms.Inherit = g, MResetSpin, 0, inheritTime
 		return NoP, nil
 	}
 	return md.dispatch(s, ms, g, inheritTime), nil
@@ -957,7 +1016,15 @@ func (md *Model) handoffp(s *State, p int) error {
 		s.gcstopP(p)
 		return nil
 	}
+	if md.lastPollerClause(s) {
+		return md.startm(s, p, false)
+	}
 	s.pidleput(p)
+	if md.b.Timers > 0 {
+		if when := s.nextTimer(p); when != 0 {
+			return md.wakeNetPoller(s, nil, when)
+		}
+	}
 	return nil
 }
 

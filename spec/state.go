@@ -85,10 +85,16 @@ const (
 	MStartLocked              // schedule found curg (still runnable), locked to another M; next: startlockedm
 	MLockedWait               // parked in stoplockedm, no P, until startlockedm hands it one with its locked G
 	MExitLockCheck            // go1.17dev: exitsyscallNoP put curg on sched.runq; next: read its lockedm (Inj, or LockedG if locked)
+	// The blocking poller (Bounds.PollBlock) and timers (Bounds.Timers): poller.go.
+	MTimersNoP   // no P, was spinning, checkRunqsNoP found nothing; next: checkTimersNoP (Bounds.Timers)
+	MPollCheck   // no P, nothing found; next: findRunnable's tail, sched.lastpoll.Swap(0) (or netpollBreak), then stopm
+	MNetpoll     // blocked in netpoll(delay): sched.lastpoll is 0; woken by the network, netpollBreak or its timeout
+	MNetpollRet  // netpoll returned (break or timeout); next: sched.pollUntil = 0, sched.lastpoll stored
+	MNetpollLock // back from the poll, lastpoll stored; next: pidleget under sched.lock (curg: the G the network readied, in hand)
 	numMPCs
 )
 
-var mpcNames = [...]string{"idle", "sched", "local", "poll", "spin", "steal", "drop", "dropspin", "recheck", "recheckrunqs", "recheckp", "stop", "syscallnop", "injectglob", "injectstart", "injectlocal", "injectwake", "resetspin", "run", "startlocked", "lockedwait", "exitlockcheck"}
+var mpcNames = [...]string{"idle", "sched", "local", "poll", "spin", "steal", "drop", "dropspin", "recheck", "recheckrunqs", "recheckp", "stop", "syscallnop", "injectglob", "injectstart", "injectlocal", "injectwake", "resetspin", "run", "startlocked", "lockedwait", "exitlockcheck", "timersnop", "pollcheck", "netpoll", "netpollret", "netpolllock"}
 
 func (pc MPC) String() string {
 	if int(pc) < len(mpcNames) {
@@ -108,8 +114,12 @@ func (pc MPC) rechecking() bool {
 // parked (MIdle, or MLockedWait until another M hands it its G) or runs
 // its G (MRun), whose next step the program decides, and is not inside
 // wakep.
+//
+// An M blocked in netpoll (MNetpoll) is parked too: what wakes it (the
+// network, a netpollBreak, its timeout) moves it to MNetpollRet, from
+// where its own steps are fair again.
 func (ms *MState) excused() bool {
-	return (ms.PC == MIdle || ms.PC == MRun || ms.PC == MLockedWait) && ms.Wake == WakeNone
+	return (ms.PC == MIdle || ms.PC == MRun || ms.PC == MLockedWait || ms.PC == MNetpoll) && ms.Wake == WakeNone
 }
 
 // NoP marks an M that holds no P (m.p == nil).
@@ -153,6 +163,20 @@ type MState struct {
 	// Tainted marks an M cloned from a thread a locked G exited on
 	// (the go1.11 variant's newm in mexit); invariant 8 forbids it.
 	Tainted bool
+	// The blocking poller and timers (Bounds.PollBlock, Bounds.Timers;
+	// zero otherwise, and outside the key then). WasSpinning is
+	// findRunnable's wasSpinning, from the no-P recheck to the end of
+	// the poll (an M woken by its timeout spins again). PollUntil is
+	// findRunnable's local pollUntil plus one (0: none; 1: due now; k+1:
+	// due in k ticks), the earliest timer the M has seen in this search,
+	// aged by TimerTick like the timers. Checked marks that the top of
+	// this findRunnable pass has run checkTimers (PC Sched). Inherit is
+	// the inheritTime of the G a spinning M took from its own runnext
+	// after running timers (PC ResetSpin).
+	WasSpinning bool
+	PollUntil   uint8
+	Checked     bool
+	Inherit     bool
 }
 
 // WakeStage is how far an M is in wakep, which its caller (newproc, ready,
@@ -216,6 +240,16 @@ type State struct {
 	// had not filled yet (go1.10dev): the runtime's nil dereference,
 	// which invariant 9 reports.
 	NilRead bool
+	// The blocking poller (Bounds.PollBlock): LastPoll is
+	// sched.lastpoll != 0 (nobody blocks in netpoll; the time itself is
+	// not modelled), PollUntil is sched.pollUntil in MState.PollUntil's
+	// encoding. Timers (Bounds.Timers): TimerP[g] is the P+1 whose timer
+	// heap holds g's sleep timer (0: none), TimerWhen[g] the ticks until
+	// it is due (0: due).
+	LastPoll  bool
+	PollUntil uint8
+	TimerP    [MaxGs + 1]uint8
+	TimerWhen [MaxGs + 1]uint8
 
 	nG, nP, nM int8 // sizes of this model; constant over a run, not part of the key
 	// newmSlot is, during a locked G's exit only, the exiting M's slot
@@ -223,6 +257,8 @@ type State struct {
 	// takes the slot the exiting one leaves. Not part of the key.
 	newmSlot int8
 	stw      bool // the model has Bounds.STW: the key carries the fields above
+	poll     bool // the model has Bounds.PollBlock: the key carries the poller's fields
+	timers   bool // the model has Bounds.Timers: the key carries the timers
 }
 
 // procs is gomaxprocs.
@@ -287,6 +323,18 @@ func (s *State) AppendKey(dst []byte) []byte {
 		if ms.Tainted {
 			b3 |= 0x20
 		}
+		if s.poll {
+			// The poller's and the timers' M fields: spare bits (Scan
+			// has at most 4 Ps with timers; Checked and Inherit belong
+			// to different PCs).
+			b2 |= ms.PollUntil << 4
+			if ms.WasSpinning {
+				b3 |= 0x40
+			}
+			if ms.Checked || ms.Inherit {
+				b3 |= 0x80
+			}
+		}
 		dst = append(dst, b0, byte(ms.P+1)|byte(ms.CurG)<<4, b2, b3)
 	}
 	dst = append(dst, s.Runq.N)
@@ -308,6 +356,9 @@ func (s *State) AppendKey(dst []byte) []byte {
 		}
 		dst = append(dst, gcw|byte(s.STW)<<1, byte(s.StopWait), byte(s.STWLeft), byte(s.Procs))
 	}
+	if s.poll {
+		dst = s.appendPollKey(dst)
+	}
 	return dst
 }
 
@@ -316,7 +367,7 @@ func (s *State) Key() string { return string(s.AppendKey(nil)) }
 
 // decodeKey is the inverse of AppendKey for a model with the sizes of proto.
 func decodeKey(proto *State, key []byte) State {
-	s := State{nG: proto.nG, nP: proto.nP, nM: proto.nM, stw: proto.stw}
+	s := State{nG: proto.nG, nP: proto.nP, nM: proto.nM, stw: proto.stw, poll: proto.poll, timers: proto.timers}
 	i := 0
 	next := func() byte { b := key[i]; i++; return b }
 	for g := 1; g <= int(s.nG); g++ {
@@ -344,6 +395,13 @@ func decodeKey(proto *State, key []byte) State {
 		ms.CurG = GID(c >> 4)
 		scan, inj := next(), next()
 		ms.Tainted = inj&0x20 != 0
+		if s.poll {
+			ms.PollUntil, scan = scan>>4, scan&15
+			ms.WasSpinning = inj&0x40 != 0
+			if inj&0x80 != 0 {
+				ms.Checked, ms.Inherit = ms.PC == MSched, ms.PC == MResetSpin
+			}
+		}
 		if inj&0x10 != 0 {
 			ms.LockedG, ms.NextP = GID(inj&15), int8(scan)
 		} else {
@@ -362,6 +420,9 @@ func decodeKey(proto *State, key []byte) State {
 		b := next()
 		s.GCWaiting, s.STW, s.NilRead = b&1 != 0, STWPhase(b>>1&7), b&0x80 != 0
 		s.StopWait, s.STWLeft, s.Procs = int8(next()), int8(next()), int8(next())
+	}
+	if s.poll {
+		s.decodePollKey(key[i:])
 	}
 	return s
 }
@@ -457,6 +518,18 @@ func (s State) String() string {
 		if ms.Wake != WakeNone {
 			b.WriteString(" in " + ms.Wake.String())
 		}
+		if ms.WasSpinning {
+			b.WriteString(" wasspinning")
+		}
+		if ms.PollUntil != 0 {
+			b.WriteString(" polluntil=" + pollUntilString(ms.PollUntil))
+		}
+		if ms.Checked {
+			b.WriteString(" checked")
+		}
+		if ms.Inherit {
+			b.WriteString(" inherit")
+		}
 	}
 	b.WriteString("\nsched.runq=")
 	writeGs(&b, s.Runq.Gs[:s.Runq.N])
@@ -474,6 +547,9 @@ func (s State) String() string {
 			b.WriteString(" stopper:wakep")
 		}
 		b.WriteString(" gomaxprocs=" + strconv.Itoa(int(s.Procs)) + " stw-left=" + strconv.Itoa(int(s.STWLeft)))
+	}
+	if s.poll {
+		s.writePoll(&b)
 	}
 	return b.String()
 }

@@ -395,11 +395,24 @@ func canonMGPerm(s *State) (State, mPerm, [MaxGs + 1]GID) {
 		see(s.M[order[i]].Inj)
 		see(s.M[order[i]].LockedG)
 	}
-	for st := GIdle; st <= GDead; st++ {
-		for g := 1; g <= nG; g++ {
-			if s.G[g] == st {
-				see(GID(g))
-			}
+	// The Gs that are nowhere, by status, and (Bounds.Timers) by their
+	// timer: its P and when, which every state of the orbit shares.
+	nowhere := func(g int) int { return int(s.G[g])<<8 | int(s.TimerP[g])<<4 | int(s.TimerWhen[g]) }
+	var rest [MaxGs]int
+	nr := 0
+	for g := 1; g <= nG; g++ {
+		if label[g] != 0 {
+			continue
+		}
+		rest[nr] = g
+		for j := nr; j > 0 && nowhere(rest[j-1]) > nowhere(rest[j]); j-- {
+			rest[j-1], rest[j] = rest[j], rest[j-1]
+		}
+		nr++
+	}
+	for _, g := range rest[:nr] {
+		if s.G[g] <= GDead {
+			see(GID(g))
 		}
 	}
 	for g := 1; g <= nG; g++ { // a bad status (a broken state): keep it somewhere
@@ -414,6 +427,7 @@ func canonMGPerm(s *State) (State, mPerm, [MaxGs + 1]GID) {
 	c := *s
 	for g := 1; g <= nG; g++ {
 		c.G[label[g]] = s.G[g]
+		c.TimerP[label[g]], c.TimerWhen[label[g]] = s.TimerP[g], s.TimerWhen[g]
 	}
 	for p := 0; p < nP; p++ {
 		c.P[p].RunNext = rl(s.P[p].RunNext)
@@ -475,6 +489,7 @@ func mSortKey(s *State, m int) uint64 {
 		k |= 1 << 7
 	}
 	k |= uint64(ms.Wake) << 4
+	k |= uint64(ms.PollUntil)<<48 | uint64(boolInt(ms.WasSpinning))<<52 | uint64(boolInt(ms.Checked))<<53 | uint64(boolInt(ms.Inherit))<<54
 	if ms.Inj != NoG {
 		k |= 1 << 3
 	}
