@@ -649,8 +649,12 @@ func (lc *livenessChecker) violation() *Violation {
 	if lc.g.md.b.PollBlock {
 		// Only here for now: the lassos of the other models are
 		// compared with GMP.tla's and pinned by SeededBugCases, and
-		// some of them (findrunnable-ignores-gcwaiting's) would grow.
-		cycle = lc.visitExcuses(in, b.members, b.entry, cycle, &ex, &got)
+		// some of them (findrunnable-ignores-gcwaiting's) would change.
+		if c, ok := lc.shortestFairCycle(in, b.members, b.entry); ok {
+			cycle = c
+		} else {
+			cycle = lc.visitExcuses(in, b.members, b.entry, cycle, &ex, &got)
+		}
 	}
 	v.Trace = lc.g.trace(b.entry, cycle)
 	return v
@@ -673,9 +677,23 @@ func (lc *livenessChecker) visitExcuses(in map[uint32]bool, members []uint32, en
 		}
 		return seen
 	}
+	taken := func() famSet {
+		var tk famSet
+		prev := entry
+		for _, st := range cycle {
+			for _, e := range lc.succ(prev, nil) {
+				if e.to == st.to && (st.want == nil || (e.kind == st.want.Kind && e.m == st.want.M && e.p == st.want.P)) {
+					e.discharge(&tk)
+					break
+				}
+			}
+			prev = st.to
+		}
+		return tk
+	}()
 	seen := onCycle()
 	for m := 0; m < int(lc.g.proto.nM); m++ {
-		if !ex.m[m] || got.m[m] || seen.m[m] {
+		if !ex.m[m] || got.m[m] || taken.m[m] || seen.m[m] {
 			continue
 		}
 		for _, w := range slices.Sorted(slices.Values(members)) {
@@ -734,4 +752,115 @@ func netpollUnwatched(s *State) bool {
 		return false
 	}
 	return s.netpollAnyWaiters()
+}
+
+// famBits is a famSet as a bit set: M families, then per P retake,
+// slice (if the property assumes it) and stop-the-world preemption, then
+// the stopper and the clock.
+func (lc *livenessChecker) famBits(f *famSet) uint64 {
+	var b uint64
+	for m := 0; m < MaxMs; m++ {
+		if f.m[m] {
+			b |= 1 << m
+		}
+	}
+	for p := 0; p < MaxPs; p++ {
+		if f.retake[p] {
+			b |= 1 << (MaxMs + p)
+		}
+		if f.slice[p] && lc.prop.slice {
+			b |= 1 << (MaxMs + MaxPs + p)
+		}
+		if f.stwPreempt[p] {
+			b |= 1 << (MaxMs + 2*MaxPs + p)
+		}
+	}
+	if f.stopper {
+		b |= 1 << (MaxMs + 3*MaxPs)
+	}
+	if f.tick {
+		b |= 1 << (MaxMs + 3*MaxPs + 1)
+	}
+	return b
+}
+
+// shortestFairCycle is a shortest cycle from entry back to entry inside
+// the component on which every fairness family is met: taken by one of
+// its edges, or disabled in one of its states. It searches the product of
+// the component with the set of families met so far (breadth first), and
+// gives up (ok false) past a size limit.
+func (lc *livenessChecker) shortestFairCycle(in map[uint32]bool, members []uint32, entry uint32) ([]cycleStep, bool) {
+	if lc.pair || lc.g.sym || lc.g.gsym || len(members) > 20000 {
+		return nil, false
+	}
+	excusedBits := func(v uint32) uint64 {
+		var f famSet
+		s := lc.g.state(v)
+		lc.excused(&s, &f)
+		return lc.famBits(&f)
+	}
+	var full uint64
+	type edge struct {
+		to   uint32
+		act  Action
+		bits uint64
+	}
+	edges := map[uint32][]edge{}
+	exb := map[uint32]uint64{}
+	for _, v := range members {
+		exb[v] = excusedBits(v)
+		full |= exb[v]
+		for _, e := range lc.succ(v, nil) {
+			if !in[e.to] {
+				continue
+			}
+			var f famSet
+			e.discharge(&f)
+			b := lc.famBits(&f)
+			full |= b
+			edges[v] = append(edges[v], edge{e.to, Action{Kind: e.kind, M: e.m, P: e.p}, b})
+		}
+	}
+	type node struct {
+		v    uint32
+		mask uint64
+	}
+	type prev struct {
+		from node
+		e    edge
+	}
+	start := node{entry, exb[entry]}
+	seen := map[node]prev{}
+	q := []node{start}
+	for len(q) > 0 && len(seen) < 2_000_000 {
+		n := q[0]
+		q = q[1:]
+		for _, e := range edges[n.v] {
+			w := node{e.to, n.mask | e.bits | exb[e.to]}
+			if _, ok := seen[w]; ok || w == start {
+				if !(w.v == entry && w.mask == full) {
+					continue
+				}
+			}
+			seen[w] = prev{n, e}
+			if w.v == entry && w.mask == full {
+				var rev []cycleStep
+				for x := w; ; {
+					p := seen[x]
+					act := p.e.act
+					rev = append(rev, cycleStep{to: x.v, want: &act})
+					x = p.from
+					if x == start {
+						break
+					}
+				}
+				for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
+					rev[i], rev[j] = rev[j], rev[i]
+				}
+				return rev, true
+			}
+			q = append(q, w)
+		}
+	}
+	return nil, false
 }
