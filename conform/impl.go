@@ -1178,7 +1178,9 @@ func (c *checker) limboStart(s spec.State, p int, spinning bool) (spec.State, er
 
 // canonG renumbers the spec's G slots of cf canonically: the live Gs (the
 // bound ones) 1, 2, ... in the order of their impl goids, then the unbound
-// slots by status (never used, then dead), in slot order. The spec is
+// slots by status (never used, then dead), in slot order. (A G's timer,
+// TimerP and TimerWhen, moves with it; the impl runs are checked without
+// spec timers, so those are zero.) The spec is
 // symmetric in G numbers (spec/symmetry.go, "Symmetry over G identities"):
 // a G is named only by its status slot, the queues, an M's curg, inj and
 // lockedg, and the one choice among Gs, gfget's "lowest dead, else lowest
@@ -1230,6 +1232,7 @@ func canonG(cf *config) {
 	old := *st
 	for g := 1; g <= n; g++ {
 		st.G[label[g]] = old.G[g]
+		st.TimerP[label[g]], st.TimerWhen[label[g]] = old.TimerP[g], old.TimerWhen[g]
 	}
 	for p := 0; p < st.NumPs(); p++ {
 		st.P[p].RunNext = rl(old.P[p].RunNext)

@@ -54,11 +54,10 @@ func implTraces(t *testing.T, procsList []int, perProcs, gs int, tolerate bool) 
 
 // TestImplTraces is the default tier: a dozen concurrent runs of the
 // reference scheduler (four under -race, where the checker is ten times
-// slower), checked against the spec. About 1-2 % of correct runs are
-// rejected at known spec gaps (docs/conformance.md, "What remains"), so a
-// quarter of the runs may be; more fails the test, as does a rejection
-// rate that hides a scheduler bug (the seeded-bug and mutation tests show
-// the check rejects those).
+// slower), checked against the spec. In the 23 November measurement
+// 1,001 of 1,002 correct runs were accepted (docs/conformance.md), so one
+// run not accepted is tolerated here (it is logged, and dumped with
+// CONFORM_DUMP); a second fails the test.
 func TestImplTraces(t *testing.T) {
 	n := 6
 	if testing.Short() || raceEnabled {
@@ -66,7 +65,7 @@ func TestImplTraces(t *testing.T) {
 	}
 	acc, inc, actions, d := implTraces(t, []int{2, 4}, n, 24, true)
 	t.Logf("%d accepted, %d inconclusive; %d actions checked in %v", acc, inc, actions, d)
-	if acc < 2*n*3/4 {
+	if acc < 2*n-1 {
 		t.Errorf("only %d of %d runs accepted", acc, 2*n)
 	}
 }
