@@ -146,7 +146,11 @@ var rtMutations = []struct {
 	}},
 	{"park-by-another-g", func(obs []Obs) bool {
 		for i, o := range obs {
-			if o.From == spec.GRunning && o.To == spec.GWaiting && o.CtxG == o.G {
+			// A user G's park: the runtime's own Gs' transitions that no
+			// spec action explains are accepted by the filter
+			// system-goroutine (under -race a test process's g4 parked
+			// in a sleep was one, and the mutation was accepted).
+			if o.From == spec.GRunning && o.To == spec.GWaiting && o.CtxG == o.G && !o.System {
 				obs[i].CtxG = o.G + 1000
 				return true
 			}
