@@ -1035,20 +1035,7 @@ func (c *checker) staleHandoff(s spec.State, p int, spinning bool) (spec.State, 
 		return s, fmt.Errorf("p%d's G is not in a syscall", p)
 	}
 	s.M[h].P = spec.NoP
-	if spinning {
-		if s.NMSpinning != 0 {
-			return s, fmt.Errorf("a spinning handoff needs nmspinning 0")
-		}
-		s.NMSpinning++
-		s.NeedSpinning = false
-	}
-	for m := 0; m < s.NumMs(); m++ {
-		if s.M[m].PC == spec.MIdle {
-			s.M[m] = spec.MState{PC: spec.MSched, P: int8(p), Spinning: spinning}
-			return s, nil
-		}
-	}
-	return s, spec.ErrNoIdleM
+	return c.limboStart(s, p, spinning)
 }
 
 // longRetake is sysmon's retake of a P whose G has been in a syscall for
