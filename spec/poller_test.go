@@ -73,14 +73,7 @@ func TestPollBlockPasses(t *testing.T) {
 		{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Netpoll: true, PollBlock: true, LockOSThread: true},
 		{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Netpoll: true, PollBlock: true, SyscallBlock: true, Syscalls: true},
 	} {
-		r, err := Explore(context.Background(), b, Options{Liveness: true, ThreadLimit: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r.Verdict() != "pass" || !r.Liveness {
-			t.Fatalf("%v: %v\n%v", b, r, r.Violation)
-		}
-		t.Logf("%v: %v", b, r)
+		mustPassLive(t, b)
 	}
 	kinds := walkKinds(t, Bounds{Ps: 2, Ms: 3, Gs: 3, Cap: 2, Spawn: 2, SchedTick: 1, Netpoll: true, PollBlock: true, LockOSThread: true}, 200000)
 	for _, k := range []ActionKind{ActNetpollBlock, ActNetpollReady, ActNetpollPidleget, ActNetpollNoP, ActStopLockedM} {
@@ -218,4 +211,18 @@ func TestHandoffpLastPollerClause(t *testing.T) {
 	if !strings.Contains(r.Violation.String(), "network unwatched") {
 		t.Fatalf("%v", r.Violation)
 	}
+}
+
+// mustPassLive explores b with liveness, Ms as the thread limit, and fails
+// the test unless every check passes on the whole graph.
+func mustPassLive(t *testing.T, b Bounds) {
+	t.Helper()
+	r, err := Explore(context.Background(), b, Options{Liveness: true, ThreadLimit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict() != "pass" || !r.Liveness {
+		t.Fatalf("%v: %v\n%v", b, r, r.Violation)
+	}
+	t.Logf("%v: %v", b, r)
 }

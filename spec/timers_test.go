@@ -12,14 +12,7 @@ func TestTimersPass(t *testing.T) {
 	sequentialUnderRace(t)
 	for d := 1; d <= 2; d++ {
 		b := Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Netpoll: true, PollBlock: true, Timers: d}
-		r, err := Explore(context.Background(), b, Options{Liveness: true, ThreadLimit: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r.Verdict() != "pass" || !r.Liveness {
-			t.Fatalf("%v: %v\n%v", b, r, r.Violation)
-		}
-		t.Logf("%v: %v", b, r)
+		mustPassLive(t, b)
 	}
 	kinds := walkKinds(t, Bounds{Ps: 2, Ms: 3, Gs: 3, Cap: 2, Spawn: 2, SchedTick: 1, Netpoll: true, PollBlock: true, Timers: 2}, 300000)
 	for _, k := range PollActionKinds() {
