@@ -260,6 +260,11 @@ func exploreStage(ctx context.Context, log io.Writer) stageResult {
 	// exact; docs/spec.md, "Symmetry").
 	stw := b
 	stw.STW = true
+	// The M blocked in netpoll (findRunnable's blocking poll, netpollBreak,
+	// handoffp's last-P clause), also on M orbits: work conservation and
+	// (f), the network is watched.
+	poll := b
+	poll.PollBlock = true
 	var mechSummary []string
 	symOpt := opt
 	symOpt.Symmetry = true
@@ -267,7 +272,7 @@ func exploreStage(ctx context.Context, log io.Writer) stageResult {
 		name string
 		b    spec.Bounds
 		opt  spec.Options
-	}{{"injectglist with a P", inj, opt}, {"LockOSThread and entersyscallblock", locked, opt}, {"stop-the-world", stw, symOpt}} {
+	}{{"injectglist with a P", inj, opt}, {"LockOSThread and entersyscallblock", locked, opt}, {"stop-the-world", stw, symOpt}, {"blocking netpoll", poll, symOpt}} {
 		fmt.Fprintf(log, "real algorithm with %s: %v\n", m.name, m.b)
 		ri, err := spec.Explore(ctx, m.b, m.opt)
 		if err != nil {
