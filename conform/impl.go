@@ -1216,25 +1216,7 @@ func canonG(cf *config) {
 		}
 		return label[g]
 	}
-	old := *st
-	for g := 1; g <= n; g++ {
-		st.G[label[g]] = old.G[g]
-		st.TimerP[label[g]], st.TimerWhen[label[g]] = old.TimerP[g], old.TimerWhen[g]
-	}
-	for p := 0; p < st.NumPs(); p++ {
-		st.P[p].RunNext = rl(old.P[p].RunNext)
-		for i := 0; i < int(old.P[p].N); i++ {
-			st.P[p].Ring[i] = rl(old.P[p].Ring[i])
-		}
-	}
-	for i := 0; i < int(old.Runq.N); i++ {
-		st.Runq.Gs[i] = rl(old.Runq.Gs[i])
-	}
-	for m := 0; m < st.NumMs(); m++ {
-		st.M[m].CurG = rl(old.M[m].CurG)
-		st.M[m].Inj = rl(old.M[m].Inj)
-		st.M[m].LockedG = rl(old.M[m].LockedG)
-	}
+	*st = st.RenumberGs(&label)
 	bind := make([]binding, len(cf.bind))
 	for i, b := range cf.bind {
 		bind[i] = binding{b.goid, rl(b.g)}

@@ -418,6 +418,25 @@ func canonMGPerm(s *State) (State, mPerm, [MaxGs + 1]GID) {
 	for g := 1; g <= nG; g++ { // a bad status (a broken state): keep it somewhere
 		see(GID(g))
 	}
+	r := s.RenumberGs(&label)
+	c := r
+	rho := identityPerm()
+	for i := 0; i < nM; i++ {
+		c.M[i] = r.M[order[i]]
+		rho[i] = int8(order[i])
+	}
+	label[0] = NoG
+	return c, rho, label
+}
+
+// RenumberGs returns s with G g named label[g] (for g in 1..NumGs; a
+// permutation of them): every field that names a G (statuses, timers,
+// runnext and rings, sched.runq, an M's curg, inj and lockedg) moves with
+// it. It is the G half of the symmetry reduction; trace validation
+// (conform) renumbers its candidates with it too, so a new field naming a
+// G is added here once.
+func (s *State) RenumberGs(label *[MaxGs + 1]GID) State {
+	nG := int(s.nG)
 	rl := func(g GID) GID {
 		if g == NoG || int(g) > nG {
 			return g
@@ -429,7 +448,7 @@ func canonMGPerm(s *State) (State, mPerm, [MaxGs + 1]GID) {
 		c.G[label[g]] = s.G[g]
 		c.TimerP[label[g]], c.TimerWhen[label[g]] = s.TimerP[g], s.TimerWhen[g]
 	}
-	for p := 0; p < nP; p++ {
+	for p := 0; p < int(s.nP); p++ {
 		c.P[p].RunNext = rl(s.P[p].RunNext)
 		for i := 0; i < int(s.P[p].N); i++ {
 			c.P[p].Ring[i] = rl(s.P[p].Ring[i])
@@ -438,16 +457,12 @@ func canonMGPerm(s *State) (State, mPerm, [MaxGs + 1]GID) {
 	for i := 0; i < int(s.Runq.N); i++ {
 		c.Runq.Gs[i] = rl(s.Runq.Gs[i])
 	}
-	rho := identityPerm()
-	for i := 0; i < nM; i++ {
-		c.M[i] = s.M[order[i]]
-		c.M[i].CurG = rl(s.M[order[i]].CurG)
-		c.M[i].Inj = rl(s.M[order[i]].Inj)
-		c.M[i].LockedG = rl(s.M[order[i]].LockedG)
-		rho[i] = int8(order[i])
+	for m := 0; m < int(s.nM); m++ {
+		c.M[m].CurG = rl(s.M[m].CurG)
+		c.M[m].Inj = rl(s.M[m].Inj)
+		c.M[m].LockedG = rl(s.M[m].LockedG)
 	}
-	label[0] = NoG
-	return c, rho, label
+	return c
 }
 
 // canonFull is the representative of s with the sorting permutation of M
