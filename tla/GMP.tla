@@ -17,6 +17,10 @@
 (*   st.NPIdle, st.NMSpinning, st.NeedSpinning, st.SpawnLeft               *)
 (*   st.GCWaiting, st.StopWait, st.STWPhase, st.STWLeft, st.Procs,         *)
 (*   st.NilRead: stop-the-world and procresize (STW)                       *)
+(*   st.LastPoll, st.PollUntil: the blocking poller (PollBlock);           *)
+(*   st.TimerP[g], st.TimerWhen[g]: g's sleep timer (NTimers); and in each *)
+(*   M record wasspinning, polluntil, checked, inherit: findRunnable's    *)
+(*   locals the poller and timers need (constant without them)             *)
 (* An M's pc is where it is between two of the runtime's synchronization   *)
 (* steps (a sched.lock section, or one read-modify-write of a shared       *)
 (* scheduler word); scan is the set of Ps its current scan has looked at   *)
@@ -56,6 +60,14 @@ CONSTANTS
     ProcResize, \* StartTheWorld may restart with one P fewer or more (procresize;
                 \* two stop-the-worlds; spec.Bounds.ProcResize, needs STW)
     NoPark,     \* goroutines never park (spec.Bounds.NoPark, golang/go#13546)
+    PollBlock,  \* the M that blocks in netpoll (spec.Bounds.PollBlock, needs
+                \* NetpollOn): NetpollBlock, NetpollBreak, NetpollWake,
+                \* NetpollPidleget, NetpollNoP, NetpollReady, and handoffp's
+                \* "last running P and nobody polling" clause
+    NTimers,    \* 0: no timers; else the longest sleep in clock ticks
+                \* (spec.Bounds.Timers, needs PollBlock, excludes STW):
+                \* TimerSleep, CheckTimers, StealTimers, CheckTimersNoP,
+                \* TimerTick
     GoVersion,  \* 126: Go 1.26; 122: Go 1.22 (injectglist has no final
                 \* wakep); 121: Go 1.21 (no wakep in goschedImpl, no
                 \* global-queue recheck without a P); 119: Go 1.19 (no
@@ -74,7 +86,8 @@ CONSTANTS
 BugNames == {"none", "ready-no-wakep", "no-61", "nmspinning-no-dec",
              "gosched-local", "retake-ignores-local", "syscallblock-no-handoff",
              "stoplockedm-no-handoff", "locked-runs-anywhere",
-             "procresize-drops-runq", "findrunnable-ignores-gcwaiting"}
+             "procresize-drops-runq", "findrunnable-ignores-gcwaiting",
+             "timers-not-stolen", "handoffp-ignores-poller"}
 
 ASSUME /\ NP \in 1..4 /\ NM \in NP..8 /\ NG \in 1..8
        /\ Cap \in {2, 4, 8} /\ Spawn \in 0..15 /\ SchedTick \in 1..61
@@ -83,6 +96,10 @@ ASSUME /\ NP \in 1..4 /\ NM \in NP..8 /\ NG \in 1..8
        /\ SyscallBlock \in BOOLEAN /\ LockOSThreadOn \in BOOLEAN /\ NoPark \in BOOLEAN
        /\ STW \in BOOLEAN /\ ProcResize \in BOOLEAN /\ (ProcResize => STW)
        /\ GoVersion \in {104, 105, 110, 111, 113, 117, 119, 121, 122, 126} /\ Bug \in BugNames
+       /\ PollBlock \in BOOLEAN /\ (PollBlock => NetpollOn) /\ NTimers \in 0..3
+       /\ (NTimers > 0 => (PollBlock /\ ~STW))
+       /\ (Bug = "timers-not-stolen" => (NTimers > 0))
+       /\ (Bug = "handoffp-ignores-poller" => PollBlock)
 
 \* sched.needspinning exists from Go 1.20 on (spec.Bounds.Go).
 NeedSpinningOn == GoVersion # 119
@@ -129,7 +146,8 @@ STWPhases == {"none", "stopping", "wakep", "grown"}
 MPCs == {"idle", "sched", "local", "poll", "spin", "steal", "drop", "dropspin",
          "recheck", "recheckrunqs", "recheckp", "stop", "syscallnop",
          "injectglob", "injectstart", "injectlocal", "injectwake", "resetspin", "run",
-         "startlocked", "lockedwait", "exitlockcheck"}
+         "startlocked", "lockedwait", "exitlockcheck",
+         "timersnop", "pollcheck", "netpoll", "netpollret", "netpolllock"}
 
 Min(S) == CHOOSE x \in S : \A y \in S : x <= y
 Min3(a, b, c) == Min({a, b, c})
@@ -141,8 +159,13 @@ VARIABLE st
 \* LockOSThread wired to the M, or NoG. nextp is m.nextp: the P that
 \* StartLockedM handed to this locked M before it parked in stoplockedm,
 \* or NoP (the spec stores it plus one, with 0 for none).
+\* wasspinning, polluntil, checked and inherit are findRunnable's locals
+\* the blocking poller and timers need (spec.MState's WasSpinning,
+\* PollUntil, Checked, Inherit; always FALSE / 0 without them): polluntil
+\* is 0 for none, 1 for due now, k+1 for due in k ticks.
 IdleMRec == [pc |-> "idle", p |-> NoP, curg |-> NoG, spinning |-> FALSE, scan |-> {}, wake |-> "none",
-             inj |-> NoG, lockedg |-> NoG, nextp |-> NoP, tainted |-> FALSE]
+             inj |-> NoG, lockedg |-> NoG, nextp |-> NoP, tainted |-> FALSE,
+             wasspinning |-> FALSE, polluntil |-> 0, checked |-> FALSE, inherit |-> FALSE]
 
 Init ==
     st = [G |-> [g \in Gs |-> IF g = 1 THEN "running" ELSE "idle"],
@@ -151,7 +174,8 @@ Init ==
           M |-> [m \in Ms |-> IF m = 0
                                 THEN [pc |-> "run", p |-> 0, curg |-> 1, spinning |-> FALSE, scan |-> {},
                                       wake |-> "none", inj |-> NoG, lockedg |-> NoG, nextp |-> NoP,
-                                      tainted |-> FALSE]
+                                      tainted |-> FALSE, wasspinning |-> FALSE, polluntil |-> 0,
+                                      checked |-> FALSE, inherit |-> FALSE]
                                 ELSE IdleMRec],
           Runq |-> <<>>,
           NPIdle |-> NP - 1,
@@ -167,7 +191,16 @@ Init ==
           STWPhase |-> "none",
           STWLeft |-> IF ~STW THEN 0 ELSE IF ProcResize THEN 2 ELSE 1,
           Procs |-> NP,
-          NilRead |-> FALSE]
+          NilRead |-> FALSE,
+          \* The blocking poller (PollBlock): sched.lastpoll # 0 (nobody
+          \* blocks in netpoll; schedinit sets it), sched.pollUntil in
+          \* polluntil's encoding. Timers (NTimers): the P whose heap holds
+          \* g's sleep timer (NoP: none) and the ticks until it is due (0:
+          \* due).
+          LastPoll |-> PollBlock,
+          PollUntil |-> 0,
+          TimerP |-> [g \in Gs |-> NoP],
+          TimerWhen |-> [g \in Gs |-> 0]]
 
 -----------------------------------------------------------------------------
 (* Helpers: each maps a state record s to the state after the runtime      *)
@@ -215,7 +248,8 @@ NoIdleM == [startm |-> "no idle M"]
 Cut(s) == s = NoIdleM
 NewMRec(p, spinning, tainted) ==
     [pc |-> "sched", p |-> p, curg |-> NoG, spinning |-> spinning, scan |-> {}, wake |-> "none",
-     inj |-> NoG, lockedg |-> NoG, nextp |-> NoP, tainted |-> tainted]
+     inj |-> NoG, lockedg |-> NoG, nextp |-> NoP, tainted |-> tainted,
+     wasspinning |-> FALSE, polluntil |-> 0, checked |-> FALSE, inherit |-> FALSE]
 \* StartMX is startm where slot, if not NoM, is the M slot of a thread that
 \* a locked G's exit is ending (GoExit): with no idle M, newm's thread
 \* takes that slot. From Go 1.12 on the template thread makes it; go1.11
@@ -243,6 +277,108 @@ BecomeSpin(s, m) == [s EXCEPT !.M[m].spinning = TRUE, !.NMSpinning = @ + 1,
 \* anything else (spec.WakeStage).
 CallWakep(s, m) == [s EXCEPT !.M[m].wake = "pending"]
 
+(* The blocking poller and timers (PollBlock, NTimers; spec/poller.go and  *)
+(* spec/timers.go). Their helpers name their parameters and bound          *)
+(* variables apart from every caller's (tla-checker 0.9.0 evaluates an     *)
+(* argument in the callee's scope: docs/tla.md).                           *)
+
+\* g waits on something other than a timer (the network, a channel): the
+\* network may ready it. netpollAnyWaiters is "some G so waits".
+NetWaiting(ns, ng) == ns.G[ng] = "waiting" /\ ns.TimerP[ng] = NoP
+NetpollAnyWaiters(ns) == \E nwg \in Gs : NetWaiting(ns, nwg)
+\* The non-blocking polls (findRunnable's netpoll(0), sysmon's) run only
+\* while nobody blocks in netpoll (sched.lastpoll # 0).
+NetPolled(ns) == ~PollBlock \/ ns.LastPoll
+\* The Ms in the poller: blocked in netpoll, or returned and not yet past
+\* their stores of sched.pollUntil and sched.lastpoll (at most one,
+\* InvPoll); PollerM is the lowest, as spec's pollerM scans the Ms.
+Pollers(ns) == {npm \in Ms : ns.M[npm].pc \in {"netpoll", "netpollret"}}
+PollerM(ns) == Min(Pollers(ns))
+PollerBlocked(ns) == Pollers(ns) # {} /\ ns.M[PollerM(ns)].pc = "netpoll"
+\* netpollBreak: the M blocked in netpoll, if any, returns. A break with
+\* nobody blocked is lost (the runtime's spurious wake-up, left out).
+NetpollBreakS(ns) ==
+    IF PollerBlocked(ns) THEN [ns EXCEPT !.M[PollerM(ns)].pc = "netpollret"] ELSE ns
+
+\* Timers. A pollUntil-like value: 0 none, 1 due, k+1 due in k ticks. The
+\* earlier of two (0: none), and the earliest of a set.
+MinPU(pa, pb) == IF pa = 0 \/ (pb # 0 /\ pb < pa) THEN pb ELSE pa
+MinPUSet(pset) == IF pset \ {0} = {} THEN 0 ELSE Min(pset \ {0})
+\* P p's earliest timer in that encoding (timers.wakeTime).
+NextTimer(ts, tp) == MinPUSet({ts.TimerWhen[tg] + 1 : tg \in {tg2 \in Gs : ts.TimerP[tg2] = tp}})
+HasDueTimer(ts, tp) == \E tg \in Gs : ts.TimerP[tg] = tp /\ ts.TimerWhen[tg] = 0
+\* runTimers: P rp's due timers run on an M holding P rq, in G order: each
+\* sleeping G is readied into rq's runnext (ready(gp, next=true)).
+RunTimer(rs, rp, rq, rg) ==
+    IF rg > NG THEN rs
+    ELSE IF rs.TimerP[rg] = rp /\ rs.TimerWhen[rg] = 0
+      THEN RunqPut([rs EXCEPT !.TimerP[rg] = NoP, !.G[rg] = "runnable"], rq, rg, TRUE)
+    ELSE rs
+RunTimers(us, up, uq) ==   \* NG <= 8
+    RunTimer(RunTimer(RunTimer(RunTimer(RunTimer(RunTimer(RunTimer(RunTimer(us, up, uq, 1),
+             up, uq, 2), up, uq, 3), up, uq, 4), up, uq, 5), up, uq, 6), up, uq, 7), up, uq, 8)
+
+\* wakeNetPoller(when) of M wm (TimerSleep): if an M blocks in netpoll
+\* past when, break its sleep; if nobody polls, wakep.
+WakeNetPoller(ws, wm, wwhen) ==
+    IF ~ws.LastPoll
+      THEN IF ws.PollUntil = 0 \/ ws.PollUntil > wwhen THEN NetpollBreakS(ws) ELSE ws
+    ELSE CallWakep(ws, wm)
+
+\* findRunnable's tail, once M tm has no P and has found nothing: stopm;
+\* with the blocking poller the lastpoll decision (pc "pollcheck"), after
+\* checkTimersNoP (pc "timersnop") if the M was spinning and timers exist.
+FindRunnableTail(fs, fm, fwas) ==
+    IF ~PollBlock THEN [fs EXCEPT !.M[fm].pc = "stop"]
+    ELSE IF fwas /\ NTimers > 0 THEN [fs EXCEPT !.M[fm].pc = "timersnop", !.M[fm].wasspinning = TRUE]
+    ELSE [fs EXCEPT !.M[fm].pc = "pollcheck", !.M[fm].wasspinning = fwas]
+
+\* findRunnable's locals are kept only where they mean something (spec's
+\* normalizePollFields), so that states differing only in dead locals
+\* are one state: polluntil from the top (once checked) to the poll
+\* decision, checked at the top, inherit at "resetspin", wasspinning from
+\* the tail to the end of the poll.
+PollUntilPCs == {"local", "poll", "spin", "steal", "drop", "dropspin", "recheck", "recheckrunqs",
+                 "recheckp", "timersnop", "pollcheck"}
+WasSpinningPCs == {"timersnop", "pollcheck", "netpoll", "netpollret", "netpolllock"}
+NormM(nr) ==
+    [nr EXCEPT !.polluntil = IF nr.pc \in PollUntilPCs \/ (nr.pc = "sched" /\ nr.checked) THEN nr.polluntil ELSE 0,
+               !.checked = (nr.pc = "sched" /\ nr.checked),
+               !.inherit = (nr.pc = "resetspin" /\ nr.inherit),
+               !.wasspinning = (nr.pc \in WasSpinningPCs /\ nr.wasspinning)]
+\* leaveTop: M lm at the top of findRunnable, not yet checked, takes a
+\* step other than CheckTimers or wakep's: its checkTimers ran nothing,
+\* and it keeps its own P's earliest timer as its pollUntil (read at the
+\* instant of the step).
+LeavesTop(lm) ==
+    /\ NTimers > 0 /\ st.M[lm].pc = "sched" /\ ~st.M[lm].checked /\ st.M[lm].p # NoP
+    /\ st.M[lm].lockedg = NoG /\ st.M[lm].curg = NoG
+\* The state after a step of M pm's loop whose result is pns: with the
+\* poller, leaveTop's read and the normalization of pm's locals, as the
+\* spec's step does around each M step (a NoIdleM result passes).
+Post(pm, pns) ==
+    IF ~PollBlock \/ Cut(pns) THEN pns
+    ELSE [pns EXCEPT !.M[pm] = NormM(IF LeavesTop(pm)
+                                       THEN [pns.M[pm] EXCEPT !.polluntil = NextTimer(st, st.M[pm].p)]
+                                       ELSE pns.M[pm])]
+
+\* handoffp's "this was the last running P and nobody polls the network"
+\* (PollBlock): start an M on it, which will block in netpoll. The
+\* handoffp-ignores-poller bug leaves the clause out.
+LastPollerClause(ls) ==
+    PollBlock /\ Bug # "handoffp-ignores-poller" /\ ls.NPIdle = ls.Procs - 1 /\ ls.LastPoll
+\* handoffp's wakeNetPoller(when) for a P with timers that went idle,
+\* without a calling M: break a poller sleeping past when; if nobody
+\* polls, wakep (its CAS and lock section as one step, as the stopper's).
+WakeNetPollerNoM(ws, wwhen, wslot) ==
+    IF ~ws.LastPoll
+      THEN IF ws.PollUntil = 0 \/ ws.PollUntil > wwhen THEN NetpollBreakS(ws) ELSE ws
+    ELSE IF ws.NMSpinning # 0 THEN ws
+    ELSE IF IdlePs(ws) # {} THEN StartMX([Pidleget(ws) EXCEPT !.NMSpinning = @ + 1], PidleGot(ws), TRUE, wslot)
+    ELSE NoIdleP(ws)
+IdledWithTimers(is, ip, islot) ==
+    IF NTimers > 0 /\ NextTimer(is, ip) # 0 THEN WakeNetPollerNoM(is, NextTimer(is, ip), islot) ELSE is
+
 \* handoffp of a P whose M gives it away: Retake of an M in a syscall,
 \* EnterSyscallBlock, StopLockedM, the exit of a locked G.
 HandoffpX(s, p, slot) ==
@@ -254,7 +390,8 @@ HandoffpX(s, p, slot) ==
     ELSE IF s.NMSpinning + s.NPIdle = 0
       THEN StartMX([s EXCEPT !.NMSpinning = @ + 1, !.NeedSpinning = FALSE], p, TRUE, slot)
     ELSE IF s.GCWaiting THEN GCStopP(s, p)   \* a stop-the-world waits: stopped, not idled
-    ELSE Pidleput(s, p)
+    ELSE IF LastPollerClause(s) THEN StartMX(s, p, FALSE, slot)
+    ELSE IdledWithTimers(Pidleput(s, p), p, slot)
 Handoffp(s, p) == HandoffpX(s, p, NoM)
 
 \* execute: g runs on M m; a fresh time slice (inherit = FALSE) increments
@@ -286,13 +423,15 @@ Dispatch(s, m, g, inherit) ==
 
 \* The end of schedule. A spinning M first takes resetspinning, a step of
 \* its own (ResetSpinning, pc "resetspin"): until then it holds g, still
-\* runnable, as its curg and counts in nmspinning. Any other M dispatches
-\* g. (A spinning M's own queue is empty, so it never inherits a time
-\* slice; spec.run rejects that case.)
+\* runnable, as its curg and counts in nmspinning, and keeps whether g
+\* inherits the time slice (inherit). Any other M dispatches g. (Without
+\* timers a spinning M's own queue is empty, so it never inherits a time
+\* slice; spec.run rejects that case. With timers it may: a timer it ran
+\* readied g into its runnext.)
 Run(s, m, g, inherit) ==
     IF Cut(s) THEN s
     ELSE IF s.M[m].spinning
-      THEN [s EXCEPT !.M[m].curg = g, !.M[m].pc = "resetspin", !.M[m].scan = {}]
+      THEN [s EXCEPT !.M[m].curg = g, !.M[m].pc = "resetspin", !.M[m].scan = {}, !.M[m].inherit = inherit]
     ELSE Dispatch(s, m, g, inherit)
 
 \* goschedImpl (Gosched and preemption of M m's G g on P p): g goes to
@@ -401,8 +540,9 @@ Park(m) ==
     /\ ~NoPark /\ Running(m)
     /\ st' = [st EXCEPT !.G[st.M[m].curg] = "waiting", !.M[m].curg = NoG, !.M[m].pc = "sched"]
 
+\* (A G that sleeps on a timer is readied only by the timer.)
 Ready(m, g) ==
-    /\ Running(m) /\ st.G[g] = "waiting"
+    /\ Running(m) /\ NetWaiting(st, g)
     /\ LET s1 == RunqPut([st EXCEPT !.G[g] = "runnable"], st.M[m].p, g, TRUE) IN
        st' = IF Bug = "ready-no-wakep" THEN s1 ELSE CallWakep(s1, m)
 
@@ -432,6 +572,18 @@ LockOSThread(m) ==
 UnlockOSThread(m) ==
     /\ LockOSThreadOn /\ Running(m) /\ st.M[m].lockedg # NoG
     /\ st' = [st EXCEPT !.M[m].lockedg = NoG]
+
+\* time.Sleep for d ticks (NTimers): gopark, then park_m's resetForSleep
+\* puts the G's timer on its P's heap and, if it is the P's earliest,
+\* calls wakeNetPoller.
+TimerSleep(m, d) ==
+    /\ NTimers > 0 /\ ~NoPark /\ Running(m) /\ d \in 1..NTimers
+    /\ LET g == st.M[m].curg
+           p == MyP(m)
+           nt == NextTimer(st, p)
+           s1 == [st EXCEPT !.G[g] = "waiting", !.TimerP[g] = p, !.TimerWhen[g] = d,
+                            !.M[m].curg = NoG, !.M[m].pc = "sched"]
+       IN st' = IF nt = 0 \/ d + 1 < nt THEN WakeNetPoller(s1, m, d + 1) ELSE s1
 
 -----------------------------------------------------------------------------
 (* Syscall exit, by the M whose G is in a syscall (the G decides when).    *)
@@ -469,14 +621,34 @@ ExitSyscallNoP(m) ==
 \* is the next step (pc "spin"). A locked M takes none of these steps
 \* (Top): its schedule goes no further than StopLockedM.
 \* Under gcwaiting the top of findRunnable is gcstopm (GCStopM), unless
-\* the findrunnable-ignores-gcwaiting bug leaves the check out.
+\* the findrunnable-ignores-gcwaiting bug leaves the check out. With a
+\* due timer on its own P, not yet checked in this pass, it is
+\* checkTimers (CheckTimers).
+\*
+\* Every step of an M's loop ends with Post (leaveTop and the
+\* normalization of findRunnable's locals: the identity without
+\* PollBlock), except CheckTimers, which sets them, and wakep's steps.
 GCStopAtTop == st.GCWaiting /\ Bug # "findrunnable-ignores-gcwaiting"
-AtSched(m) == Top(m, "sched") /\ ~GCStopAtTop
+TimersDue(m) == NTimers > 0 /\ ~st.M[m].checked /\ HasDueTimer(st, MyP(m))
+AtSched(m) == Top(m, "sched") /\ ~GCStopAtTop /\ ~TimersDue(m)
 AtLocal(m) == Top(m, "local") \/ (AtSched(m) /\ ~Check61(st, MyP(m)))
 
-\* stealWork: a spinning M past netpoll, or in its scan.
+\* stealWork: a spinning M past netpoll, or in its scan. With timers,
+\* a victim with a due timer gets checkTimers(p2) (StealTimers) instead of
+\* runqsteal (not under the timers-not-stolen bug).
 Scanning(m) == (Top(m, "poll") /\ Spinning(m)) \/ PC(m) = "steal"
 Victims(m) == {v \in LivePs(st) : v # MyP(m) /\ v \notin st.M[m].scan}
+StealsTimersOn == NTimers > 0 /\ Bug # "timers-not-stolen"
+StealsTimers(v) == StealsTimersOn /\ HasDueTimer(st, v)
+
+\* findRunnable's tail with the poller (pc "pollcheck"): block in netpoll
+\* if a G waits on the network or the M has seen a timer, and the swap of
+\* sched.lastpoll to 0 wins; else, if the M has seen a timer and the
+\* poller sleeps past it, netpollBreak; else stopm (StopM).
+PollBlockCond(m) == (st.M[m].polluntil # 0 \/ NetpollAnyWaiters(st)) /\ st.LastPoll
+PollBreakCond(m) ==
+    /\ st.M[m].polluntil # 0 /\ ~st.LastPoll
+    /\ (st.PollUntil = 0 \/ st.PollUntil > st.M[m].polluntil)
 
 \* The sched.lock section that ends the search with a P: after SpinLimit,
 \* or a steal scan with no victim left.
@@ -487,19 +659,19 @@ AtDrop(m) == ScanOver(m) /\ ~st.GCWaiting
 \* The 1/61 check finds sched.runq not empty: globrunqget under sched.lock.
 Global61(m) ==
     /\ AtSched(m) /\ Check61(st, MyP(m)) /\ st.Runq # <<>>
-    /\ Succ(Run([st EXCEPT !.Runq = Tail(@)], m, Head(st.Runq), FALSE))
+    /\ Succ(Post(m, Run([st EXCEPT !.Runq = Tail(@)], m, Head(st.Runq), FALSE)))
 
 \* The 1/61 check finds sched.runq empty.
 Global61Miss(m) ==
     /\ AtSched(m) /\ Check61(st, MyP(m)) /\ st.Runq = <<>>
-    /\ st' = [st EXCEPT !.M[m].pc = "local"]
+    /\ st' = Post(m, [st EXCEPT !.M[m].pc = "local"])
 
 RunqGet(m) ==
     /\ AtLocal(m) /\ ~LocalEmpty(st, MyP(m))
     /\ LET p == MyP(m) IN
-       Succ(IF st.P[p].runnext # NoG
-              THEN Run([st EXCEPT !.P[p].runnext = NoG], m, st.P[p].runnext, TRUE)
-              ELSE Run([st EXCEPT !.P[p].ring = Tail(@)], m, Head(st.P[p].ring), FALSE))
+       Succ(Post(m, IF st.P[p].runnext # NoG
+                      THEN Run([st EXCEPT !.P[p].runnext = NoG], m, st.P[p].runnext, TRUE)
+                      ELSE Run([st EXCEPT !.P[p].ring = Tail(@)], m, Head(st.P[p].ring), FALSE)))
 
 \* At the top (local queue empty), or in the lock section before releasing
 \* the P.
@@ -507,41 +679,41 @@ GlobRunqGetBatch(m) ==
     /\ \/ AtLocal(m) /\ LocalEmpty(st, MyP(m))
        \/ AtDrop(m)
     /\ st.Runq # <<>>
-    /\ Succ(TakeGlobalBatch(st, m))
+    /\ Succ(Post(m, TakeGlobalBatch(st, m)))
 
 \* The local queue and sched.runq seen empty (the local queue gains work
 \* only from its owner, this M): on to netpoll.
 GlobRunqMiss(m) ==
     /\ AtLocal(m) /\ LocalEmpty(st, MyP(m)) /\ st.Runq = <<>>
-    /\ st' = [st EXCEPT !.M[m].pc = "poll"]
+    /\ st' = Post(m, [st EXCEPT !.M[m].pc = "poll"])
 
 \* netpoll(0) returns waiting G g, whatever the queues hold: it is made
-\* runnable, then run.
+\* runnable, then run. Skipped while an M blocks in netpoll (NetPolled).
 Netpoll(m, g) ==
-    /\ NetpollOn /\ Top(m, "poll") /\ st.G[g] = "waiting"
-    /\ Succ(Run([st EXCEPT !.G[g] = "runnable"], m, g, FALSE))
+    /\ NetpollOn /\ Top(m, "poll") /\ NetPolled(st) /\ NetWaiting(st, g)
+    /\ Succ(Post(m, Run([st EXCEPT !.G[g] = "runnable"], m, g, FALSE)))
 
 \* netpoll(0) returns two waiting Gs (InjectList): g to run, h to injectglist
 \* with the M's P. Both are made runnable and held; netpoll's result is free,
 \* so it is drawn at the instant of injectglist's npidle load, which picks
 \* the way: the global queue (an idle P was read) or the M's own queue.
 NetpollInject(m, g, h) ==
-    /\ InjectList /\ Top(m, "poll") /\ g # h /\ st.G[g] = "waiting" /\ st.G[h] = "waiting"
-    /\ st' = [st EXCEPT !.G[g] = "runnable", !.G[h] = "runnable", !.M[m].curg = g, !.M[m].inj = h,
-                        !.M[m].pc = IF st.NPIdle > 0 THEN "injectglob" ELSE "injectlocal"]
+    /\ InjectList /\ Top(m, "poll") /\ NetPolled(st) /\ g # h /\ NetWaiting(st, g) /\ NetWaiting(st, h)
+    /\ st' = Post(m, [st EXCEPT !.G[g] = "runnable", !.G[h] = "runnable", !.M[m].curg = g, !.M[m].inj = h,
+                                !.M[m].pc = IF st.NPIdle > 0 THEN "injectglob" ELSE "injectlocal"])
 
 \* injectglist's global part: globrunqputbatch under sched.lock.
 InjectGlobrunq(m) ==
     /\ PC(m) = "injectglob"
-    /\ st' = [st EXCEPT !.Runq = Append(@, st.M[m].inj), !.M[m].inj = NoG, !.M[m].pc = "injectstart"]
+    /\ st' = Post(m, [st EXCEPT !.Runq = Append(@, st.M[m].inj), !.M[m].inj = NoG, !.M[m].pc = "injectstart"])
 
 \* startIdle: pidlegetSpinning and startm (a non-spinning M) under
 \* sched.lock, or no idle P: needspinning.
 InjectStartIdle(m) ==
     /\ PC(m) = "injectstart"
     /\ LET s1 == [st EXCEPT !.M[m].pc = "injectwake"] IN
-       Succ(IF IdlePs(s1) # {} THEN StartM(Pidleget(s1), PidleGot(s1), FALSE)
-            ELSE NoIdleP(s1))
+       Succ(Post(m, IF IdlePs(s1) # {} THEN StartM(Pidleget(s1), PidleGot(s1), FALSE)
+                    ELSE NoIdleP(s1)))
 
 \* injectglist's local part: runqputbatch onto the M's P; what does not fit
 \* goes to sched.runq.
@@ -551,74 +723,92 @@ InjectRunqput(m) ==
            h == st.M[m].inj
            s1 == IF Len(st.P[p].ring) < Cap THEN [st EXCEPT !.P[p].ring = Append(@, h)]
                  ELSE [st EXCEPT !.Runq = Append(@, h)]
-       IN st' = [s1 EXCEPT !.M[m].inj = NoG, !.M[m].pc = "injectwake"]
+       IN st' = Post(m, [s1 EXCEPT !.M[m].inj = NoG, !.M[m].pc = "injectwake"])
 
 \* injectglist's final wakep (Go 1.23 on), then the netpolled G runs.
 InjectWakep(m) ==
     /\ PC(m) = "injectwake"
     /\ LET s1 == Run([st EXCEPT !.M[m].curg = NoG], m, st.M[m].curg, FALSE)
-       IN Succ(IF InjectWakepOn THEN CallWakep(s1, m) ELSE s1)
+       IN Succ(Post(m, IF InjectWakepOn THEN CallWakep(s1, m) ELSE s1))
 
 \* The spinning limit allows it (2*nmspinning < procs-npidle): the M's
 \* becomeSpinning is its next step.
 SpinOK(m) ==
     /\ Top(m, "poll") /\ ~Spinning(m)
     /\ 2 * st.NMSpinning < st.Procs - st.NPIdle
-    /\ st' = [st EXCEPT !.M[m].pc = "spin"]
+    /\ st' = Post(m, [st EXCEPT !.M[m].pc = "spin"])
 
 \* becomeSpinning (nmspinning.Add(1)): the M goes straight to stealWork.
 BecomeSpinning(m) ==
     /\ Top(m, "spin")
-    /\ st' = ScanDone([BecomeSpin(st, m) EXCEPT !.M[m].pc = "steal"], m)
+    /\ st' = Post(m, ScanDone([BecomeSpin(st, m) EXCEPT !.M[m].pc = "steal"], m))
 
 \* The spinning limit says no: the M goes on to release its P.
 SpinLimit(m) ==
     /\ Top(m, "poll") /\ ~Spinning(m)
     /\ 2 * st.NMSpinning >= st.Procs - st.NPIdle
-    /\ st' = [st EXCEPT !.M[m].pc = "drop"]
+    /\ st' = Post(m, [st EXCEPT !.M[m].pc = "drop"])
 
 \* stealWork visits victim v, which has work then: runqsteal, then run (a
 \* spinning M: resetspinning is its next step).
 Steal(m, v) ==
-    /\ Scanning(m) /\ v \in Victims(m) /\ HasWork(st, v)
+    /\ Scanning(m) /\ v \in Victims(m) /\ ~StealsTimers(v) /\ HasWork(st, v)
     /\ LET b  == StealBatch(st, v)
            s1 == AfterSteal(st, v)
            s2 == [s1 EXCEPT !.P[MyP(m)].ring = @ \o SubSeq(b, 1, Len(b) - 1),
                             !.M[m].scan = {}]
-       IN Succ(Run(s2, m, b[Len(b)], FALSE))
+       IN Succ(Post(m, Run(s2, m, b[Len(b)], FALSE)))
 
-\* stealWork visits victim v and finds nothing.
+\* stealWork visits victim v and finds nothing. With timers its last round
+\* looked at v's timers too: none due, the earliest folded into polluntil.
 StealMiss(m, v) ==
-    /\ Scanning(m) /\ v \in Victims(m) /\ ~HasWork(st, v)
-    /\ st' = ScanDone([st EXCEPT !.M[m].scan = @ \cup {v}, !.M[m].pc = "steal"], m)
+    /\ Scanning(m) /\ v \in Victims(m) /\ ~StealsTimers(v) /\ ~HasWork(st, v)
+    /\ st' = Post(m, ScanDone([st EXCEPT !.M[m].scan = @ \cup {v}, !.M[m].pc = "steal",
+                                         !.M[m].polluntil = IF StealsTimersOn THEN MinPU(@, NextTimer(st, v))
+                                                            ELSE @], m))
+
+\* stealWork's last round: checkTimers(p2) of victim v readies its due Gs
+\* onto the M's own P (runnext), and the M takes one at once (runqget: the
+\* last one readied, from runnext, inheriting the time slice). ready's
+\* wakep finds this M spinning: nothing to do.
+StealTimers(m, v) ==
+    /\ Scanning(m) /\ v \in Victims(m) /\ StealsTimers(v)
+    /\ LET p == MyP(m)
+           s1 == RunTimers(st, v, p)
+           s2 == [s1 EXCEPT !.M[m].polluntil = MinPU(@, NextTimer(s1, v)), !.M[m].scan = {}]
+       IN Succ(Post(m, IF s2.P[p].runnext # NoG
+                         THEN Run([s2 EXCEPT !.P[p].runnext = NoG], m, s2.P[p].runnext, TRUE)
+                         ELSE Run([s2 EXCEPT !.P[p].ring = Tail(@)], m, Head(s2.P[p].ring), FALSE)))
 
 \* The "delicate dance": a non-spinning M about to release its P sees
 \* sched.needspinning and becomes spinning instead.
 NeedSpinning(m) ==
     /\ AtDrop(m) /\ st.Runq = <<>> /\ ~Spinning(m) /\ st.NeedSpinning
-    /\ st' = [BecomeSpin(st, m) EXCEPT !.M[m].pc = "sched"]
+    /\ st' = Post(m, [BecomeSpin(st, m) EXCEPT !.M[m].pc = "sched"])
 
-\* releasep + pidleput under sched.lock.
+\* releasep + pidleput under sched.lock. A non-spinning M goes on to
+\* findRunnable's tail (stopm, or with the poller the poll decision).
 ReleaseP(m) ==
     /\ AtDrop(m) /\ st.Runq = <<>> /\ (Spinning(m) \/ ~st.NeedSpinning)
-    /\ st' = [Pidleput(st, MyP(m)) EXCEPT !.M[m].p = NoP,
-                                          !.M[m].pc = IF Spinning(m) THEN "dropspin" ELSE "stop"]
+    /\ LET s1 == [Pidleput(st, MyP(m)) EXCEPT !.M[m].p = NoP] IN
+       st' = Post(m, IF Spinning(m) THEN [s1 EXCEPT !.M[m].pc = "dropspin"]
+                     ELSE FindRunnableTail(s1, m, FALSE))
 
 (* The no-P recheck of an M that released its P while spinning.           *)
 
 DropSpinning(m) ==
     /\ PC(m) = "dropspin"
-    /\ st' = [st EXCEPT !.M[m].spinning = FALSE, !.NMSpinning = @ - 1, !.M[m].pc = "recheck"]
+    /\ st' = Post(m, [st EXCEPT !.M[m].spinning = FALSE, !.NMSpinning = @ - 1, !.M[m].pc = "recheck"])
 
 \* The recheck of sched.runq under sched.lock: pidlegetSpinning got a P.
 RecheckGlobal(m) ==
     /\ PC(m) = "recheck" /\ RecheckGlobalOn /\ st.Runq # <<>> /\ st.NPIdle > 0
-    /\ Succ(TakeGlobalBatch(BecomeSpin([TakeIdleP(st, m) EXCEPT !.M[m].pc = "sched"], m), m))
+    /\ Succ(Post(m, TakeGlobalBatch(BecomeSpin([TakeIdleP(st, m) EXCEPT !.M[m].pc = "sched"], m), m)))
 
 \* ... no idle P: needspinning is set, and the M goes on to checkRunqsNoP.
 RecheckGlobalNoP(m) ==
     /\ PC(m) = "recheck" /\ RecheckGlobalOn /\ st.Runq # <<>> /\ ~(st.NPIdle > 0)
-    /\ st' = [NoIdleP(st) EXCEPT !.M[m].pc = "recheckrunqs"]
+    /\ st' = Post(m, [NoIdleP(st) EXCEPT !.M[m].pc = "recheckrunqs"])
 
 \* checkRunqsNoP, one P per step (from "recheck" when sched.runq is empty).
 AtRecheckRunqs(m) == PC(m) = "recheckrunqs" \/ (PC(m) = "recheck" /\ (st.Runq = <<>> \/ ~RecheckGlobalOn))
@@ -628,17 +818,18 @@ RecheckAt(m, p) == AtRecheckRunqs(m) /\ p \notin st.M[m].scan
 \* is the next step (pc "recheckp").
 RecheckFound(m, p) ==
     /\ RecheckAt(m, p) /\ RecheckWork(st, p)
-    /\ st' = [st EXCEPT !.M[m].pc = "recheckp", !.M[m].scan = {}]
+    /\ st' = Post(m, [st EXCEPT !.M[m].pc = "recheckp", !.M[m].scan = {}])
 
 \* sched.lock: pidlegetSpinning got a P; the M spins on it (goto top).
 RecheckRunqs(m) ==
     /\ PC(m) = "recheckp" /\ st.NPIdle > 0
-    /\ st' = BecomeSpin([TakeIdleP(st, m) EXCEPT !.M[m].pc = "sched"], m)
+    /\ st' = Post(m, BecomeSpin([TakeIdleP(st, m) EXCEPT !.M[m].pc = "sched"], m))
 
-\* sched.lock: no idle P; needspinning is set and the M stops.
+\* sched.lock: no idle P; needspinning is set and the M stops (or, with
+\* the poller, goes on to findRunnable's tail).
 RecheckRunqsNoP(m) ==
     /\ PC(m) = "recheckp" /\ ~(st.NPIdle > 0)
-    /\ st' = [NoIdleP(st) EXCEPT !.M[m].pc = "stop"]
+    /\ st' = Post(m, FindRunnableTail(NoIdleP(st), m, TRUE))
 
 \* In go1.10dev, the slot procresize has grown allp by but not filled yet
 \* (STWPhase "grown", P Procs) is nil: its read is the crash (NilRead,
@@ -648,19 +839,20 @@ RecheckMiss(m, p) ==
     /\ LET sc == st.M[m].scan \cup {p}
            s1 == IF LiveAllp /\ st.STWPhase = "grown" /\ p = st.Procs
                    THEN [st EXCEPT !.NilRead = TRUE] ELSE st
-       IN st' = IF sc = Ps THEN [s1 EXCEPT !.M[m].pc = "stop", !.M[m].scan = {}]
-                ELSE [s1 EXCEPT !.M[m].pc = "recheckrunqs", !.M[m].scan = sc]
+       IN st' = Post(m, IF sc = Ps THEN FindRunnableTail([s1 EXCEPT !.M[m].scan = {}], m, TRUE)
+                        ELSE [s1 EXCEPT !.M[m].pc = "recheckrunqs", !.M[m].scan = sc])
 
-\* stopm: mput under sched.lock.
+\* stopm: mput under sched.lock; with the poller also from the poll
+\* decision when the M neither blocks in netpoll nor breaks it.
 StopM(m) ==
-    /\ PC(m) = "stop"
-    /\ st' = [st EXCEPT !.M[m].pc = "idle", !.M[m].scan = {}]
+    /\ PC(m) = "stop" \/ (PC(m) = "pollcheck" /\ ~PollBlockCond(m) /\ ~PollBreakCond(m))
+    /\ st' = Post(m, [st EXCEPT !.M[m].pc = "idle", !.M[m].scan = {}])
 
 \* exitsyscallNoP's sched.lock section: an idle P after all, or the G goes
 \* to sched.runq and the M stops.
 ExitSyscallLateP(m) ==
     /\ PC(m) = "syscallnop" /\ st.NPIdle > 0
-    /\ Succ(Run(TakeIdleP(st, m), m, st.M[m].curg, FALSE))
+    /\ Succ(Post(m, Run(TakeIdleP(st, m), m, st.M[m].curg, FALSE)))
 
 \* A locked M has no P to hand off: its stoplockedm parks it at once (pc
 \* "lockedwait") until StartLockedM brings it its G and a P. In go1.17dev
@@ -669,12 +861,12 @@ ExitSyscallLateP(m) ==
 \* unlocked M keeps the G's id in inj until then.
 ExitSyscallGlobrunq(m) ==
     /\ PC(m) = "syscallnop" /\ ~(st.NPIdle > 0)
-    /\ st' = IF LockCheckAfterPut
-               THEN [st EXCEPT !.Runq = Append(@, st.M[m].curg), !.M[m].curg = NoG,
-                               !.M[m].inj = IF Locked(m) THEN NoG ELSE st.M[m].curg,
-                               !.M[m].pc = "exitlockcheck"]
-             ELSE [st EXCEPT !.Runq = Append(@, st.M[m].curg), !.M[m].curg = NoG,
-                             !.M[m].pc = IF Locked(m) THEN "lockedwait" ELSE "stop"]
+    /\ st' = Post(m, IF LockCheckAfterPut
+                       THEN [st EXCEPT !.Runq = Append(@, st.M[m].curg), !.M[m].curg = NoG,
+                                       !.M[m].inj = IF Locked(m) THEN NoG ELSE st.M[m].curg,
+                                       !.M[m].pc = "exitlockcheck"]
+                     ELSE [st EXCEPT !.Runq = Append(@, st.M[m].curg), !.M[m].curg = NoG,
+                                     !.M[m].pc = IF Locked(m) THEN "lockedwait" ELSE "stop"])
 
 \* go1.17dev (golang/go#46524): the G's lockedm, read after the put: if any
 \* M is locked to it (this one, or another that has run it and locked it
@@ -682,18 +874,19 @@ ExitSyscallGlobrunq(m) ==
 ExitSyscallLockCheck(m) ==
     /\ PC(m) = "exitlockcheck"
     /\ LET g == IF Locked(m) THEN st.M[m].lockedg ELSE st.M[m].inj IN
-       st' = [st EXCEPT !.M[m].inj = NoG,
-                        !.M[m].pc = IF LockedMs(st, g) # {} THEN "lockedwait" ELSE "stop"]
+       st' = Post(m, [st EXCEPT !.M[m].inj = NoG,
+                                !.M[m].pc = IF LockedMs(st, g) # {} THEN "lockedwait" ELSE "stop"])
 
 \* resetspinning after a spinning M's find: spinning off, nmspinning - 1
 \* (kept under the nmspinning-no-dec bug), dispatch the G in hand (execute
 \* it with a fresh time slice, or, locked to another M, go to
-\* StartLockedM), then wakep.
+\* StartLockedM), then wakep. The G inherits the time slice if it came
+\* from the M's own runnext, which only a timer the M ran can have filled.
 ResetSpinning(m) ==
     /\ PC(m) = "resetspin"
     /\ LET s1 == [st EXCEPT !.M[m].spinning = FALSE,
                             !.NMSpinning = IF Bug = "nmspinning-no-dec" THEN @ ELSE @ - 1]
-       IN st' = CallWakep(Dispatch(s1, m, st.M[m].curg, FALSE), m)
+       IN st' = Post(m, CallWakep(Dispatch(s1, m, st.M[m].curg, st.M[m].inherit), m))
 
 \* startlockedm: M m found g, which is locked to M l. It gives l its P and
 \* g and goes to stopm. If l is parked in stoplockedm it executes g at once
@@ -705,8 +898,8 @@ StartLockedM(m) ==
     /\ LET g == st.M[m].curg
            l == LockedM(st, g)
            s1 == [st EXCEPT !.M[m].curg = NoG, !.M[m].p = NoP, !.M[m].pc = "stop"]
-       IN st' = IF st.M[l].pc # "lockedwait" THEN [s1 EXCEPT !.M[l].nextp = MyP(m)]
-                ELSE Execute([s1 EXCEPT !.M[l].p = MyP(m)], l, g, FALSE)
+       IN st' = Post(m, IF st.M[l].pc # "lockedwait" THEN [s1 EXCEPT !.M[l].nextp = MyP(m)]
+                        ELSE Execute([s1 EXCEPT !.M[l].p = MyP(m)], l, g, FALSE))
 
 \* stoplockedm: a locked M whose G gave up the CPU (Gosched, Park,
 \* preemption) gives its P away (handoffp; the stoplockedm-no-handoff bug
@@ -719,10 +912,10 @@ StopLockedM(m) ==
            s2 == IF Bug = "stoplockedm-no-handoff" THEN Pidleput(s1, MyP(m))
                  ELSE Handoffp(s1, MyP(m))
            s3 == [s2 EXCEPT !.M[m].pc = "lockedwait"]
-       IN Succ(IF Cut(s2) THEN s2
-               ELSE IF st.M[m].nextp = NoP THEN s3
-               ELSE Execute([s3 EXCEPT !.M[m].p = st.M[m].nextp, !.M[m].nextp = NoP],
-                            m, st.M[m].lockedg, FALSE))
+       IN Succ(Post(m, IF Cut(s2) THEN s2
+                       ELSE IF st.M[m].nextp = NoP THEN s3
+                       ELSE Execute([s3 EXCEPT !.M[m].p = st.M[m].nextp, !.M[m].nextp = NoP],
+                                    m, st.M[m].lockedg, FALSE)))
 
 \* gcstopm at a safe point of findRunnable while a stop-the-world waits: at
 \* the top, in a steal scan (checked once per round, so the M may visit
@@ -734,12 +927,73 @@ StopLockedM(m) ==
 GCStopM(m) ==
     /\ \/ Top(m, "sched") /\ GCStopAtTop
        \/ st.GCWaiting /\ (PC(m) = "steal" \/ ScanOver(m))
-    /\ st' = IF Bug = "findrunnable-ignores-gcwaiting"
-               THEN [st EXCEPT !.M[m].scan = {}, !.M[m].pc = "sched"]
-             ELSE IF Spinning(m)
-               THEN [st EXCEPT !.M[m].spinning = FALSE, !.M[m].scan = {}, !.M[m].pc = "sched",
-                               !.NMSpinning = @ - 1]
-             ELSE GCStopP([st EXCEPT !.M[m].p = NoP, !.M[m].scan = {}, !.M[m].pc = "stop"], MyP(m))
+    /\ st' = Post(m, IF Bug = "findrunnable-ignores-gcwaiting"
+                       THEN [st EXCEPT !.M[m].scan = {}, !.M[m].pc = "sched"]
+                     ELSE IF Spinning(m)
+                       THEN [st EXCEPT !.M[m].spinning = FALSE, !.M[m].scan = {}, !.M[m].pc = "sched",
+                                       !.NMSpinning = @ - 1]
+                     ELSE GCStopP([st EXCEPT !.M[m].p = NoP, !.M[m].scan = {}, !.M[m].pc = "stop"], MyP(m)))
+
+(* The blocking poller (PollBlock) and timers (NTimers): the M's steps,   *)
+(* weakly fair per M like the rest of its loop (spec/poller.go,            *)
+(* spec/timers.go).                                                        *)
+
+\* findRunnable's top: checkTimers runs the M's own P's due timers (each
+\* ready: runqput into runnext), keeps the P's earliest remaining timer
+\* as the M's pollUntil, and calls ready's wakep. Mandatory while such a
+\* timer is due and this pass has not checked (TimersDue).
+CheckTimers(m) ==
+    /\ Top(m, "sched") /\ ~GCStopAtTop /\ TimersDue(m)
+    /\ LET s1 == RunTimers(st, MyP(m), MyP(m)) IN
+       st' = CallWakep([s1 EXCEPT !.M[m].polluntil = NextTimer(s1, MyP(m)), !.M[m].checked = TRUE], m)
+
+\* checkTimersNoP (a spinning M's no-P recheck found nothing): every P's
+\* earliest timer folded into the M's pollUntil.
+CheckTimersNoP(m) ==
+    /\ PC(m) = "timersnop"
+    /\ st' = Post(m, [st EXCEPT !.M[m].polluntil = MinPUSet({st.M[m].polluntil} \cup
+                                                             {NextTimer(st, q) : q \in LivePs(st)}),
+                                !.M[m].pc = "pollcheck"])
+
+\* sched.lastpoll.Swap(0) won, sched.pollUntil stored with it: the M blocks
+\* in netpoll (pc "netpoll") until the network, a break or its timeout;
+\* a pollUntil already due is netpoll(0), which returns at once.
+NetpollBlock(m) ==
+    /\ PC(m) = "pollcheck" /\ PollBlockCond(m)
+    /\ st' = Post(m, [st EXCEPT !.LastPoll = FALSE, !.PollUntil = st.M[m].polluntil, !.M[m].polluntil = 0,
+                                !.M[m].pc = IF st.M[m].polluntil = 1 THEN "netpollret" ELSE "netpoll"])
+
+\* The swap lost, and the poller sleeps past this M's timer: netpollBreak,
+\* then stopm (pc "stop").
+NetpollBreak(m) ==
+    /\ PC(m) = "pollcheck" /\ ~PollBlockCond(m) /\ PollBreakCond(m)
+    /\ st' = Post(m, [NetpollBreakS(st) EXCEPT !.M[m].pc = "stop"])
+
+\* netpoll returned (a break, or its timeout): sched.pollUntil = 0 and
+\* sched.lastpoll stored.
+NetpollWake(m) ==
+    /\ PC(m) = "netpollret"
+    /\ st' = Post(m, [st EXCEPT !.PollUntil = 0, !.LastPoll = TRUE, !.M[m].pc = "netpolllock"])
+
+\* Back from the poll, pidleget under sched.lock got a P: the G the
+\* network readied (if any) runs; else goto top, spinning again if the M
+\* was.
+NetpollPidleget(m) ==
+    /\ PC(m) = "netpolllock" /\ st.NPIdle > 0
+    /\ LET g == st.M[m].curg
+           s1 == [TakeIdleP(st, m) EXCEPT !.M[m].curg = NoG, !.M[m].wasspinning = FALSE]
+       IN Succ(Post(m, IF g # NoG THEN Run(s1, m, g, FALSE)
+                       ELSE IF st.M[m].wasspinning THEN BecomeSpin([s1 EXCEPT !.M[m].pc = "sched"], m)
+                       ELSE [s1 EXCEPT !.M[m].pc = "sched"]))
+
+\* Back from the poll, no idle P: injectglist without a P (the readied G to
+\* sched.runq; startIdle finds no P and sets needspinning), then stopm.
+NetpollNoP(m) ==
+    /\ PC(m) = "netpolllock" /\ ~(st.NPIdle > 0)
+    /\ LET g == st.M[m].curg
+           s1 == [st EXCEPT !.M[m].pc = "stop", !.M[m].wasspinning = FALSE]
+       IN st' = Post(m, IF g # NoG THEN NoIdleP([s1 EXCEPT !.Runq = Append(@, g), !.M[m].curg = NoG])
+                        ELSE s1)
 
 -----------------------------------------------------------------------------
 (* wakep, by the M that called it (weakly fair per M, like the loop): the  *)
@@ -797,12 +1051,43 @@ Retake(p) ==
     /\ Succ(Handoffp([st EXCEPT !.M[Holder(st, p)].p = NoP], p))
 
 \* netpoll from sysmon: injectglist without a P starts an M on an idle P,
-\* or (no idle P) sets needspinning.
+\* or (no idle P) sets needspinning. Skipped while an M blocks in netpoll.
 InjectGList(g) ==
-    /\ NetpollOn /\ st.G[g] = "waiting"
+    /\ NetpollOn /\ NetPolled(st) /\ NetWaiting(st, g)
     /\ LET s1 == [st EXCEPT !.G[g] = "runnable", !.Runq = Append(@, g)] IN
        Succ(IF IdlePs(s1) # {} THEN StartM(Pidleget(s1), PidleGot(s1), FALSE)
             ELSE NoIdleP(s1))
+
+\* The network readies waiting G g while an M blocks in netpoll (PollBlock;
+\* external, not fair): netpoll returns it, and the poller's stores of
+\* sched.pollUntil and sched.lastpoll are taken at the same instant; the
+\* poller holds g for its pidleget (pc "netpolllock").
+NetpollReady(g) ==
+    /\ PollBlock /\ PollerBlocked(st) /\ NetWaiting(st, g)
+    /\ LET pm == PollerM(st) IN
+       st' = [st EXCEPT !.G[g] = "runnable", !.M[pm].curg = g, !.M[pm].pc = "netpolllock",
+                        !.PollUntil = 0, !.LastPoll = TRUE]
+
+\* The clock (NTimers; external, weakly fair: time passes) advances one
+\* tick while something waits for it: every timer not yet due and every
+\* pollUntil not yet reached (an M's, sched's) is one tick nearer; a
+\* poller whose timeout is reached returns (pc "netpollret").
+TickEnabled ==
+    /\ NTimers > 0
+    /\ \/ st.PollUntil > 1
+       \/ \E g \in Gs : st.TimerP[g] # NoP /\ st.TimerWhen[g] > 0
+       \/ \E m \in Ms : st.M[m].polluntil > 1
+TimerTick ==
+    /\ TickEnabled
+    /\ LET s1 == [st EXCEPT !.TimerWhen = [g \in Gs |-> IF st.TimerP[g] # NoP /\ st.TimerWhen[g] > 0
+                                                         THEN st.TimerWhen[g] - 1 ELSE st.TimerWhen[g]],
+                            !.M = [m \in Ms |-> IF st.M[m].polluntil > 1
+                                                THEN [st.M[m] EXCEPT !.polluntil = st.M[m].polluntil - 1]
+                                                ELSE st.M[m]],
+                            !.PollUntil = IF st.PollUntil > 1 THEN st.PollUntil - 1 ELSE st.PollUntil]
+       IN st' = IF st.PollUntil = 2 /\ PollerBlocked(st)
+                  THEN [s1 EXCEPT !.M[PollerM(st)].pc = "netpollret"]   \* netpoll's timeout
+                ELSE s1
 
 -----------------------------------------------------------------------------
 (* The stopper of a stop-the-world (STW): a G outside the model's Ms (its  *)
@@ -901,22 +1186,25 @@ LiveGs == {g \in Gs : st.G[g] \notin {"idle", "dead"}}
 AllExited == LiveGs = {}
 ProgramDeadlock == ~NetpollOn /\ LiveGs # {} /\ \A g \in LiveGs : st.G[g] = "waiting"
 \* No M is idle, so every startm is cut, and the spec has a step enabled:
-\* every M but an idle one or one parked in stoplockedm has one (one group
-\* per pc), and so has netpoll while a G waits. Where no step is left the
+\* every M but an idle one, one parked in stoplockedm or one blocked in
+\* netpoll has one (one group per pc), and so has netpoll while a G waits
+\* on the network, and the clock while it can tick. Where no step is left the
 \* cause is the thread limit. (Where a step is left the stutter changes
 \* nothing: [Next]_st allows it anyway.) Only a parked locked M makes this
 \* reachable on the bounds the cfgs use: with NM = 2, one M parked and the
 \* other needing a third.
 ThreadExhausted ==
     /\ IdleMs(st) = {}
-    /\ \/ \E m \in Ms : st.M[m].pc # "lockedwait"
-       \/ NetpollOn /\ \E g \in Gs : st.G[g] = "waiting"
+    /\ \/ \E m \in Ms : st.M[m].pc \notin {"lockedwait", "netpoll"}
+       \/ NetpollOn /\ \E g \in Gs : NetWaiting(st, g)
+       \/ TickEnabled
 Terminated == (AllExited \/ ProgramDeadlock \/ ThreadExhausted) /\ UNCHANGED st
 
 -----------------------------------------------------------------------------
 
 \* Every step of M m's schedule loop and of its wakep (the steps weak
-\* fairness is about): spec's ActGlobal61 .. ActWakepNoP.
+\* fairness is about): spec's ActGlobal61 .. ActWakepNoP, and the M steps
+\* of the blocking poller and timers, ActNetpollBlock .. ActCheckTimersNoP.
 SchedStep(m) ==
     \/ Global61(m) \/ Global61Miss(m) \/ RunqGet(m) \/ GlobRunqGetBatch(m)
     \/ GlobRunqMiss(m) \/ (\E g \in Gs : Netpoll(m, g))
@@ -931,17 +1219,21 @@ SchedStep(m) ==
     \/ StopM(m) \/ ExitSyscallLateP(m) \/ ExitSyscallGlobrunq(m) \/ ExitSyscallLockCheck(m)
     \/ ResetSpinning(m) \/ StartLockedM(m) \/ StopLockedM(m) \/ GCStopM(m)
     \/ Wakep(m) \/ WakepSkip(m) \/ WakepStartM(m) \/ WakepNoP(m)
+    \/ NetpollBlock(m) \/ NetpollBreak(m) \/ NetpollWake(m) \/ NetpollPidleget(m) \/ NetpollNoP(m)
+    \/ CheckTimers(m) \/ (\E v \in Ps : StealTimers(m, v)) \/ CheckTimersNoP(m)
 
 GoroutineStep(m) ==
     \/ NewProc(m) \/ GoExit(m) \/ Gosched(m) \/ Park(m)
     \/ (\E g \in Gs : Ready(m, g)) \/ EnterSyscall(m)
     \/ EnterSyscallBlock(m) \/ LockOSThread(m) \/ UnlockOSThread(m)
     \/ ExitSyscallFast(m) \/ ExitSyscallIdleP(m) \/ ExitSyscallNoP(m)
+    \/ (\E d \in 1..NTimers : TimerSleep(m, d))
 
-\* An M anywhere in its schedule loop (every pc but idle, run and
-\* lockedwait, where it is parked until another M hands it its G), or in
+\* An M anywhere in its schedule loop (every pc but idle, run, lockedwait,
+\* where it is parked until another M hands it its G, and netpoll, where
+\* it blocks until the network, a break or its timeout wakes it), or in
 \* wakep.
-InLoop(m) == st.M[m].pc \notin {"idle", "run", "lockedwait"} \/ st.M[m].wake # "none"
+InLoop(m) == st.M[m].pc \notin {"idle", "run", "lockedwait", "netpoll"} \/ st.M[m].wake # "none"
 
 \* The guards in front of the steps are implied by each step's own enabling
 \* condition (every GoroutineStep(m) needs st.M[m].pc = "run", every
@@ -955,12 +1247,16 @@ Next ==
                     ELSE InLoop(m) /\ SchedStep(m)
     \/ \E p \in Ps : st.P[p].status = "running" /\ (Preempt(p) \/ Retake(p))
     \/ \E g \in Gs : InjectGList(g)
+    \/ \E g \in Gs : NetpollReady(g)
+    \/ TimerTick
     \/ STW /\ (StopTheWorld \/ (\E n \in 1..NP : StartTheWorld(n)) \/ StartTheWorldWakep \/ ProcResizeGrow)
     \/ Terminated
 
 \* Fairness as docs/spec.md states it: "an M in its schedule loop
-\* eventually takes a step", per M, and the same for Retake per P. Nothing
-\* else is fair: programs, syscalls and the outside world may do anything.
+\* eventually takes a step", per M, and the same for Retake per P; with
+\* timers, time passes (TimerTick). Nothing else is fair: programs,
+\* syscalls and the outside world (NetpollReady among them) may do
+\* anything.
 \*
 \* Each conjunct is weak fairness, WF_st(A) == []<>~ENABLED <<A>>_st \/
 \* []<><<A>>_st, with ENABLED <<A>>_st replaced by the condition the spec
@@ -977,17 +1273,21 @@ FairRetake(p) == []<>(~RetakeEnabled(p)) \/ []<><<Retake(p)>>_st
 \* the world is stopped). Both hold trivially without STW.
 FairStopper == []<>(~StopperEnabled) \/ []<><<StopperStep>>_st
 FairSTWPreempt(p) == []<>(~(st.GCWaiting /\ PreemptEnabled(p))) \/ []<><<Preempt(p)>>_st
+\* NTimers: the clock's tick, weakly fair (spec's tick family; trivial
+\* without timers).
+FairTick == []<>(~TickEnabled) \/ []<><<TimerTick>>_st
 Fairness ==
     /\ \A m \in Ms : FairM(m)
     /\ \A p \in Ps : FairRetake(p)
     /\ \A p \in Ps : FairSTWPreempt(p)
     /\ FairStopper
+    /\ FairTick
 
 Spec == Init /\ [][Next]_st
 FairSpec == Spec /\ Fairness
 
 -----------------------------------------------------------------------------
-(* Invariants: spec/check.go's nine, numbered as in docs/spec.md.          *)
+(* Invariants: spec/check.go's ten, numbered as in docs/spec.md.           *)
 
 TypeOK ==
     /\ \A g \in Gs : st.G[g] \in GStatuses
@@ -1005,11 +1305,17 @@ TypeOK ==
                      /\ st.M[m].lockedg \in 0..NG
                      /\ st.M[m].nextp \in Ps \cup {NoP}
                      /\ st.M[m].tainted \in BOOLEAN
+                     /\ st.M[m].wasspinning \in BOOLEAN
+                     /\ st.M[m].polluntil \in 0..NTimers + 1
+                     /\ st.M[m].checked \in BOOLEAN
+                     /\ st.M[m].inherit \in BOOLEAN
     /\ \A i \in 1..Len(st.Runq) : st.Runq[i] \in Gs
     /\ st.NPIdle \in 0..NP /\ st.NMSpinning \in 0..NM /\ st.SpawnLeft \in 0..Spawn
     /\ st.NeedSpinning \in BOOLEAN
     /\ st.GCWaiting \in BOOLEAN /\ st.StopWait \in 0..NP /\ st.STWPhase \in STWPhases
     /\ st.STWLeft \in 0..2 /\ st.Procs \in 1..NP /\ st.NilRead \in BOOLEAN
+    /\ st.LastPoll \in BOOLEAN /\ st.PollUntil \in 0..NTimers + 1
+    /\ \A g \in Gs : st.TimerP[g] \in Ps \cup {NoP} /\ st.TimerWhen[g] \in 0..NTimers
 
 Occurrences(g, s) == Cardinality({i \in 1..Len(s) : s[i] = g})
 RingSlots(g) == UNION {{<<p, i>> : i \in {j \in 1..Len(st.P[p].ring) : st.P[p].ring[j] = g}} : p \in Ps}
@@ -1023,9 +1329,10 @@ CurgOf(g) == {m \in Ms : st.M[m].curg = g}
 InjOf(g) == {m \in Ms : st.M[m].inj = g /\ st.M[m].pc \in {"injectglob", "injectlocal"}}
 \* The locked M that holds g's P in nextp: g came with that P, runnable.
 NextPOf(g) == {m \in Ms : st.M[m].nextp # NoP /\ st.M[m].lockedg = g}
-\* The pcs at which an M holds its runnable curg in hand.
+\* The pcs at which an M holds its runnable curg in hand (at "netpolllock"
+\* the G the network readied, if any).
 HandPCs == {"syscallnop", "resetspin", "injectglob", "injectstart", "injectlocal", "injectwake",
-            "startlocked"}
+            "startlocked", "netpolllock"}
 
 \* 1. Each G is in exactly one place consistent with its status. A runnable
 \*    G is queued once, or is "in hand": the curg of an M in exitsyscallNoP,
@@ -1058,14 +1365,15 @@ InvQueueCap == \A p \in Ps : Len(st.P[p].ring) <= Cap
 \* 3. A spinning M holds a P whose local queue is empty, or has just
 \*    released it (pc "dropspin"), or has found work (pc "resetspin": a
 \*    steal or a global batch fills its queue just before resetspinning).
-\*    This holds only because timers are not modelled: stealWork runs
-\*    other Ps' timers, whose ready() would put Gs on the spinning M's own
-\*    P.
+\*    Without timers only the G running on a P puts Gs on its local queue;
+\*    with timers (NTimers) the M's own checkTimers may, so the queue may
+\*    hold Gs at the top after CheckTimers (checked) and at "local".
+TimersReadied(m) == NTimers > 0 /\ ((st.M[m].pc = "sched" /\ st.M[m].checked) \/ st.M[m].pc = "local")
 InvSpinning ==
     \A m \in Ms :
         st.M[m].spinning =>
             IF st.M[m].p = NoP THEN st.M[m].pc = "dropspin"
-            ELSE IF st.M[m].pc \in {"resetspin", "injectwake"} THEN TRUE
+            ELSE IF st.M[m].pc \in {"resetspin", "injectwake"} \/ TimersReadied(m) THEN TRUE
             ELSE LocalEmpty(st, st.M[m].p)
 
 \* 4. An idle P has an empty local queue and no holder; a running P has
@@ -1126,6 +1434,9 @@ InvMShape ==
              [] r.pc = "exitlockcheck" ->
                     /\ r.p = NoP /\ r.curg = NoG /\ ~r.spinning /\ LockCheckAfterPut
                     /\ (r.inj # NoG) # (r.lockedg # NoG)
+             [] r.pc \in {"timersnop", "pollcheck", "netpoll", "netpollret"} ->
+                    r.p = NoP /\ r.curg = NoG /\ ~r.spinning /\ PollBlock
+             [] r.pc = "netpolllock" -> r.p = NoP /\ ~r.spinning /\ PollBlock
              [] OTHER -> r.curg # NoG
 
 \* 8. A locked G is live and locked to one M, and runs on no other M; no M
@@ -1158,6 +1469,30 @@ InvSTW ==
                /\ (st.GCWaiting => st.StopWait = Cardinality({p \in LivePs(st) : st.P[p].status # "gcstop"}))
                /\ (~st.GCWaiting => st.StopWait = 0))
 
+\* 10. The blocking poller and timers: at most one M is in the poller (pc
+\*     "netpoll" or "netpollret"), and sched.lastpoll is 0 exactly while
+\*     one is; sched.pollUntil is set only while an M polls, within the
+\*     longest sleep, and an M still blocked has a timeout not yet
+\*     reached; a G with a timer is waiting, on an existing P's heap, due
+\*     within NTimers ticks; findRunnable's locals are where they mean
+\*     something (NormM), and all of it is off without the poller.
+PollLocalsOff(m) ==
+    ~st.M[m].wasspinning /\ st.M[m].polluntil = 0 /\ ~st.M[m].checked /\ ~st.M[m].inherit
+PollerOK ==
+    /\ Cardinality(Pollers(st)) <= 1
+    /\ (st.LastPoll <=> (Pollers(st) = {}))
+    /\ (st.PollUntil # 0 => (Pollers(st) # {}))
+    /\ st.PollUntil <= NTimers + 1
+    /\ ~(PollerBlocked(st) /\ st.PollUntil = 1)
+TimerOK(g) ==
+    IF st.TimerP[g] = NoP THEN st.TimerWhen[g] = 0
+    ELSE NTimers > 0 /\ st.TimerP[g] \in Ps /\ st.G[g] = "waiting" /\ st.TimerWhen[g] <= NTimers
+InvPoll ==
+    /\ \A m \in Ms : st.M[m].polluntil <= NTimers + 1 /\ NormM(st.M[m]) = st.M[m]
+    /\ \A m \in Ms : PollBlock \/ PollLocalsOff(m)
+    /\ IF PollBlock THEN PollerOK ELSE (~st.LastPoll /\ st.PollUntil = 0 /\ Pollers(st) = {})
+    /\ \A g \in Gs : TimerOK(g)
+
 -----------------------------------------------------------------------------
 (* Liveness, as temporal properties of FairSpec: checked by TLC, or without *)
 (* TLC by the Go explorer on the same graph (docs/tla.md says why           *)
@@ -1178,11 +1513,12 @@ WorkConservation == []<>(~LostWakeup)
 
 \* The stuttering half of (a) as a state invariant, which every checker can
 \* check: LostWakeup in a state where no fair action is enabled (no M is in
-\* its schedule loop and no Retake is possible) is a fair behaviour that
-\* stays there forever by stuttering.
+\* its schedule loop, no Retake is possible and the clock cannot tick) is
+\* a fair behaviour that stays there forever by stuttering.
 FairEnabled ==
     \/ \E m \in Ms : InLoop(m)
     \/ \E p \in Ps : RetakeEnabled(p)
+    \/ TickEnabled
 NoStuckLostWakeup == ~(LostWakeup /\ ~FairEnabled)
 
 \* A step of P p that starts a fresh time slice (execute with inheritTime
@@ -1191,14 +1527,17 @@ NoStuckLostWakeup == ~(LostWakeup /\ ~FairEnabled)
 \* the fresh slice. Steal and RecheckGlobal are always a spinning M's. A G
 \* locked to another M is not executed where it is found (Dispatch: pc
 \* "startlocked"): its slice starts when its own M executes it, in
-\* StartLockedM (that M parked) or StopLockedM (the P in its nextp).
+\* StartLockedM (that M parked) or StopLockedM (the P in its nextp). With
+\* timers a spinning M may hold a G from its own runnext (StealTimers,
+\* or RunqGet after CheckTimers): its ResetSpinning inherits the slice.
 FreshSlice(p) ==
     \E m \in Ms :
         \/ MyP(m) = p /\ ~Spinning(m) /\ st'.M[m].pc = "run"
            /\ \/ Global61(m) \/ GlobRunqGetBatch(m) \/ (\E g \in Gs : Netpoll(m, g))
               \/ (RunqGet(m) /\ st.P[p].runnext = NoG) \/ InjectWakep(m)
-        \/ MyP(m) = p /\ ResetSpinning(m) /\ st'.M[m].pc = "run"
+        \/ MyP(m) = p /\ ResetSpinning(m) /\ ~st.M[m].inherit /\ st'.M[m].pc = "run"
         \/ ExitSyscallLateP(m) /\ PidleGot(st) = p /\ st'.M[m].pc = "run"
+        \/ NetpollPidleget(m) /\ PidleGot(st) = p /\ st'.M[m].pc = "run"
         \/ MyP(m) = p /\ StartLockedM(m) /\ st.M[LockedM(st, st.M[m].curg)].pc = "lockedwait"
         \/ StopLockedM(m) /\ st.M[m].nextp = p
 TimeSlice == \A p \in Ps : []<>(st.P[p].status # "running") \/ []<><<FreshSlice(p) \/ Preempt(p)>>_st
@@ -1228,5 +1567,38 @@ NoLocalStarvation ==
 \* forever (STW). No time-slice premise: the fairness of FairStopper and
 \* FairSTWPreempt is what it rests on.
 STWCompletes == []<>(~st.GCWaiting)
+
+\* A step by which the network readies a G: findRunnable's netpoll(0)
+\* (alone or with injectglist), sysmon's netpoll, the blocked poller's
+\* return (spec's netReady kinds).
+NetStep ==
+    \/ \E m \in Ms : \E g \in Gs : Netpoll(m, g)
+    \/ \E m \in Ms : \E g, h \in Gs : NetpollInject(m, g, h)
+    \/ \E g \in Gs : InjectGList(g)
+    \/ \E g \in Gs : NetpollReady(g)
+\* The network eventually goes quiet: finitely many NetStep steps
+\* (<>[][~NetStep]_st, written as the negation TLC reads best).
+QuietNet == ~([]<><<NetStep>>_st)
+
+\* g's timer is due (on a P's heap, not yet run).
+TimerDue(g) == st.TimerP[g] # NoP /\ st.TimerWhen[g] = 0
+
+\* (e) A due timer runs (NTimers): no fair behaviour keeps g's timer due
+\* forever, given the time slice of (b), the clock's fairness (FairTick,
+\* in Fairness) and a network that goes quiet. The last premise is
+\* spec's quietNet (docs/spec.md, liveness (e)): without it an M whose G
+\* parks and is readied at once by netpoll(0), forever, never looks past
+\* its own P.
+TimerRuns ==
+    (QuietNet /\ SliceOwed) => \A g \in Gs : []<>(~TimerDue(g))
+
+\* Every P is idle, a G waits on the network, and nobody blocks in netpoll
+\* (sched.lastpoll # 0). sysmon, which would poll, sleeps while every P is
+\* idle.
+NetpollUnwatched == st.LastPoll /\ st.NPIdle = st.Procs /\ NetpollAnyWaiters(st)
+
+\* (f) The network is watched (PollBlock): no fair behaviour stays in
+\* NetpollUnwatched forever. No time slice and no quiet network assumed.
+NetpollWatched == []<>(~NetpollUnwatched)
 
 =============================================================================

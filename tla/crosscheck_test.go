@@ -158,3 +158,61 @@ func TestKeyMapping(t *testing.T) {
 		t.Errorf("scan and needspinning:\nTLA+ %s\nspec %s", k, tlacheck.SpecKey(s))
 	}
 }
+
+// TestKeyMappingPoll checks the renderings of the blocking poller's and
+// the timers' fields (Bounds.PollBlock, Bounds.Timers) on the initial
+// state and on states that differ from it in one of them.
+func TestKeyMappingPoll(t *testing.T) {
+	b := spec.Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Netpoll: true, PollBlock: true, Timers: 2}
+	md, err := spec.NewModel(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const m0 = `[curg |-> 1, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> 0, pc |-> "run", scan |-> {}, spinning |-> false, wake |-> "none", tainted |-> false, wasspinning |-> false, polluntil |-> 0, checked |-> false, inherit |-> false]`
+	const m1 = `[curg |-> 0, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> -1, pc |-> "idle", scan |-> {}, spinning |-> false, wake |-> "none", tainted |-> false, wasspinning |-> false, polluntil |-> 0, checked |-> false, inherit |-> false]`
+	label := `st=[G |-> <<"running", "idle">>, GCWaiting |-> false, M |-> (0 :> ` + m0 + ` @@ 1 :> ` + m1 + `), NMSpinning |-> 0, NPIdle |-> 1, NeedSpinning |-> false, NilRead |-> false, P |-> (0 :> [ring |-> <<>>, runnext |-> 0, status |-> "running", tick |-> 0] @@ 1 :> [ring |-> <<>>, runnext |-> 0, status |-> "idle", tick |-> 0]), Procs |-> 2, Runq |-> <<>>, STWLeft |-> 0, STWPhase |-> "none", SpawnLeft |-> 1, StopWait |-> 0, LastPoll |-> true, PollUntil |-> 0, TimerP |-> <<-1, -1>>, TimerWhen |-> <<0, 0>>]`
+	key := func(text string) string {
+		t.Helper()
+		vars, err := tlacheck.ParseAssignments(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := tlacheck.TLAKey(vars, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	init := md.Init()
+	if got, want := key(label), tlacheck.SpecKey(init); got != want {
+		t.Fatalf("initial state:\nTLA+ %s\nspec %s", got, want)
+	}
+	// One field at a time, on both sides.
+	for _, c := range []struct {
+		from, to string
+		set      func(*spec.State)
+	}{
+		{`LastPoll |-> true`, `LastPoll |-> false`, func(s *spec.State) { s.LastPoll = false }},
+		{`PollUntil |-> 0`, `PollUntil |-> 2`, func(s *spec.State) { s.PollUntil = 2 }},
+		{`TimerP |-> <<-1, -1>>, TimerWhen |-> <<0, 0>>`, `TimerP |-> <<-1, 1>>, TimerWhen |-> <<0, 2>>`,
+			func(s *spec.State) { s.TimerP[2], s.TimerWhen[2] = 2, 2 }},
+		{`wasspinning |-> false, polluntil |-> 0, checked |-> false, inherit |-> false]`,
+			`wasspinning |-> true, polluntil |-> 3, checked |-> false, inherit |-> false]`,
+			func(s *spec.State) { s.M[0].WasSpinning, s.M[0].PollUntil = true, 3 }},
+		{`checked |-> false, inherit |-> false]`, `checked |-> true, inherit |-> false]`,
+			func(s *spec.State) { s.M[0].Checked = true }},
+		{`checked |-> false, inherit |-> false]`, `checked |-> false, inherit |-> true]`,
+			func(s *spec.State) { s.M[0].Inherit = true }},
+	} {
+		mutated := strings.Replace(label, c.from, c.to, 1)
+		s := init
+		c.set(&s)
+		got, want := key(mutated), tlacheck.SpecKey(s)
+		if got != want {
+			t.Errorf("%s -> %s:\nTLA+ %s\nspec %s", c.from, c.to, got, want)
+		}
+		if got == tlacheck.SpecKey(init) {
+			t.Errorf("%s -> %s: rendered like the initial state", c.from, c.to)
+		}
+	}
+}

@@ -299,10 +299,12 @@ func TestModels(t *testing.T) {
 // checkTLCLasso replays TLC's counterexample of a GMP cfg's temporal
 // property in the spec (every step a transition of the spec) and checks it
 // with the spec's notions: fair as spec's liveness check defines fairness
-// (with the time slices for the starvation properties), and for those a G
-// that stays in the global queue (b) or in the local queues (c) throughout
-// the cycle. So TLC's verdict is shown to be a counterexample the Go
-// explorer would accept, not only the same word.
+// (with the time slices for the starvation properties and (e)), and for
+// those a G that stays in the global queue (b) or in the local queues (c)
+// throughout the cycle, or whose timer stays due (e) on a cycle without
+// the network's readiness; for (f) every state of the cycle unwatched.
+// So TLC's verdict is shown to be a counterexample the Go explorer would
+// accept, not only the same word.
 func checkTLCLasso(t *testing.T, c tlacheck.Cfg, tres tlacheck.Result) {
 	t.Helper()
 	b, err := tlacheck.BoundsFromCfg(c)
@@ -314,9 +316,9 @@ func checkTLCLasso(t *testing.T, c tlacheck.Cfg, tres tlacheck.Result) {
 		t.Errorf("TLC's counterexample in the spec: %v", err)
 		return
 	}
-	// Go 1.13 owes no time slice (GMP.tla's SliceOwed), and (a) and (d)
-	// assume none.
-	slice := c.Expect != "WorkConservation" && c.Expect != "STWCompletes" && b.Go != spec.Go113
+	// Go 1.13 owes no time slice (GMP.tla's SliceOwed), and (a), (d) and
+	// (f) assume none.
+	slice := c.Expect != "WorkConservation" && c.Expect != "STWCompletes" && c.Expect != "NetpollWatched" && b.Go != spec.Go113
 	switch err := tlacheck.LassoFair(l, b, slice); {
 	case err != nil && b.SchedTick < 2:
 		t.Logf("TLC's counterexample: fairness not checked (%v)", err)
@@ -329,6 +331,24 @@ func checkTLCLasso(t *testing.T, c tlacheck.Cfg, tres tlacheck.Result) {
 		starving = l.InLocalQueues()
 	case "NoGlobalStarvation":
 		starving = inRunqThroughout(l.Cycle())
+	case "TimerRuns":
+		starving = timerDueThroughout(l.Cycle())
+		if !l.Trace.Stutter {
+			for _, as := range l.Acts[l.Trace.Loop:] {
+				for _, a := range as {
+					if netReady(a.Kind) {
+						t.Errorf("TLC's counterexample of TimerRuns: the network readies a G on its cycle (%v), which QuietNet excludes\n%v", a, l.Trace)
+					}
+				}
+			}
+		}
+	case "NetpollWatched":
+		for _, s := range l.Cycle() {
+			if !netpollUnwatched(&s) {
+				t.Errorf("TLC's counterexample of NetpollWatched: a state of its cycle is watched\n%v", l.Trace)
+				break
+			}
+		}
 	}
 	if slice && len(starving) == 0 {
 		t.Errorf("TLC's counterexample of %s: no G stays queued throughout its cycle\n%v", c.Expect, l.Trace)
@@ -346,6 +366,46 @@ func checkTLCLasso(t *testing.T, c tlacheck.Cfg, tres tlacheck.Result) {
 		msg += fmt.Sprintf("; G(s) %v stay queued throughout its cycle", starving)
 	}
 	t.Log(msg)
+}
+
+// timerDueThroughout lists the Gs whose timer is due (on a heap, not
+// run) in every state of a cycle: GMP.tla's TimerDue.
+func timerDueThroughout(cycle []spec.State) []spec.GID {
+	var out []spec.GID
+	for g := spec.GID(1); int(g) <= cycle[0].NumGs(); g++ {
+		all := true
+		for _, s := range cycle {
+			all = all && s.TimerP[g] != 0 && s.TimerWhen[g] == 0
+		}
+		if all {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// netReady reports whether k is a step by which the network readies a G
+// (GMP.tla's NetStep).
+func netReady(k spec.ActionKind) bool {
+	return k == spec.ActNetpoll || k == spec.ActNetpollInject || k == spec.ActInjectGList || k == spec.ActNetpollReady
+}
+
+// netpollUnwatched is GMP.tla's NetpollUnwatched: every P idle, a G
+// waiting without a timer, nobody blocked in netpoll.
+func netpollUnwatched(s *spec.State) bool {
+	procs := int(s.Procs)
+	if procs == 0 {
+		procs = s.NumPs() // no Bounds.STW: gomaxprocs is every P
+	}
+	if !s.LastPoll || int(s.NPIdle) != procs {
+		return false
+	}
+	for g := 1; g <= s.NumGs(); g++ {
+		if s.G[g] == spec.GWaiting && s.TimerP[g] == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func inRunqThroughout(cycle []spec.State) []spec.GID {

@@ -7,7 +7,23 @@ import (
 	"testing"
 
 	"github.com/gmpcheck/gmpcheck/spec"
+	"github.com/gmpcheck/gmpcheck/tla/tlacheck"
 )
+
+// vocabulary is every action kind GMP.tla must name: spec.ActionKinds and
+// the blocking poller's and timers' spec.PollActionKinds (listed apart
+// until the impl's Driver has them too), each once.
+func vocabulary() []spec.ActionKind {
+	var out []spec.ActionKind
+	seen := map[spec.ActionKind]bool{}
+	for _, k := range append(spec.ActionKinds(), spec.PollActionKinds()...) {
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	return out
+}
 
 // TestOneVocabulary keeps the three descriptions of the scheduler on one
 // set of names (DESIGN.md, "Three descriptions, one vocabulary"): every
@@ -24,7 +40,7 @@ func TestOneVocabulary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range spec.ActionKinds() {
+	for _, k := range vocabulary() {
 		name := k.String()
 		def := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(name) + `\s*(\(|==)`)
 		if !def.Match(tlaSrc) {
@@ -38,8 +54,9 @@ func TestOneVocabulary(t *testing.T) {
 
 // TestSchedStepIsTheSpecLoop checks that GMP.tla's SchedStep(m), the
 // actions FairM is about, lists exactly the spec's schedule-loop steps
-// and wakep's steps (ActGlobal61 .. ActWakepNoP), each once: the two fairness
-// families must be indexed by the same actions.
+// and wakep's steps (ActGlobal61 .. ActWakepNoP) and the poller's and
+// timers' M steps (ActNetpollBlock .. ActCheckTimersNoP), each once: the
+// two fairness families must be indexed by the same actions.
 func TestSchedStepIsTheSpecLoop(t *testing.T) {
 	src, err := os.ReadFile("GMP.tla")
 	if err != nil {
@@ -56,7 +73,7 @@ func TestSchedStepIsTheSpecLoop(t *testing.T) {
 	for _, m := range regexp.MustCompile(`\b([A-Z][A-Za-z0-9]*)\(m[,)]`).FindAllStringSubmatch(body, -1) {
 		got[m[1]]++
 	}
-	for k := spec.ActGlobal61; k <= spec.ActWakepNoP; k++ {
+	for _, k := range tlacheck.SchedStepKinds() {
 		if got[k.String()] != 1 {
 			t.Errorf("SchedStep(m) has %s %d times, want once", k, got[k.String()])
 		}

@@ -39,8 +39,15 @@ import (
 //	st.GCWaiting, st.StopWait, st.STWLeft, st.NilRead ↔ the fields of the same names
 //	st.STWPhase      ↔ State.STW                      ("none", "stopping", "wakep", "grown")
 //	st.Procs         ↔ State.Procs                    (NP without Bounds.STW, where State.Procs is 0)
+//	st.M[m].wasspinning, .polluntil, .checked, .inherit ↔ State.M[m].WasSpinning, PollUntil, Checked, Inherit
+//	st.LastPoll, st.PollUntil ↔ the fields of the same names
+//	st.TimerP[g]     ↔ State.TimerP[g] - 1            (NoP = -1 ↔ 0, no timer)
+//	st.TimerWhen[g]  ↔ State.TimerWhen[g]
 //
-// and both sides are rendered to the same canonical string.
+// (the poller's and the timers' fields are read from GMP.tla only with
+// Bounds.PollBlock; without it they are constant there and zero in the
+// spec, and are rendered as zero), and both sides are rendered to the
+// same canonical string.
 //
 // An edge is (from, to, action, agent) with from ≠ to. The action is the
 // label tla-checker gives a transition, the name of the GMP.tla action it
@@ -49,7 +56,8 @@ import (
 // uses for the same action (TestOneVocabulary).
 // The agent is what the fairness conditions are indexed by: the M of a
 // schedule-loop or wakep step (FairM: spec's ActGlobal61..ActWakepNoP,
-// StartLockedM and StopLockedM among them),
+// StartLockedM and StopLockedM among them, and the poller's and timers'
+// M steps ActNetpollBlock..ActCheckTimersNoP),
 // the P of a Preempt or Retake (FairRetake,
 // TimeSlice), -1 for the rest. The spec knows the agent from the action's
 // parameters; on the TLA+ side it is read off the transition
@@ -60,19 +68,32 @@ import (
 // (spec.ErrNoIdleM) is not taken on either side: NM is the thread limit.
 
 // schedStep reports whether k is a step of an M's schedule loop or of its
-// wakep (the disjuncts of GMP.tla's SchedStep(m), spec's
-// ActGlobal61..ActWakepNoP).
+// wakep (the disjuncts of GMP.tla's SchedStep(m): spec's
+// ActGlobal61..ActWakepNoP, and the blocking poller's and the timers' M
+// steps ActNetpollBlock..ActCheckTimersNoP).
 func schedStep(k spec.ActionKind) bool {
-	return k >= spec.ActGlobal61 && k <= spec.ActWakepNoP
+	return k >= spec.ActGlobal61 && k <= spec.ActWakepNoP || k >= spec.ActNetpollBlock && k <= spec.ActCheckTimersNoP
+}
+
+// SchedStepKinds lists the kinds GMP.tla's SchedStep(m) must have, one
+// disjunct each: the actions FairM is about.
+func SchedStepKinds() []spec.ActionKind {
+	var out []spec.ActionKind
+	for k := spec.ActionKind(0); k <= spec.ActTimerTick; k++ {
+		if schedStep(k) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // inLoop reports whether an M at pc, at wake stage wake (GMP.tla's names),
 // is in its schedule loop or in wakep (GMP.tla's InLoop: every pc but idle,
-// run and lockedwait, or a wake stage but none), where its fairness family
-// is enabled: the negation of spec's MState.excused.
+// run, lockedwait and netpoll, or a wake stage but none), where its
+// fairness family is enabled: the negation of spec's MState.excused.
 func inLoop(pc, wake string) bool {
-	return pc != spec.MIdle.String() && pc != spec.MRun.String() && pc != spec.MLockedWait.String() ||
-		wake != tlaWake[spec.WakeNone]
+	return pc != spec.MIdle.String() && pc != spec.MRun.String() && pc != spec.MLockedWait.String() &&
+		pc != spec.MNetpoll.String() || wake != tlaWake[spec.WakeNone]
 }
 
 // tlaPhase names the stopper's phases as GMP.tla does (st.STWPhase).
@@ -84,7 +105,7 @@ var tlaWake = [...]string{spec.WakeNone: "none", spec.WakePending: "pending", sp
 // schedLabels are the TLA+ names of the schedule-loop and wakep steps.
 var schedLabels = func() map[string]bool {
 	m := map[string]bool{}
-	for k := spec.ActGlobal61; k <= spec.ActWakepNoP; k++ {
+	for _, k := range SchedStepKinds() {
 		m[k.String()] = true
 	}
 	return m
@@ -159,6 +180,11 @@ func BoundsFromCfg(c Cfg) (spec.Bounds, error) {
 	errs = append(errs, err)
 	b.ProcResize, err = boolean("ProcResize")
 	errs = append(errs, err)
+	b.PollBlock, err = boolean("PollBlock")
+	errs = append(errs, err)
+	n, err := num("NTimers")
+	errs = append(errs, err)
+	b.Timers = n
 	b.Bug, err = spec.ParseBug(strings.Trim(c.Constants["Bug"], `"`))
 	errs = append(errs, err)
 	switch v := c.Constants["GoVersion"]; v {
@@ -222,8 +248,8 @@ func SpecKey(s spec.State) string {
 		if int(ms.Wake) < len(tlaWake) {
 			wake = tlaWake[ms.Wake]
 		}
-		fmt.Fprintf(&b, "|M%d %s %d %d %v %v %s %d %d %d %v", m, ms.PC, ms.P, ms.CurG, ms.Spinning, scan, wake, ms.Inj,
-			ms.LockedG, int(ms.NextP)-1, ms.Tainted)
+		fmt.Fprintf(&b, "|M%d %s %d %d %v %v %s %d %d %d %v %v %d %v %v", m, ms.PC, ms.P, ms.CurG, ms.Spinning, scan, wake, ms.Inj,
+			ms.LockedG, int(ms.NextP)-1, ms.Tainted, ms.WasSpinning, ms.PollUntil, ms.Checked, ms.Inherit)
 	}
 	fmt.Fprintf(&b, "|Runq %v|%d %d %v %d", s.Runq.Gs[:s.Runq.N], s.NPIdle, s.NMSpinning, s.NeedSpinning, s.SpawnLeft)
 	procs := int(s.Procs)
@@ -235,6 +261,10 @@ func SpecKey(s spec.State) string {
 		phase = tlaPhase[s.STW]
 	}
 	fmt.Fprintf(&b, "|STW %v %d %s %d %d %v", s.GCWaiting, s.StopWait, phase, s.STWLeft, procs, s.NilRead)
+	fmt.Fprintf(&b, "|Poll %v %d", s.LastPoll, s.PollUntil)
+	for g := 1; g <= s.NumGs(); g++ {
+		fmt.Fprintf(&b, " %d:%d", int(s.TimerP[g])-1, s.TimerWhen[g])
+	}
 	return b.String()
 }
 
@@ -246,6 +276,9 @@ type tlaM struct {
 	scan     string
 	wake     string
 	nextp    int64
+	// findRunnable's locals (Bounds.PollBlock; zero otherwise).
+	wasSpinning, checked, inherit bool
+	pollUntil                     int64
 }
 
 // TLAKey renders a GMP.tla state (its variable st) in SpecKey's format.
@@ -318,13 +351,30 @@ func tlaState(vars map[string]Value, b spec.Bounds) (string, []tlaM, error) {
 		ms[m] = tlaM{pc: field(mv, "pc").Str, p: field(mv, "p").Int, curg: field(mv, "curg").Int,
 			spinning: field(mv, "spinning").Str == "TRUE", scan: scan(field(mv, "scan")), wake: field(mv, "wake").Str,
 			nextp: field(mv, "nextp").Int}
-		fmt.Fprintf(&out, "|M%d %s %d %d %v %s %s %d %d %d %v", m, ms[m].pc, ms[m].p, ms[m].curg, ms[m].spinning, ms[m].scan, ms[m].wake,
-			field(mv, "inj").Int, field(mv, "lockedg").Int, field(mv, "nextp").Int, field(mv, "tainted").Str == "TRUE")
+		if b.PollBlock {
+			ms[m].wasSpinning, ms[m].pollUntil = field(mv, "wasspinning").Str == "TRUE", field(mv, "polluntil").Int
+			ms[m].checked, ms[m].inherit = field(mv, "checked").Str == "TRUE", field(mv, "inherit").Str == "TRUE"
+		}
+		fmt.Fprintf(&out, "|M%d %s %d %d %v %s %s %d %d %d %v %v %d %v %v", m, ms[m].pc, ms[m].p, ms[m].curg, ms[m].spinning, ms[m].scan, ms[m].wake,
+			field(mv, "inj").Int, field(mv, "lockedg").Int, field(mv, "nextp").Int, field(mv, "tainted").Str == "TRUE",
+			ms[m].wasSpinning, ms[m].pollUntil, ms[m].checked, ms[m].inherit)
 	}
 	fmt.Fprintf(&out, "|Runq %s|%d %d %v %d", gids(field(st, "Runq")), field(st, "NPIdle").Int,
 		field(st, "NMSpinning").Int, field(st, "NeedSpinning").Str == "TRUE", field(st, "SpawnLeft").Int)
 	fmt.Fprintf(&out, "|STW %v %d %s %d %d %v", field(st, "GCWaiting").Str == "TRUE", field(st, "StopWait").Int,
 		field(st, "STWPhase").Str, field(st, "STWLeft").Int, field(st, "Procs").Int, field(st, "NilRead").Str == "TRUE")
+	if b.PollBlock {
+		fmt.Fprintf(&out, "|Poll %v %d", field(st, "LastPoll").Str == "TRUE", field(st, "PollUntil").Int)
+		tp, tw := field(st, "TimerP"), field(st, "TimerWhen")
+		for g := 1; g <= b.Gs; g++ {
+			fmt.Fprintf(&out, " %d:%d", index(tp, g).Int, index(tw, g).Int)
+		}
+	} else {
+		out.WriteString("|Poll false 0")
+		for g := 1; g <= b.Gs; g++ {
+			out.WriteString(" -1:0")
+		}
+	}
 	return out.String(), ms, first
 }
 

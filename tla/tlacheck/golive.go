@@ -44,11 +44,14 @@ var LivenessProperty = map[spec.ViolationKind]string{
 	spec.KindGlobalStarvation: "NoGlobalStarvation",
 	spec.KindLocalStarvation:  "NoLocalStarvation",
 	spec.KindSTWStuck:         "STWCompletes",
+	spec.KindTimerStuck:       "TimerRuns",
+	spec.KindNetpollUnwatched: "NetpollWatched",
 }
 
 // livenessOrder is the order spec.Explore checks the properties in: it
 // stops at the first violation, so a later property is unchecked then.
-var livenessOrder = []spec.ViolationKind{spec.KindWorkConservation, spec.KindSTWStuck, spec.KindGlobalStarvation, spec.KindLocalStarvation}
+var livenessOrder = []spec.ViolationKind{spec.KindWorkConservation, spec.KindSTWStuck, spec.KindTimerStuck,
+	spec.KindNetpollUnwatched, spec.KindGlobalStarvation, spec.KindLocalStarvation}
 
 // ExploreOptions are the spec.Explore options whose liveness check stands
 // for c's temporal properties: FairSpec's fairness with NM as the thread

@@ -161,7 +161,9 @@ func inLocalQueue(s *spec.State, g spec.GID) bool {
 // check and GMP.tla's Fairness (and, with slice, TimeSlice) define it:
 // every M is out of its schedule loop in some state of the cycle or takes
 // a schedule-loop step on it (FairM); every P's Retake is disabled in some
-// state of the cycle or taken on it (FairRetake); with slice, every P is
+// state of the cycle or taken on it (FairRetake); the clock's TimerTick is
+// disabled in some state of the cycle or taken on it (FairTick, trivial
+// without timers); with slice, every P is
 // idle in some state of the cycle, or is preempted or starts a fresh time
 // slice on it. A fresh slice is read off the P's schedtick, which changes
 // only then: with SchedTick = 1 it never changes, and LassoFair cannot
@@ -200,6 +202,22 @@ func LassoFair(l Lasso, b spec.Bounds, slice bool) error {
 		if !ok {
 			problems = append(problems, fmt.Sprintf("m%d stays in its schedule loop and takes no step of it", m))
 		}
+	}
+	tickOff, ticked := false, false
+	for _, s := range cycle {
+		on := false
+		for _, a := range md.Enabled(s) {
+			on = on || a.Kind == spec.ActTimerTick
+		}
+		tickOff = tickOff || !on
+	}
+	for _, as := range acts {
+		for _, a := range as {
+			ticked = ticked || a.Kind == spec.ActTimerTick
+		}
+	}
+	if !tickOff && !ticked {
+		problems = append(problems, "the clock's TimerTick stays enabled and is not taken")
 	}
 	for p := 0; p < cycle[0].NumPs(); p++ {
 		retakeOff, taken, idle, fresh := false, false, false, false
