@@ -20,6 +20,9 @@ type Driver struct {
 	s       *Sched
 	main    *G
 	actions []Event
+	// netParks: the program's parked Gs wait on the network poller
+	// (UseNetpoll).
+	netParks bool
 }
 
 // NewDriver builds a deterministic scheduler. cfg.Trace, if set, also
@@ -52,6 +55,7 @@ func newDetSched(cfg Config) (*Sched, *G, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	s.poller.clock.Store(1) // nanotime is never 0
 	s.glob.Lock()
 	pp := s.pidleget()
 	m := s.newm()
@@ -115,10 +119,11 @@ func (d *Driver) Step(i int) error {
 	if err != nil {
 		return err
 	}
-	if m.pc == spec.MRun || m.pc == spec.MIdle || m.pc == spec.MLockedWait {
+	if m.pc == spec.MRun || m.pc == spec.MIdle || m.pc == spec.MLockedWait || m.pc == spec.MNetpoll {
 		return fmt.Errorf("driver: m%d is %v, not scheduling", i, m.pc)
 	}
 	d.s.schedStep(m)
+	d.pollerShell()
 	return nil
 }
 
@@ -141,9 +146,14 @@ func (d *Driver) Gosched(i int) error {
 	return d.onRunning(i, func(m *M) { d.s.goschedImpl(m, false) })
 }
 
-// Park makes M i's G park.
+// Park makes M i's G park; after UseNetpoll, on the network poller.
 func (d *Driver) Park(i int) error {
-	return d.onRunning(i, func(m *M) { d.s.parkm(m, nil) })
+	return d.onRunning(i, func(m *M) {
+		if d.netParks {
+			d.s.netpollWaitOn(m.curg.Load())
+		}
+		d.s.parkm(m, nil)
+	})
 }
 
 // Ready makes M i's G ready g.
@@ -152,7 +162,109 @@ func (d *Driver) Ready(i int, g *G) error {
 	if err != nil {
 		return err
 	}
+	if g != nil && g.Status() == Gwaiting {
+		d.s.netpollUnwait(g)
+	}
 	return d.s.ready(m, g)
+}
+
+// UseNetpoll makes the Driver play a program that uses the network poller
+// (spec.Bounds.PollBlock): every G that Park parks waits on the poller
+// (netpollAnyWaiters counts it, NetpollReady may ready it), and the
+// blocking poller is in use from the start. With timers the program has
+// timers from the start too (spec.Bounds.Timers): an M that gave its P up
+// spinning looks at every P's timers in a step of its own.
+func (d *Driver) UseNetpoll(timers bool) {
+	d.netParks = true
+	d.s.useNetpoll()
+	if timers {
+		d.s.useTimers()
+	}
+}
+
+// TimerSleep makes M i's G sleep for ticks of the Driver's clock
+// (TimerTick): it parks with a timer on its P's heap.
+func (d *Driver) TimerSleep(i, ticks int) error {
+	if ticks < 1 {
+		return fmt.Errorf("driver: a sleep of %d ticks", ticks)
+	}
+	err := d.onRunning(i, func(m *M) {
+		m.curg.Load().x.sleepWhen = d.s.nanotime() + int64(ticks)
+		d.s.parkm(m, nil)
+	})
+	d.pollerShell()
+	return err
+}
+
+// TimerTick plays the clock: one tick passes (TimerTick). An M asleep in
+// the poller whose timeout it reaches wakes up.
+func (d *Driver) TimerTick() {
+	d.s.poller.clock.Add(1)
+	d.s.emitAction(spec.ActTimerTick, nil, -1, nil)
+	d.pollerShell()
+}
+
+// NetpollReady plays the network readying g, a G parked on the poller,
+// while an M sleeps in the poller: the event breaks the sleep, and the M
+// returns from netpoll with g (NetpollReady).
+func (d *Driver) NetpollReady(g *G) error {
+	pm := d.poller()
+	if pm == nil || pm.pc != spec.MNetpoll {
+		return fmt.Errorf("driver: no M asleep in the poller")
+	}
+	if g == nil {
+		return fmt.Errorf("driver: NetpollReady of no G")
+	}
+	if err := d.s.NetpollReady(g); err != nil {
+		return err
+	}
+	d.pollerShell()
+	if pm.pc != spec.MNetpollRet {
+		return fmt.Errorf("driver: the event did not wake m%d", pm.id)
+	}
+	d.s.schedStep(pm)
+	d.pollerShell()
+	return nil
+}
+
+// poller is the M asleep in the poller, or back from it and not yet past
+// its stores (pcs MNetpoll, MNetpollRet), or nil.
+func (d *Driver) poller() *M {
+	for _, m := range d.s.allm {
+		if m.pc == spec.MNetpoll || m.pc == spec.MNetpollRet {
+			return m
+		}
+	}
+	return nil
+}
+
+// pollerShell plays the shell's sleep in the poller (netpollWait) after
+// each step: a pending netpollBreak or a due timeout ends it (pc
+// MNetpollRet). A break while nobody sleeps there is dropped: the
+// concurrent scheduler keeps it for the next sleeper, which then wakes at
+// once for nothing, a spurious wake-up the spec leaves out.
+func (d *Driver) pollerShell() {
+	s := d.s
+	m := d.poller()
+	if m == nil || m.pc != spec.MNetpoll {
+		select {
+		case <-s.poller.brk:
+		default:
+		}
+		return
+	}
+	woke := false
+	select {
+	case <-s.poller.brk:
+		woke = true
+	default:
+		pu := s.pollUntil.Load()
+		woke = pu != 0 && pu <= s.nanotime()
+	}
+	if woke {
+		m.pollWait = false
+		m.pc = spec.MNetpollRet
+	}
 }
 
 // EnterSyscall makes M i's G enter a syscall.
@@ -247,6 +359,9 @@ func (d *Driver) Netpoll(i int, gs ...*G) error {
 			}
 		}
 	}
+	for _, g := range gs {
+		d.s.netpollUnwait(g)
+	}
 	d.s.netpollAdd(gs...)
 	d.s.schedStep(m)
 	if d.s.poll.nready.Load() != 0 {
@@ -256,12 +371,22 @@ func (d *Driver) Netpoll(i int, gs ...*G) error {
 }
 
 // Apply takes the spec action a on the Driver: what a G, a syscall's end,
-// sysmon or netpoll does becomes the call of that name, and any other
-// action is a scheduler step of M a.M, whose choice is the impl's
-// (StartLockedM and StopLockedM among them). slots
+// sysmon, netpoll or the clock does becomes the call of that name
+// (TimerSleep, NetpollReady, TimerTick among them), and any other action
+// is a scheduler step of M a.M, whose choice is the impl's (StartLockedM
+// and StopLockedM, and the poller's and timers' steps: CheckTimers,
+// StealTimers, CheckTimersNoP, NetpollBlock, NetpollBreak, NetpollWake,
+// NetpollPidleget, NetpollNoP). After it, the Driver plays the shell's
+// sleep in the poller (pollerShell). slots
 // maps the spec's G numbers to the impl's Gs. It returns the G a NewProc
 // created, for the caller to enter in slots.
 func (d *Driver) Apply(a spec.Action, slots *[spec.MaxGs + 1]*G) (*G, error) {
+	g, err := d.apply(a, slots)
+	d.pollerShell()
+	return g, err
+}
+
+func (d *Driver) apply(a spec.Action, slots *[spec.MaxGs + 1]*G) (*G, error) {
 	m := int(a.M)
 	switch a.Kind {
 	case spec.ActNewProc:
@@ -304,6 +429,13 @@ func (d *Driver) Apply(a spec.Action, slots *[spec.MaxGs + 1]*G) (*G, error) {
 		return nil, d.StartTheWorld(int(a.P))
 	case spec.ActStartTheWorldWakep:
 		return nil, d.StartTheWorldWakep()
+	case spec.ActTimerSleep:
+		return nil, d.TimerSleep(m, int(a.P))
+	case spec.ActTimerTick:
+		d.TimerTick()
+		return nil, nil
+	case spec.ActNetpollReady:
+		return nil, d.NetpollReady(slots[a.G])
 	}
 	return nil, d.Step(m)
 }
@@ -357,7 +489,12 @@ func (d *Driver) StartTheWorldWakep() error {
 }
 
 // Inject readies a parked G from outside the scheduler (injectglist).
-func (d *Driver) Inject(g *G) error { return d.s.Ready(g) }
+func (d *Driver) Inject(g *G) error {
+	if g != nil && g.Status() == Gwaiting {
+		d.s.netpollUnwait(g)
+	}
+	return d.s.Ready(g)
+}
 
 // Snapshot is the scheduler's state in the spec's terms.
 type Snapshot struct {
@@ -370,6 +507,18 @@ type Snapshot struct {
 	NeedSpinning uint32
 	GCWaiting    bool  // sched.gcwaiting
 	StopWait     int32 // sched.stopwait
+	// The blocking poller and timers: sched.lastpoll and sched.pollUntil
+	// (0: none), the clock they are read against (nanotime), and every
+	// live timer.
+	LastPoll, PollUntil, Now int64
+	Timers                   []TimerSnapshot
+}
+
+// TimerSnapshot is a sleeping G's timer on P P's heap, due at When.
+type TimerSnapshot struct {
+	G    *G
+	P    int
+	When int64
 }
 
 // PSnapshot is one P.
@@ -392,6 +541,15 @@ type MSnapshot struct {
 	Inj      []*G // the Gs netpoll gave injectglist, held by the M until queued
 	LockedG  *G   // m.lockedg
 	NextP    int  // m.nextp's number plus one, 0: none (as spec.MState.NextP)
+	// findRunnable's locals of the poller and timers: wasSpinning, the
+	// earliest timer seen (pollUntil, 0: none), checkTimers done at this
+	// top (m.checked), and the inheritTime of the G a spinning M holds
+	// (m.inherit). They mean something only at some pcs; the comparison
+	// with the spec reads them where the spec does.
+	WasSpinning bool
+	PollUntil   int64
+	Checked     bool
+	Inherit     bool
 }
 
 // Snapshot reads the whole state. It is exact only when nothing runs
@@ -413,7 +571,8 @@ func (s *Sched) Snapshot() Snapshot {
 	s.glob.Lock()
 	for _, m := range s.allm {
 		ms := MSnapshot{PC: m.pc, P: int(pidOf(m.p.Load())), CurG: m.curg.Load(), Spinning: m.spinning, Inj: m.inj.Slice(),
-			LockedG: m.lockedg, NextP: int(pidOf(m.nextp)) + 1}
+			LockedG: m.lockedg, NextP: int(pidOf(m.nextp)) + 1,
+			WasSpinning: m.wasSpinning, PollUntil: m.pollUntil, Checked: m.checked, Inherit: m.inherit}
 		switch m.pc {
 		case spec.MSteal:
 			ms.Scan = m.scan.seen
@@ -429,5 +588,15 @@ func (s *Sched) Snapshot() Snapshot {
 	sn.NPIdle = s.npidle.Load()
 	sn.NMSpinning = s.nmspinning.Load()
 	sn.NeedSpinning = s.needspinning.Load()
+	sn.LastPoll, sn.PollUntil, sn.Now = s.lastpoll.Load(), s.pollUntil.Load(), s.nanotime()
+	for _, pp := range s.ps().allp {
+		pp.timers.mu.Lock()
+		for _, t := range pp.timers.heap {
+			if t.g.x.sleepSeq.Load() == t.seq {
+				sn.Timers = append(sn.Timers, TimerSnapshot{G: t.g, P: int(pp.id), When: t.when})
+			}
+		}
+		pp.timers.mu.Unlock()
+	}
 	return sn
 }

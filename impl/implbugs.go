@@ -1,16 +1,24 @@
 package impl
 
-import "fmt"
+import (
+	"fmt"
 
-// ImplBug is a seeded bug in stop-the-world, procresize or timers, whose
-// checks are the reference scheduler's own runtime-style tests
-// (stw_test.go, procresize_test.go, timers_test.go; TestImplBugsCaught).
-// The spec's seeded bugs (spec.Bugs, Config.SetBug) are rejected by the
-// Driver's comparison with the spec; spec/ has no timers, and the
-// comparison does not play its stop-the-world bugs (spec.STWBugs, one of
-// which, procresize-drops-runq, is ImplBugProcresizeDropsRunq's twin). Like the spec's, they exist only
-// in the instrumented build (-tags gmpcheck_hooks): the default build's
-// scheduler tests them behind the constant hooksEnabled.
+	"github.com/gmpcheck/gmpcheck/spec"
+)
+
+// ImplBug is a seeded bug in stop-the-world, procresize, timers or the
+// blocking poller, whose checks are the reference scheduler's own
+// runtime-style tests (stw_test.go, procresize_test.go, timers_test.go,
+// driver_poll_test.go; TestImplBugsCaught). The spec's seeded bugs
+// (spec.Bugs, Config.SetBug) are rejected by the Driver's comparison with
+// the spec; the comparison does not play its stop-the-world bugs
+// (spec.STWBugs, one of which, procresize-drops-runq, is
+// ImplBugProcresizeDropsRunq's twin). The spec's bugs of the poller and
+// timers (spec.PollBugs) are ImplBugs of the same names (PollImplBug), and
+// the comparison rejects them too (CheckSeededAgainstSpec). Like the
+// spec's, they exist only in the instrumented build (-tags
+// gmpcheck_hooks): the default build's scheduler tests them behind the
+// constant hooksEnabled.
 type ImplBug uint8
 
 const (
@@ -27,14 +35,19 @@ const (
 	// Ps' due timers, so a timer on a P whose G never yields waits until
 	// that G does, while the other Ps idle.
 	ImplBugTimersNotStolen
+	// ImplBugHandoffIgnoresPoller: handoffp lacks its "last running P and
+	// nobody polling the network" clause: the P goes idle, and no M is
+	// left to block in the poller for the Gs that wait on the network.
+	ImplBugHandoffIgnoresPoller
 	numImplBugs
 )
 
 var implBugNames = [numImplBugs]string{
-	ImplBugNone:                "none",
-	ImplBugProcresizeDropsRunq: "procresize-drops-runq",
-	ImplBugGCStopMNoCount:      "gcstopm-no-count",
-	ImplBugTimersNotStolen:     "timers-not-stolen",
+	ImplBugNone:                 "none",
+	ImplBugProcresizeDropsRunq:  "procresize-drops-runq",
+	ImplBugGCStopMNoCount:       "gcstopm-no-count",
+	ImplBugTimersNotStolen:      "timers-not-stolen",
+	ImplBugHandoffIgnoresPoller: "handoffp-ignores-poller",
 }
 
 func (b ImplBug) String() string {
@@ -66,3 +79,16 @@ func ParseImplBug(name string) (ImplBug, error) {
 // implBugOn reports whether the seeded mechanism bug b is switched on; in
 // the default build it folds to false.
 func (s *Sched) implBugOn(b ImplBug) bool { return hooksEnabled && s.cfg.implBug == b }
+
+// PollImplBug is the impl's seeded bug of the spec's seeded bug b of the
+// blocking poller or timers (one of spec.PollBugs), by name; false if b is
+// not one.
+func PollImplBug(b spec.Bug) (ImplBug, bool) {
+	for _, pb := range spec.PollBugs() {
+		if pb == b {
+			ib, err := ParseImplBug(b.String())
+			return ib, err == nil
+		}
+	}
+	return ImplBugNone, false
+}

@@ -24,6 +24,7 @@ func TestImplBugsCaught(t *testing.T) {
 		ImplBugTimersNotStolen: func(cfg Config) error {
 			return timerStolen(cfg, time.Second)
 		},
+		ImplBugHandoffIgnoresPoller: handoffKeepsPoller,
 	}
 	for _, b := range ImplBugs() {
 		t.Run(b.String(), func(t *testing.T) {

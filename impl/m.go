@@ -53,6 +53,13 @@ type M struct {
 	back chan struct{} // the running G yields control back here
 
 	rng uint64 // per-M random state for the steal order (cheaprand)
+
+	// checked: at findRunnable's top (pc MSched), checkTimers has run a
+	// timer in this pass (its own step); the top's next step does not
+	// check again. inherit (pc MResetSpin) is the inheritTime of the G a
+	// spinning M took: true only for a G a timer it ran put on runnext.
+	checked bool
+	inherit bool
 }
 
 // ID is the M's number (m.id).
@@ -246,7 +253,9 @@ func (s *Sched) resetspinningStep(m *M) stepResult {
 	}
 	s.emitAction(spec.ActResetSpinning, m, pidOf(m.p.Load()), m.curg.Load())
 	s.wakep(m)
-	return s.dispatch(m, m.curg.Load(), false)
+	inherit := m.inherit
+	m.inherit = false
+	return s.dispatch(m, m.curg.Load(), inherit)
 }
 
 // becomeSpinning marks m spinning and counts it; a spinning M now exists to
@@ -287,7 +296,7 @@ func (s *Sched) handoffp(pp *P) {
 		s.emit(Event{Kind: EvGCStopP, M: -1, P: pp.id, Victim: -1})
 		return
 	}
-	if s.glob.runq.Len() != 0 {
+	if s.glob.runq.Len() != 0 || s.handoffpKeepsPoller() {
 		s.glob.Unlock()
 		s.emit(Event{Kind: EvHandoff, P: pp.id, On: true})
 		s.startm(pp, false, false)

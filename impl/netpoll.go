@@ -22,9 +22,12 @@ import (
 //     InjectWakep);
 //   - sysmon, when the list has waited a sysmon period of 10 ms (the
 //     runtime's lastpoll rule), injectglist without a P (InjectGList);
+//   - the M blocked in the poller (netpollblock.go): NetpollReady breaks
+//     its sleep, and it runs the first G (NetpollReady, NetpollPidleget)
+//     or, with no idle P, injects them without a P (NetpollNoP);
 //   - the M that goes idle last, and NetpollReady when every M is idle:
-//     the stand-in for the runtime's M blocked in netpoll, which this
-//     implementation does not have. They inject without a P too.
+//     the stand-in for the poller where nobody sleeps in it (the last M
+//     may be on its way to stopm). They inject without a P too.
 //
 // Gs parked on the poller do not make a deadlock: an event may come.
 
@@ -42,14 +45,32 @@ type netpoller struct {
 // parked on the poller must be readied by NetpollReady only.
 func (g *G) NetpollPark(l sync.Locker) {
 	g.mustRun("NetpollPark")
-	s := g.x.s
+	g.x.s.netpollWaitOn(g)
+	g.x.reason = "IO wait"
+	g.x.unlock = l
+	g.yield(reqPark)
+}
+
+// netpollWaitOn counts g, about to park, as waiting on the poller
+// (netpollAnyWaiters), which is then in use.
+func (s *Sched) netpollWaitOn(g *G) {
+	s.useNetpoll()
 	s.poll.mu.Lock()
 	g.x.pollWait = true
 	s.poll.nwait.Add(1)
 	s.poll.mu.Unlock()
-	g.x.reason = "IO wait"
-	g.x.unlock = l
-	g.yield(reqPark)
+}
+
+// netpollUnwait forgets that g waits on the poller, if it does: the
+// Driver's readying of a parked G by another way (a G's Ready, netpoll(0),
+// sysmon's poll).
+func (s *Sched) netpollUnwait(g *G) {
+	s.poll.mu.Lock()
+	if g.x.pollWait {
+		g.x.pollWait = false
+		s.poll.nwait.Add(-1)
+	}
+	s.poll.mu.Unlock()
 }
 
 // NetpollReady delivers the I/O events of the Gs ts, each parked on the

@@ -153,10 +153,13 @@ func (s *Sched) execute(m *M, g *G, inheritTime bool) {
 // executes g at once.
 func (s *Sched) run(m *M, g *G, inheritTime bool) stepResult {
 	if m.spinning {
-		if inheritTime && !s.strandsQueues() {
+		// A spinning M's own queue is empty, so runnext is not its to
+		// inherit, unless a timer it ran put the G there.
+		if inheritTime && !s.strandsQueues() && !s.poller.timers.Load() {
 			panic("schedule: a spinning M inherits a time slice")
 		}
 		m.curg.Store(g)
+		m.inherit = inheritTime
 		m.pc = spec.MResetSpin
 		return stepAgain
 	}
@@ -248,7 +251,15 @@ func (s *Sched) goschedImpl(m *M, preempted bool) {
 func (s *Sched) parkm(m *M, unlock sync.Locker) {
 	g := m.curg.Load()
 	pp := m.p.Load()
-	s.emit(Event{Kind: EvAction, Action: spec.ActPark, M: m.id, P: pp.id, G: g.goid})
+	if s.trace != nil {
+		e := Event{Kind: EvAction, Action: spec.ActPark, M: m.id, P: pp.id, G: g.goid}
+		if w := g.x.sleepWhen; w != 0 {
+			// A Sleep's park: N is the sleep in the clock's ns (the
+			// Driver's ticks).
+			e.Action, e.N = spec.ActTimerSleep, int32(min(max(w-s.nanotime(), 0), 1<<31-1))
+		}
+		s.emit(e)
+	}
 	if !g.casStatus(Grunning, Gwaiting) {
 		panic(fmt.Sprintf("park_m: bad g status %v", g.Status()))
 	}

@@ -65,25 +65,17 @@ func (s *Sched) schedStep(m *M) stepResult {
 	case spec.MRecheckRunqs:
 		return s.recheckRunqsStep(m)
 	case spec.MStop:
-		if m.wasSpinning {
-			m.pollUntil = checkTimersNoP(m.snap, m.pollUntil)
-		}
-		if m.pollUntil != 0 {
-			if r, ok := s.netpollBlockStep(m); ok {
-				return r
-			}
-			m.pollUntil = 0
-		}
-		m.wasSpinning = false
-		s.emitAction(spec.ActStopM, m, -1, nil)
-		if !s.stopm(m) {
-			return stepExit
-		}
-		return stepPark
+		return s.stopmStep(m)
+	case spec.MTimersNoP:
+		return s.checkTimersNoPStep(m)
+	case spec.MPollCheck:
+		return s.pollCheckStep(m)
+	case spec.MNetpollRet:
+		return s.netpollWakeStep(m)
+	case spec.MNetpollLock:
+		return s.netpollLockStep(m)
 	case spec.MSyscallNoP:
 		return s.exitsyscallNoPLocked(m)
-	case mNetpoll:
-		return s.netpollReturnStep(m)
 	}
 	panic(fmt.Sprintf("schedule: m%d in state %v", m.id, m.pc))
 }
@@ -96,17 +88,19 @@ func (s *Sched) schedStep(m *M) stepResult {
 // (spinLimitStep).
 func (s *Sched) findRunnableStep(m *M) stepResult {
 	pp := m.p.Load()
-	if m.spinning && !pp.runq.Empty() && !s.anyBug() {
+	// (Timers ready Gs onto a spinning M's own P: CheckTimers.)
+	if m.spinning && !pp.runq.Empty() && !s.anyBug() && !s.poller.timers.Load() {
 		panic("schedule: spinning with local work")
 	}
-	// Due timers first: their Gs go to runnext, and the M runs the first
-	// at once (pollUntil notes the next timer).
-	if m.pc == spec.MSched && s.checkTimersStep(m) {
-		if g, inherit := pp.runq.Get(); g != nil {
-			s.emitAction(spec.ActRunqGet, m, pp.id, g)
-			return s.run(m, g, inherit && !m.spinning)
-		}
+	// Due timers first: their Gs go to runnext, in a step of its own
+	// (CheckTimers); the top's next step finds them there (pollUntil
+	// notes the next timer). A check that runs nothing is part of this
+	// step.
+	if m.pc == spec.MSched && !m.checked && s.checkTimersStep(m) {
+		m.checked = true
+		return stepAgain
 	}
+	m.checked = false
 	// Fairness: two Gs that keep readying each other through runnext
 	// could otherwise keep the global queue waiting forever.
 	if m.pc == spec.MSched && !s.bugOn(spec.BugNo61) && pp.schedtick.Load()%s.period == 0 {
@@ -250,7 +244,7 @@ func (s *Sched) dropStep(m *M) stepResult {
 	releasep(m)
 	s.pidleput(pp)
 	s.glob.Unlock()
-	m.pc = spec.MStop
+	s.findRunnableTail(m)
 	if m.spinning {
 		m.pc = spec.MDropSpin
 	}
@@ -321,7 +315,8 @@ func (s *Sched) recheckRunqsStep(m *M) stepResult {
 	m.rpos++
 	m.pc = spec.MRecheckRunqs
 	if m.rpos == len(ps.allp) {
-		m.pc, m.rpos = spec.MStop, 0
+		m.rpos = 0
+		s.findRunnableTail(m)
 	}
 	ev.Action = spec.ActRecheckMiss
 	s.emit(ev)
@@ -337,7 +332,7 @@ func (s *Sched) recheckPStep(m *M) stepResult {
 	pp := s.pidlegetSpinning()
 	s.glob.Unlock()
 	if pp == nil {
-		m.pc = spec.MStop
+		s.findRunnableTail(m)
 		s.emitAction(spec.ActRecheckRunqsNoP, m, -1, nil)
 		return stepAgain
 	}

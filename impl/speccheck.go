@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/gmpcheck/gmpcheck/spec"
 )
@@ -37,6 +38,9 @@ type specRun struct {
 	slots  [spec.MaxGs + 1]*G // spec GID → impl G
 	gid    map[*G]spec.GID
 	trace  []string
+	// orderOK[p]: before the action, the impl would run P p's due timers
+	// in the spec's order (timerOrders).
+	orderOK []bool
 }
 
 func newSpecRun(b spec.Bounds, implGo spec.GoVersion, implBug spec.Bug, seed uint64) (*specRun, error) {
@@ -45,12 +49,21 @@ func newSpecRun(b spec.Bounds, implGo spec.GoVersion, implBug spec.Bug, seed uin
 		return nil, err
 	}
 	cfg := Config{Procs: b.Ps, QueueCapacity: b.Cap, SchedTickPeriod: b.SchedTick, Seed: seed, Go: implGo}
-	if err := cfg.SetBug(implBug); err != nil {
+	if ib, ok := PollImplBug(implBug); ok {
+		// The poller's and timers' seeded bugs are the impl's own
+		// mechanism bugs of the same names.
+		if err := cfg.SetImplBug(ib); err != nil {
+			return nil, err
+		}
+	} else if err := cfg.SetBug(implBug); err != nil {
 		return nil, err
 	}
 	d, err := NewDriver(cfg)
 	if err != nil {
 		return nil, err
+	}
+	if b.PollBlock {
+		d.UseNetpoll(b.Timers > 0)
 	}
 	r := &specRun{md: md, st: md.Init(), d: d, gid: map[*G]spec.GID{d.Main(): 1}}
 	r.slots[1] = d.Main()
@@ -58,6 +71,29 @@ func newSpecRun(b spec.Bounds, implGo spec.GoVersion, implBug spec.Bug, seed uin
 }
 
 var errPruned = errors.New("spec M bound reached")
+
+// errGap ends a trace where the impl, following the runtime, takes a step
+// the spec abstracts differently (gapReason says which); the trace is cut
+// there, as at the M bound, and counted.
+type errGap struct{ reason string }
+
+func (e errGap) Error() string { return "spec abstraction gap: " + e.reason }
+
+// The gaps of the poller and timers (see gapBefore, gapAfter).
+const (
+	// Two or more due timers of one P run in one check: the runtime (and
+	// the impl) ready their Gs in the order of their whens, the spec in
+	// G order (its ages stop at 0, "due", so it cannot tell).
+	gapTimerOrder = "timer-order"
+	// stealWork's passes before the last steal a victim's ring before the
+	// last pass runs its timers; the spec's one pass offers only
+	// StealTimers for a victim with a due timer.
+	gapStealBeforeTimers = "steal-before-timers"
+	// Two pollUntils both past: the runtime (and the impl) compares their
+	// times, the spec's ages stop at "due" and compare equal, so the
+	// impl may netpollBreak where the spec stops.
+	gapDuePollUntils = "due-pollUntils"
+)
 
 // step takes one action chosen by c. It returns errPruned when the spec's M
 // bound stops the run (the impl would create another M).
@@ -81,6 +117,7 @@ func (r *specRun) step(c Chooser) error {
 // steps, or what a G or sysmon does) and compares: the impl's actions,
 // then both states.
 func (r *specRun) apply(a spec.Action) error {
+	r.orderOK = r.timerOrders(r.orderOK[:0])
 	newG, err := r.d.Apply(a, &r.slots)
 	if err != nil {
 		return r.fail("%v: %v", a, err)
@@ -101,11 +138,17 @@ func (r *specRun) apply(a spec.Action) error {
 		if i > 0 && (!isWakeStep(ia.Kind) || ia.M != r.waking) {
 			return r.fail("after %v: impl took %v, want only the steps of the wakep m%d is in", a, acts, r.waking)
 		}
+		if gap := r.gapBefore(ia); gap != "" {
+			return errGap{gap}
+		}
 		next, err := r.md.Step(r.st, ia)
 		if errors.Is(err, spec.ErrNoIdleM) {
 			return errPruned
 		}
 		if err != nil {
+			if gap := r.gapAfter(ia); gap != "" {
+				return errGap{gap}
+			}
 			return r.fail("impl took %v: %v", ia, err)
 		}
 		if i == 0 && newG != nil {
@@ -159,7 +202,90 @@ func (r *specRun) toSpec(e Event) (spec.Action, error) {
 	if e.Action == spec.ActNetpollInject && e.N != 1 {
 		return spec.Action{}, fmt.Errorf("impl netpoll injects %d Gs, the spec one", e.N)
 	}
-	return e.SpecAction(func(goid uint64) spec.GID { return r.gid[r.findG(goid)] }), nil
+	gid := func(goid uint64) spec.GID { return r.gid[r.findG(goid)] }
+	a := e.SpecAction(gid)
+	// The parameters of the poller's and timers' actions.
+	switch e.Action {
+	case spec.ActStealTimers:
+		a.P = int8(e.Victim)
+	case spec.ActTimerSleep:
+		a.P = int8(e.N) // the Driver's clock: ns are ticks
+	case spec.ActNetpollReady:
+		a.M, a.G = spec.NoP, gid(e.G)
+	case spec.ActTimerTick:
+		a.M = spec.NoP
+	}
+	return a, nil
+}
+
+// dueTimers counts the due timers on P p's heap in the spec's state.
+func (r *specRun) dueTimers(p int) int {
+	n := 0
+	for g := 1; g <= r.st.NumGs(); g++ {
+		if int(r.st.TimerP[g]) == p+1 && r.st.TimerWhen[g] == 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// gapBefore reports the gap (if any) the impl's action a, about to be
+// taken on the spec, falls into: a check that runs two due timers or
+// more.
+func (r *specRun) gapBefore(a spec.Action) string {
+	switch a.Kind {
+	case spec.ActCheckTimers, spec.ActStealTimers:
+		p := int(a.P)
+		if a.Kind == spec.ActCheckTimers {
+			p = int(r.st.M[a.M].P)
+		}
+		if p < len(r.orderOK) && !r.orderOK[p] {
+			return gapTimerOrder
+		}
+	}
+	return ""
+}
+
+// timerOrders appends, for each P, whether the impl would run its due
+// timers in the spec's order (G order; trivially with fewer than two), by
+// popping a copy of its heap.
+func (r *specRun) timerOrders(dst []bool) []bool {
+	s := r.d.Sched()
+	now := s.nanotime()
+	for p, pp := range s.ps().allp {
+		if r.dueTimers(p) < 2 {
+			dst = append(dst, true)
+			continue
+		}
+		ts := &pp.timers
+		ts.mu.Lock()
+		cp := timers{heap: append([]timer(nil), ts.heap...)}
+		ts.mu.Unlock()
+		var order []spec.GID
+		for len(cp.heap) > 0 && cp.heap[0].when <= now {
+			if t := cp.pop(); t.g.x.sleepSeq.Load() == t.seq {
+				order = append(order, r.gid[t.g])
+			}
+		}
+		dst = append(dst, slices.IsSorted(order))
+	}
+	return dst
+}
+
+// gapAfter reports the gap (if any) that explains why the spec refused
+// the impl's action a.
+func (r *specRun) gapAfter(a spec.Action) string {
+	switch a.Kind {
+	case spec.ActSteal:
+		if r.dueTimers(int(a.P)) > 0 {
+			return gapStealBeforeTimers
+		}
+	case spec.ActNetpollBreak:
+		if r.st.M[a.M].PollUntil == 1 && r.st.PollUntil == 1 {
+			return gapDuePollUntils
+		}
+	}
+	return ""
 }
 
 func (r *specRun) findG(id uint64) *G {
@@ -231,6 +357,14 @@ func (r *specRun) implState() (spec.State, error) {
 				return got, fmt.Errorf("m%d scan %#x beyond the spec's Ps", m, x.Scan)
 			}
 			ms = spec.MState{PC: x.PC, P: int8(x.P), Spinning: x.Spinning, Scan: uint8(x.Scan), NextP: int8(x.NextP)}
+			if b := r.md.Bounds(); b.PollBlock {
+				ms.WasSpinning, ms.Checked, ms.Inherit = x.WasSpinning, x.Checked, x.Inherit
+				ms.PollUntil = pollUntilTicks(x.PollUntil, sn.Now)
+				normalizePollFields(&ms)
+			} else if ms.PC == spec.MPollCheck {
+				// Without the blocking poller the tail is stopm.
+				ms.PC = spec.MStop
+			}
 			var err error
 			if ms.CurG, err = id(x.CurG); err != nil {
 				return got, err
@@ -266,7 +400,61 @@ func (r *specRun) implState() (spec.State, error) {
 	if r.md.Bounds().STW {
 		got.GCWaiting, got.StopWait, got.Procs = sn.GCWaiting, int8(sn.StopWait), int8(len(sn.Ps))
 	}
+	if r.md.Bounds().PollBlock {
+		got.LastPoll = sn.LastPoll != 0
+		got.PollUntil = pollUntilTicks(sn.PollUntil, sn.Now)
+		got.TimerP, got.TimerWhen = [spec.MaxGs + 1]uint8{}, [spec.MaxGs + 1]uint8{}
+		for _, t := range sn.Timers {
+			k, err := id(t.G)
+			if err != nil {
+				return got, err
+			}
+			if t.P >= got.NumPs() || got.TimerP[k] != 0 {
+				return got, fmt.Errorf("timer of %v on p%d", t.G, t.P)
+			}
+			got.TimerP[k] = uint8(t.P + 1)
+			got.TimerWhen[k] = uint8(max(t.When-sn.Now, 0))
+		}
+	}
 	return got, nil
+}
+
+// pollUntilTicks is a time (0: none) in the spec's encoding of pollUntil,
+// against the Driver's clock now (ticks of 1 ns): 0 none, 1 due, k+1 due
+// in k ticks.
+func pollUntilTicks(when, now int64) uint8 {
+	if when == 0 {
+		return 0
+	}
+	return uint8(max(when-now, 0) + 1)
+}
+
+// normalizePollFields clears the spec's M fields of the poller and timers
+// where the spec keeps none (its normalizePollFields): findRunnable's
+// locals outside findRunnable, and the flags outside the pcs they belong
+// to. The impl keeps its locals in the M and leaves them stale there.
+func normalizePollFields(ms *spec.MState) {
+	switch ms.PC {
+	case spec.MLocal, spec.MPoll, spec.MSpin, spec.MSteal, spec.MDrop, spec.MDropSpin, spec.MRecheck,
+		spec.MRecheckRunqs, spec.MRecheckP, spec.MTimersNoP, spec.MPollCheck:
+	case spec.MSched:
+		if !ms.Checked {
+			ms.PollUntil = 0
+		}
+	default:
+		ms.PollUntil = 0
+	}
+	if ms.PC != spec.MSched {
+		ms.Checked = false
+	}
+	if ms.PC != spec.MResetSpin {
+		ms.Inherit = false
+	}
+	switch ms.PC {
+	case spec.MTimersNoP, spec.MPollCheck, spec.MNetpoll, spec.MNetpollRet, spec.MNetpollLock:
+	default:
+		ms.WasSpinning = false
+	}
 }
 
 func (r *specRun) compare() error {
@@ -348,6 +536,70 @@ func checkAgainstSpec(c Chooser, implBug spec.Bug, otherGo bool, steps int, seen
 	for range steps {
 		if err := r.step(c); err != nil {
 			if errors.Is(err, errPruned) {
+				return nil
+			}
+			return fmt.Errorf("bounds %+v: %w", b, err)
+		}
+	}
+	return nil
+}
+
+// drawPollBounds draws a small bound with the blocking poller
+// (spec.Bounds.PollBlock) and, in two of three, timers (Timers 1 or 2):
+// one or two Ps, two or three G slots, and the other parts of the
+// scheduler drawn as in drawBounds.
+func drawPollBounds(c Chooser) spec.Bounds {
+	ticks := []int{1, 2, 61}
+	caps := []int{2, 4}
+	b := spec.Bounds{
+		Ps:        1 + c.Intn(2, "ps"),
+		Ms:        spec.MaxMs,
+		Gs:        2 + c.Intn(2, "gs"),
+		Cap:       caps[c.Intn(len(caps), "cap")],
+		Spawn:     c.Intn(4, "spawn"),
+		SchedTick: ticks[c.Intn(len(ticks), "tick")],
+		Netpoll:   true,
+		PollBlock: true,
+		Timers:    c.Intn(3, "timers"),
+		Syscalls:  c.Intn(2, "syscalls") == 1,
+	}
+	b.SyscallBlock = c.Intn(3, "syscallblock") == 0
+	b.LockOSThread = c.Intn(3, "lockosthread") == 0
+	b.InjectList = c.Intn(4, "injectlist") == 0
+	return b
+}
+
+// CheckPollAgainstSpec is CheckAgainstSpec on bounds with the blocking
+// poller and timers (drawPollBounds): the Driver also takes every action of
+// spec.PollActionKinds.
+func CheckPollAgainstSpec(c Chooser, steps int) error {
+	return checkPollAgainstSpec(c, spec.BugNone, steps, nil, nil)
+}
+
+// checkPollAgainstSpec is CheckPollAgainstSpec with the impl built with
+// implBug (a seeded bug of spec.PollBugs, or none); seen, if set, is told
+// every action compared, and gaps, if set, counts the traces cut at a gap
+// of the spec's abstraction (errGap), by reason.
+func checkPollAgainstSpec(c Chooser, implBug spec.Bug, steps int, seen func(spec.Action), gaps map[string]int) error {
+	b := drawPollBounds(c)
+	if implBug == spec.BugTimersNotStolen && b.Timers == 0 {
+		b.Timers = 1 // the bug needs timers to show
+	}
+	r, err := newSpecRun(b, b.Go, implBug, uint64(c.Intn(1<<30, "seed")))
+	if err != nil {
+		return err
+	}
+	r.seen = seen
+	for range steps {
+		if err := r.step(c); err != nil {
+			var gap errGap
+			switch {
+			case errors.Is(err, errPruned):
+				return nil
+			case errors.As(err, &gap):
+				if gaps != nil {
+					gaps[gap.reason]++
+				}
 				return nil
 			}
 			return fmt.Errorf("bounds %+v: %w", b, err)

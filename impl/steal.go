@@ -97,11 +97,14 @@ func (s *Sched) stealStep(m *M) stepResult {
 		}
 		last := m.scan.pass == stealTries-1
 		if last && s.stealTimers(m, p2) {
-			// A timer readied a G onto this P: run it.
-			if g, _ := pp.runq.Get(); g != nil {
+			// A timer readied a G onto this P's runnext: run it,
+			// inheriting the time slice as runqget says.
+			if g, inherit := pp.runq.Get(); g != nil {
 				m.scan = stealScan{}
-				s.emitAction(spec.ActRunqGet, m, pp.id, g)
-				return s.run(m, g, false)
+				if s.trace != nil {
+					s.emit(Event{Kind: EvAction, Action: spec.ActStealTimers, M: m.id, P: pp.id, Victim: p2.id, G: g.goid})
+				}
+				return s.run(m, g, inherit)
 			}
 		}
 		// A P stopped for stop-the-world has no M to run what is on it

@@ -4,6 +4,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/gmpcheck/gmpcheck/spec"
 )
 
 // Timers: a G's Sleep. The G parks and a timer for it goes on its P's
@@ -40,9 +42,11 @@ type timers struct {
 // wakeTime is the earliest timer's when, 0 if there is none.
 func (ts *timers) wakeTime() int64 { return ts.minWhen.Load() }
 
-// add puts t on the heap and reports whether it became the earliest.
-// ts.mu held.
+// add puts t on the heap and reports whether it is earlier than every
+// timer the heap held (maybeAdd's wake: when < wakeTime, strictly; a tie
+// needs no new wake-up). ts.mu held.
 func (ts *timers) add(t timer) bool {
+	old := ts.minWhen.Load()
 	ts.heap = append(ts.heap, t)
 	for i := len(ts.heap) - 1; i > 0; {
 		p := (i - 1) / 2
@@ -52,9 +56,8 @@ func (ts *timers) add(t timer) bool {
 		ts.heap[p], ts.heap[i] = ts.heap[i], ts.heap[p]
 		i = p
 	}
-	first := ts.heap[0].when == t.when
 	ts.minWhen.Store(ts.heap[0].when)
-	return first
+	return old == 0 || t.when < old
 }
 
 // pop removes the earliest timer. ts.mu held, the heap not empty.
@@ -107,7 +110,14 @@ func (ts *timers) take(from *timers) {
 
 // nanotime is the scheduler's clock: nanoseconds since New, never 0 (0
 // means "no time" in when and pollUntil).
-func (s *Sched) nanotime() int64 { return int64(time.Since(s.start)) + 1 }
+// Under the Driver it is the Driver's clock (Driver.TimerTick), which
+// moves only when the Driver says.
+func (s *Sched) nanotime() int64 {
+	if s.det {
+		return s.poller.clock.Load()
+	}
+	return int64(time.Since(s.start)) + 1
+}
 
 // TimerTask is the Task of the G/M/P scheduler (*G) with the calls that
 // need its timers; the GM baseline has none.
@@ -139,6 +149,7 @@ func (g *G) Sleep(d time.Duration) {
 func (s *Sched) addTimer(m *M, g *G, when int64) {
 	pp := m.p.Load()
 	t := timer{when: when, g: g, seq: g.x.sleepSeq.Add(1)}
+	s.useTimers()
 	pp.timers.mu.Lock()
 	first := pp.timers.add(t)
 	pp.timers.mu.Unlock()
@@ -188,7 +199,9 @@ func (s *Sched) runTimers(m *M, ts *timers, now int64) (next int64, ran int32, f
 // checkTimersStep is findRunnable's checkTimers of m's own P, at the top:
 // it records the P's next timer in m.pollUntil (for a sleep in the poller
 // if no work turns up) and reports whether a timer readied a G, which is
-// then on m's runnext.
+// then on m's runnext. A check that ran a timer is a step of its own
+// (CheckTimers, with ready's wakep); one that ran none is part of the
+// top's next step.
 func (s *Sched) checkTimersStep(m *M) bool {
 	pp := m.p.Load()
 	if pp.timers.wakeTime() == 0 {
@@ -200,14 +213,20 @@ func (s *Sched) checkTimersStep(m *M) bool {
 	if ran == 0 {
 		return false
 	}
-	s.emit(Event{Kind: EvCheckTimers, M: m.id, P: pp.id, Victim: pp.id, G: gidOf(g), N: ran})
+	if s.trace != nil {
+		s.emit(Event{Kind: EvCheckTimers, M: m.id, P: pp.id, Victim: pp.id, G: gidOf(g), N: ran})
+		s.emit(Event{Kind: EvAction, Action: spec.ActCheckTimers, M: m.id, P: pp.id, Victim: pp.id, G: gidOf(g), N: ran})
+	}
 	s.wakep(m)
 	return true
 }
 
 // stealTimers is stealWork's look at a victim's timers in its last round:
 // it runs p2's due timers on m and folds p2's next timer into m.pollUntil.
-// It reports whether a timer readied a G (on m's runnext).
+// It reports whether a timer readied a G (on m's runnext), which the
+// caller takes at once (StealTimers). Unlike checkTimers it calls no
+// wakep: the thief is spinning, so nmspinning is not 0 and wakep would
+// return at once.
 func (s *Sched) stealTimers(m *M, p2 *P) bool {
 	if p2.timers.wakeTime() == 0 || s.implBugOn(ImplBugTimersNotStolen) {
 		return false
@@ -220,7 +239,6 @@ func (s *Sched) stealTimers(m *M, p2 *P) bool {
 		return false
 	}
 	s.emit(Event{Kind: EvStealTimers, M: m.id, P: m.p.Load().id, Victim: p2.id, G: gidOf(g), N: ran})
-	s.wakep(m)
 	return true
 }
 
