@@ -51,9 +51,9 @@ func absentOr(s spec.GStatus) spec.GStatus {
 	return s
 }
 
-// projectBounds walks the first 30,000 states of b breadth first and adds
+// projectBounds walks the first limit states of b breadth first and adds
 // every (action, G status change) it sees to set, and every action to kinds.
-func projectBounds(b spec.Bounds, set map[Change]bool, kinds map[spec.ActionKind]bool) error {
+func projectBounds(b spec.Bounds, limit int, set map[Change]bool, kinds map[spec.ActionKind]bool) error {
 	md, err := spec.NewModel(b)
 	if err != nil {
 		return err
@@ -61,7 +61,7 @@ func projectBounds(b spec.Bounds, set map[Change]bool, kinds map[spec.ActionKind
 	seen := map[string]bool{}
 	queue := []spec.State{md.Init()}
 	seen[queue[0].Key()] = true
-	for len(queue) > 0 && len(seen) < 30_000 {
+	for len(queue) > 0 && len(seen) < limit {
 		s := queue[0]
 		queue = queue[1:]
 		for _, a := range md.Enabled(s) {
@@ -102,17 +102,26 @@ func project() ([]Change, error) {
 	// needs two Gs parked on the poller at once, and the locked-thread and
 	// entersyscallblock steps; the others are small enough for the
 	// breadth-first walk to get there.
-	for _, b := range []spec.Bounds{
-		{Ps: 2, Ms: 4, Gs: 3, Cap: 2, Spawn: 3, SchedTick: 2, Syscalls: true, Netpoll: true},
-		{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Netpoll: true, InjectList: true},
-		{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Netpoll: true, SyscallBlock: true, LockOSThread: true},
-		{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Syscalls: true, STW: true, ProcResize: true},
+	for _, pb := range []struct {
+		b     spec.Bounds
+		limit int
+	}{
+		{spec.Bounds{Ps: 2, Ms: 4, Gs: 3, Cap: 2, Spawn: 3, SchedTick: 2, Syscalls: true, Netpoll: true}, 30_000},
+		{spec.Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Netpoll: true, InjectList: true}, 30_000},
+		{spec.Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Netpoll: true, SyscallBlock: true, LockOSThread: true}, 30_000},
+		{spec.Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Syscalls: true, STW: true, ProcResize: true}, 30_000},
+		// The blocking poller and timers (spec.PollActionKinds, which
+		// the impl emits as EvActions too). Its rarest step,
+		// NetpollBreak (an M with a timer finds the poller asleep with
+		// none: two Ms off their Ps, a G on the network, a G asleep),
+		// is first reached at the breadth-first walk's 83,231st state.
+		{spec.Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Netpoll: true, PollBlock: true, Timers: 1}, 90_000},
 	} {
-		if err := projectBounds(b, set, kinds); err != nil {
+		if err := projectBounds(pb.b, pb.limit, set, kinds); err != nil {
 			return nil, err
 		}
 	}
-	for _, k := range spec.ActionKinds() {
+	for _, k := range append(spec.ActionKinds(), spec.PollActionKinds()...) {
 		if !kinds[k] && k.InGo126() {
 			return nil, fmt.Errorf("conform: the projection model never takes %v", k)
 		}
