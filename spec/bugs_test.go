@@ -24,6 +24,9 @@ func TestSeededBugsAreFound(t *testing.T) {
 				t.Fatalf("%v\n%v\n%v", err, r, r.Violation)
 			}
 			checkTraceReplays(t, b, r.Violation.Trace)
+			if err := cycleUnfairM(r.Violation.Trace); err != nil {
+				t.Fatalf("%v\n%v", err, r.Violation)
+			}
 
 			b.Bug = BugNone
 			r, err = Explore(context.Background(), b, SeededBugOptions)

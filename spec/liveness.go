@@ -646,15 +646,14 @@ func (lc *livenessChecker) violation() *Violation {
 		}
 	}
 	cycle = append(cycle, lc.innerPath(in, cur, b.entry)...)
-	if lc.g.md.b.PollBlock {
-		// Only here for now: the lassos of the other models are
-		// compared with GMP.tla's and pinned by SeededBugCases, and
-		// some of them (findrunnable-ignores-gcwaiting's) would change.
-		if c, ok := lc.shortestFairCycle(in, b.members, b.entry); ok {
-			cycle = c
-		} else {
-			cycle = lc.visitExcuses(in, b.members, b.entry, cycle, &ex, &got)
-		}
+	// The cycle built from the discharging edges alone need not be fair
+	// (a family excused somewhere in the component may be neither taken
+	// nor disabled on it): print a shortest fair one, or, past the search's
+	// size limit, extend the built one with detours until it is fair.
+	if c, ok := lc.shortestFairCycle(in, b.members, b.entry); ok {
+		cycle = c
+	} else {
+		cycle = lc.visitExcuses(in, b.members, b.entry, cycle, &ex, &got)
 	}
 	v.Trace = lc.g.trace(b.entry, cycle)
 	return v
