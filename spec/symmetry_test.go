@@ -101,6 +101,7 @@ func groupKeys(r Result) string {
 // (unfolded state by state). The test also counts how often the naive
 // decision in the representatives' own frames would have been wrong.
 func TestSymmetryLiftedFamilies(t *testing.T) {
+	sequentialUnderRace(t)
 	checked, naiveWrong := 0, 0
 	symCheckHook = func(lc *livenessChecker, members []uint32, member func(*State) bool, fair, naiveFair bool) {
 		nodes := lc.unfold(lc.g.state(lc.sv(members[0])), member)
@@ -172,6 +173,7 @@ func permute(s State, pm mPerm, pg [MaxGs + 1]GID) State {
 // state has the same representative, which is a fixed point; and the
 // reduced search counts exactly the orbits of the reachable states.
 func TestGSymmetryCanonical(t *testing.T) {
+	sequentialUnderRace(t)
 	b := Bounds{Ps: 1, Ms: 3, Gs: 3, Cap: 2, Spawn: 2, SchedTick: 2, Syscalls: true, Netpoll: true}
 	md, _ := NewModel(b)
 	g, full := bfs(context.Background(), md, Options{})
