@@ -144,6 +144,11 @@ func (s *Sched) stopmStep(m *M) stepResult {
 func (s *Sched) netpollWait(m *M) {
 	m.pollWait = false
 	defer func() { m.pc = spec.MNetpollRet }()
+	if s.poll.nready.Load() != 0 {
+		// Events arrived before the sleep (NetpollReady saw the poller
+		// still free and did not break it): netpoll returns at once.
+		return
+	}
 	if m.pollUntil == 0 {
 		select {
 		case <-s.poller.brk:
