@@ -114,3 +114,52 @@ func TestHandoffKeepsPoller(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// netpollBreakWalk is the breadth-first shortest way to NetpollBreak on
+// pollBreakBounds: m0 blocks in the poller for g2 (no timeout); g1's
+// sleep, on m2, breaks it (wakeNetPoller: the poller sleeps past the new
+// timer); m2 then finds nothing and, the poller not yet back (lastpoll
+// still 0, its pollUntil none), breaks it again before stopm.
+var netpollBreakWalk = []string{
+	"m0: NewProc", "m0: Wakep", "m0: WakepStartM", "m0: Park", "m0: Global61Miss",
+	"m0: RunqGet", "m0: Park", "m0: Global61Miss", "m0: GlobRunqMiss", "m0: SpinLimit",
+	"m0: ReleaseP", "netpoll: InjectGList(g1)", "m0: NetpollBlock", "m2: Global61", "m2: TimerSleep(1 ticks)",
+	"m2: Global61Miss", "m2: GlobRunqMiss", "m2: SpinLimit", "m2: ReleaseP", "m2: NetpollBreak",
+	"m2: StopM", "m0: NetpollWake", "m0: NetpollPidleget", "clock: TimerTick", "m0: CheckTimers",
+	"m0: WakepSkip",
+}
+
+var pollBreakBounds = spec.Bounds{Ps: 2, Ms: 3, Gs: 3, Cap: 2, Spawn: 2, SchedTick: 1, Netpoll: true, PollBlock: true, Timers: 1}
+
+// TestDriverNetpollBreakWalk takes netpollBreakWalk on the spec and the
+// Driver, comparing after each step: the rarest poller step of the random
+// comparison (NetpollBreak), and the poller's way back, directed.
+func TestDriverNetpollBreakWalk(t *testing.T) {
+	r, err := newSpecRun(pollBreakBounds, spec.Go126, spec.BugNone, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < len(netpollBreakWalk); {
+		want := netpollBreakWalk[i]
+		var a spec.Action
+		found := false
+		for _, e := range r.md.Enabled(r.st) {
+			if e.String() == want {
+				a, found = e, true
+			}
+		}
+		if !found {
+			t.Fatalf("step %d: %s not enabled in the spec: %v", i+1, want, r.md.Enabled(r.st))
+		}
+		before := len(r.trace)
+		if err := r.apply(a); err != nil {
+			t.Fatalf("step %d (%s): %v", i+1, want, err)
+		}
+		for _, got := range r.trace[before:] {
+			if i >= len(netpollBreakWalk) || netpollBreakWalk[i] != got {
+				t.Fatalf("step %d: impl took %v, the walk says otherwise", i+1, r.trace[before:])
+			}
+			i++
+		}
+	}
+}
