@@ -119,7 +119,10 @@ func TestHandoffKeepsPoller(t *testing.T) {
 // pollBreakBounds: m0 blocks in the poller for g2 (no timeout); g1's
 // sleep, on m2, breaks it (wakeNetPoller: the poller sleeps past the new
 // timer); m2 then finds nothing and, the poller not yet back (lastpoll
-// still 0, its pollUntil none), breaks it again before stopm.
+// still 0, its pollUntil none), breaks it again before stopm (NetpollBreak,
+// the 20th step). Then the poller comes back (NetpollWake), takes p0
+// (NetpollPidleget) and, once g1's timer is due, runs it (CheckTimers,
+// whose wakep m1, spinning since the first wakep, makes a skip).
 var netpollBreakWalk = []string{
 	"m0: NewProc", "m0: Wakep", "m0: WakepStartM", "m0: Park", "m0: Global61Miss",
 	"m0: RunqGet", "m0: Park", "m0: Global61Miss", "m0: GlobRunqMiss", "m0: SpinLimit",
