@@ -38,10 +38,14 @@ const cfgTimeout = 4 * time.Minute
 // load 4-6: GMP_np3's budget. GMP_stw (117310 states, stop-the-world and
 // procresize) is the next largest; GMP_hist_13546 (41772) and
 // GMP_bug_findrunnable_ignores_gcwaiting (22658) are checked on their whole
-// graph (liveness (c) and (d)).
+// graph (liveness (c) and (d)). GMP_timers (20697 states, the smallest
+// two-P model with timers) and GMP_bug_timers_not_stolen (13606, liveness
+// (e) on its whole graph) run at 50 to 100 states a second under
+// tla-checker.
 var slowCfgs = map[string]time.Duration{"GMP_np3": 40 * time.Minute, "GMP_go122": 15 * time.Minute, "GMP_injectlist": 15 * time.Minute,
 	"GMP_lockosthread": 15 * time.Minute, "GMP_syscallblock": 15 * time.Minute, "GMP_hist_52934": 40 * time.Minute,
-	"GMP_stw": 40 * time.Minute, "GMP_bug_findrunnable_ignores_gcwaiting": 15 * time.Minute, "GMP_hist_13546": 20 * time.Minute}
+	"GMP_stw": 40 * time.Minute, "GMP_bug_findrunnable_ignores_gcwaiting": 15 * time.Minute, "GMP_hist_13546": 20 * time.Minute,
+	"GMP_timers": 40 * time.Minute, "GMP_bug_timers_not_stolen": 15 * time.Minute}
 
 // longCfgs are checked by tla-checker (with the state-graph cross-check)
 // only in the long tier: go test ./tla -long, or GMPCHECK_LONG=1 (.ci/run

@@ -18,7 +18,10 @@ package tlacheck
 // GMP_bug_findrunnable_ignores_gcwaiting (liveness (d) on its whole graph,
 // 22658 states); GMP_hist_13546 (golang/go#13546, 41772 states, liveness
 // (c) on the whole graph); GMP_bug_procresize_drops_runq (stop-the-world's
-// invariant failure, 6533 states: 23 to 45 s under tla-checker).
+// invariant failure, 6533 states: 23 to 45 s under tla-checker); GMP_timers
+// (timers at the smallest two-P bounds, 20697 states: minutes under
+// tla-checker; GMP_timers_p1, one P, 5063 states, keeps timers in the
+// default tier).
 // GMP_hist_23098 left this tier when its bounds shrank to one G (1053
 // states to its violation, 3 s). The default test tier
 // and gmpcheck verify check their bounds with the Go explorer (and TLC when
@@ -29,4 +32,4 @@ package tlacheck
 var LongCfgs = map[string]bool{"GMP_np3": true, "GMP_go121": true, "GMP_live": true, "GMP_bug_ready_no_wakep_live": true,
 	"GMP_go122": true, "GMP_injectlist": true, "GMP_lockosthread": true, "GMP_syscallblock": true, "GMP_p2_tick1": true,
 	"GMP_hist_52934": true, "GMP_stw": true, "GMP_bug_findrunnable_ignores_gcwaiting": true, "GMP_hist_13546": true,
-	"GMP_bug_procresize_drops_runq": true}
+	"GMP_bug_procresize_drops_runq": true, "GMP_timers": true}
