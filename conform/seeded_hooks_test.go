@@ -11,10 +11,10 @@ import (
 	"github.com/gmpcheck/gmpcheck/spec"
 )
 
-// TestImplSeededBugsRejected (instrumented build): the reference scheduler
+// TestHooksImplSeededBugsRejected (instrumented build): the reference scheduler
 // with a seeded bug, checked against the correct spec, gives a rejected
 // trace within a few runs.
-func TestImplSeededBugsRejected(t *testing.T) {
+func TestHooksImplSeededBugsRejected(t *testing.T) {
 	ctx := context.Background()
 	for _, bug := range spec.Bugs() {
 		caught := 0

@@ -8,11 +8,11 @@ import (
 	"github.com/gmpcheck/gmpcheck/spec"
 )
 
-// TestDriverRejectsPollBugs is the self-test of TestDriverMatchesSpecPoll:
+// TestHooksDriverRejectsPollBugs is the self-test of TestDriverMatchesSpecPoll:
 // the impl built with each of the spec's seeded bugs of the blocking poller
 // and timers (spec.PollBugs, the ImplBugs of the same names) must diverge
 // from the correct spec within a bounded number of random traces.
-func TestDriverRejectsPollBugs(t *testing.T) {
+func TestHooksDriverRejectsPollBugs(t *testing.T) {
 	for _, bug := range spec.PollBugs() {
 		t.Run(bug.String(), func(t *testing.T) {
 			if _, ok := PollImplBug(bug); !ok {

@@ -8,10 +8,10 @@ import (
 	"github.com/gmpcheck/gmpcheck/spec"
 )
 
-// TestDriverRejectsSeededBugs is the self-test of TestDriverMatchesSpec: the
+// TestHooksDriverRejectsSeededBugs is the self-test of TestDriverMatchesSpec: the
 // impl built with each of the spec's seeded bugs must diverge from the
 // correct spec within a bounded number of random traces.
-func TestDriverRejectsSeededBugs(t *testing.T) {
+func TestHooksDriverRejectsSeededBugs(t *testing.T) {
 	for _, bug := range spec.Bugs() {
 		t.Run(bug.String(), func(t *testing.T) {
 			c := newRandChooser(1, uint64(bug))

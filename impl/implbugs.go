@@ -9,7 +9,7 @@ import (
 // ImplBug is a seeded bug in stop-the-world, procresize, timers or the
 // blocking poller, whose checks are the reference scheduler's own
 // runtime-style tests (stw_test.go, procresize_test.go, timers_test.go,
-// driver_poll_test.go; TestImplBugsCaught). The spec's seeded bugs
+// driver_poll_test.go; TestHooksImplBugsCaught). The spec's seeded bugs
 // (spec.Bugs, Config.SetBug) are rejected by the Driver's comparison with
 // the spec; the comparison does not play its stop-the-world bugs
 // (spec.STWBugs, one of which, procresize-drops-runq, is

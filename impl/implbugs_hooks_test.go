@@ -7,11 +7,11 @@ import (
 	"time"
 )
 
-// TestImplBugsCaught is the self-test of the runtime-style tests of
+// TestHooksImplBugsCaught is the self-test of the runtime-style tests of
 // stop-the-world, procresize and timers: with each seeded mechanism bug
 // (ImplBugs) the test written to catch it must fail, reporting the hang
 // or the loss as an error within its (short, here) time limit.
-func TestImplBugsCaught(t *testing.T) {
+func TestHooksImplBugsCaught(t *testing.T) {
 	catch := map[ImplBug]func(Config) error{
 		ImplBugProcresizeDropsRunq: func(cfg Config) error {
 			cfg.Procs, cfg.QueueCapacity, cfg.ForcePreempt = 4, 8, 200*time.Microsecond
@@ -45,8 +45,8 @@ func TestImplBugsCaught(t *testing.T) {
 	}
 }
 
-// TestImplBugNames: the names parse back.
-func TestImplBugNames(t *testing.T) {
+// TestHooksImplBugNames: the names parse back.
+func TestHooksImplBugNames(t *testing.T) {
 	for _, b := range ImplBugs() {
 		if got, err := ParseImplBug(b.String()); err != nil || got != b {
 			t.Errorf("ParseImplBug(%q) = %v, %v", b, got, err)

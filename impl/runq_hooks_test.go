@@ -4,13 +4,13 @@ package impl
 
 import "testing"
 
-// TestRunqEmptyRecheck replays, through the yield hooks, the interleaving
+// TestHooksRunqEmptyRecheck replays, through the yield hooks, the interleaving
 // runqempty's second read of tail guards against, which real timing almost
 // never produces: the reader has read head and tail (ring empty, runnext
 // full) when the owner kicks runnext to the ring with a put(next) and takes
 // the new runnext. Then the reader sees runnext empty. A G was present all
 // along, so Empty must not say true.
-func TestRunqEmptyRecheck(t *testing.T) {
+func TestHooksRunqEmptyRecheck(t *testing.T) {
 	glob := NewGlobalRunq()
 	q := mustRunq(t, 4, glob)
 	a, b := NewG(1), NewG(2)
@@ -61,9 +61,9 @@ func requireOnce(t *testing.T, counts map[uint64]int, ids ...uint64) {
 	}
 }
 
-// TestRunqGetCommitRace: the owner's get has read the head slot when a thief
+// TestHooksRunqGetCommitRace: the owner's get has read the head slot when a thief
 // steals that G. The owner's commit must fail and move on to the next G.
-func TestRunqGetCommitRace(t *testing.T) {
+func TestHooksRunqGetCommitRace(t *testing.T) {
 	glob := NewGlobalRunq()
 	q, thief := mustRunq(t, 4, glob), mustRunq(t, 4, glob)
 	q.Put(NewG(1), false)
@@ -84,9 +84,9 @@ func TestRunqGetCommitRace(t *testing.T) {
 	requireOnce(t, counts, 1, 2)
 }
 
-// TestRunqStealCommitRace: a thief has copied its batch when another thief
+// TestHooksRunqStealCommitRace: a thief has copied its batch when another thief
 // steals the same Gs. The first thief's commit must fail and retry.
-func TestRunqStealCommitRace(t *testing.T) {
+func TestHooksRunqStealCommitRace(t *testing.T) {
 	glob := NewGlobalRunq()
 	q, t1, t2 := mustRunq(t, 4, glob), mustRunq(t, 4, glob), mustRunq(t, 4, glob)
 	q.Put(NewG(1), false)
@@ -107,10 +107,10 @@ func TestRunqStealCommitRace(t *testing.T) {
 	requireOnce(t, counts, 1, 2)
 }
 
-// TestRunqPublishRace: a thief steals while the owner's put is between its
+// TestHooksRunqPublishRace: a thief steals while the owner's put is between its
 // two stores. The thief must either miss the new G or get it, never a slot
 // that does not hold it yet.
-func TestRunqPublishRace(t *testing.T) {
+func TestHooksRunqPublishRace(t *testing.T) {
 	glob := NewGlobalRunq()
 	q, thief := mustRunq(t, 4, glob), mustRunq(t, 4, glob)
 	reached, release := pauseFirst(t, q, OpStoreSlot)

@@ -14,7 +14,7 @@ import (
 // The runtime-style tests of stop-the-world, in the spirit of the runtime's
 // TestStopTheWorldDeadlock and TestGCFairness: on the real concurrent
 // scheduler, in each shell. Each body returns an error instead of failing
-// a *testing.T, so that TestImplBugsCaught (instrumented build) can run it
+// a *testing.T, so that TestHooksImplBugsCaught (instrumented build) can run it
 // against a seeded bug and require the error. Time limits are generous
 // backstops that turn a hang into an error; no test measures a duration.
 

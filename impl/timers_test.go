@@ -13,7 +13,7 @@ import (
 
 // The runtime-style tests of timers and the blocking poller, in the spirit
 // of the runtime's TestTimerFairness and TestNetpollBreak. As in stw_test.go
-// each body returns an error, for TestImplBugsCaught, and time limits only
+// each body returns an error, for TestHooksImplBugsCaught, and time limits only
 // turn hangs into errors.
 
 // timerFairness is TestTimerFairness's body: two Gs sleep in loops (rounds

@@ -38,7 +38,7 @@ var (
 		{Pkg: "impl", Run: "^TestRunqMatchesSpec$"},
 	}}
 	techInterleave = Technique{Name: "interleave", Parts: []Part{
-		{Pkg: "impl", Tags: "gmpcheck_hooks", Run: "^(TestRunq(EmptyRecheck|GetCommitRace|StealCommitRace|PublishRace)|TestMutationKillHooks.*)$"},
+		{Pkg: "impl", Tags: "gmpcheck_hooks", Run: "^(TestHooksRunq(EmptyRecheck|GetCommitRace|StealCommitRace|PublishRace)|TestMutationKillHooks.*)$"},
 		{Pkg: "internal/interleave", Tags: "gmpcheck_hooks", Run: "^(TestLinearizable|TestConservation|TestExploreScenarios|TestModelAgreesOnScenarios|TestChainedStealBatchInFlight)$"},
 	}}
 	techPorcupine = Technique{Name: "porcupine", Parts: []Part{
