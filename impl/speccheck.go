@@ -85,10 +85,6 @@ const (
 	// the impl) ready their Gs in the order of their whens, the spec in
 	// G order (its ages stop at 0, "due", so it cannot tell).
 	gapTimerOrder = "timer-order"
-	// stealWork's passes before the last steal a victim's ring before the
-	// last pass runs its timers; the spec's one pass offers only
-	// StealTimers for a victim with a due timer.
-	gapStealBeforeTimers = "steal-before-timers"
 	// Two pollUntils both past: the runtime (and the impl) compares their
 	// times, the spec's ages stop at "due" and compare equal, so the
 	// impl may netpollBreak where the spec stops.
@@ -276,10 +272,6 @@ func (r *specRun) timerOrders(dst []bool) []bool {
 // the impl's action a.
 func (r *specRun) gapAfter(a spec.Action) string {
 	switch a.Kind {
-	case spec.ActSteal:
-		if r.dueTimers(int(a.P)) > 0 {
-			return gapStealBeforeTimers
-		}
 	case spec.ActNetpollBreak:
 		if r.st.M[a.M].PollUntil == 1 && r.st.PollUntil == 1 {
 			return gapDuePollUntils

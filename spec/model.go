@@ -391,6 +391,11 @@ func (md *Model) appendStealSteps(dst []Action, s *State, mi int8) []Action {
 		case md.b.Timers > 0 && md.b.Bug != BugTimersNotStolen && s.hasDueTimer(v):
 			// The last round's checkTimers(p2), before runqsteal.
 			k = ActStealTimers
+			if s.P[v].Status == PRunning && s.P[v].N > 0 {
+				// The earlier rounds look at p2's ring only, and may
+				// steal from it before the last round reaches the timer.
+				dst = append(dst, Action{Kind: ActSteal, M: mi, P: int8(v)})
+			}
 		case s.P[v].Status == PRunning && s.P[v].stealable():
 			k = ActSteal
 		}

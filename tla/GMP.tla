@@ -635,7 +635,9 @@ AtLocal(m) == Top(m, "local") \/ (AtSched(m) /\ ~Check61(st, MyP(m)))
 
 \* stealWork: a spinning M past netpoll, or in its scan. With timers,
 \* a victim with a due timer gets checkTimers(p2) (StealTimers) instead of
-\* runqsteal (not under the timers-not-stolen bug).
+\* runqsteal (not under the timers-not-stolen bug), unless its ring is not
+\* empty: the earlier rounds may steal the ring before the last one reaches
+\* the timers, so both are enabled then.
 Scanning(m) == (Top(m, "poll") /\ Spinning(m)) \/ PC(m) = "steal"
 Victims(m) == {v \in LivePs(st) : v # MyP(m) /\ v \notin st.M[m].scan}
 StealsTimersOn == NTimers > 0 /\ Bug # "timers-not-stolen"
@@ -752,7 +754,8 @@ SpinLimit(m) ==
 \* stealWork visits victim v, which has work then: runqsteal, then run (a
 \* spinning M: resetspinning is its next step).
 Steal(m, v) ==
-    /\ Scanning(m) /\ v \in Victims(m) /\ ~StealsTimers(v) /\ HasWork(st, v)
+    /\ Scanning(m) /\ v \in Victims(m) /\ HasWork(st, v)
+    /\ (~StealsTimers(v) \/ st.P[v].ring # <<>>)
     /\ LET b  == StealBatch(st, v)
            s1 == AfterSteal(st, v)
            s2 == [s1 EXCEPT !.P[MyP(m)].ring = @ \o SubSeq(b, 1, Len(b) - 1),
