@@ -121,7 +121,7 @@ func project() ([]Change, error) {
 			return nil, err
 		}
 	}
-	for _, k := range append(spec.ActionKinds(), spec.PollActionKinds()...) {
+	for _, k := range spec.ActionKinds() {
 		if !kinds[k] && k.InGo126() {
 			return nil, fmt.Errorf("conform: the projection model never takes %v", k)
 		}

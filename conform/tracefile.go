@@ -39,7 +39,7 @@ func ReadEvents(r io.Reader) ([]impl.Event, error) {
 		kinds[n] = k
 	}
 	acts := map[string]spec.ActionKind{}
-	for _, a := range append(spec.ActionKinds(), spec.PollActionKinds()...) {
+	for _, a := range spec.ActionKinds() {
 		acts[a.String()] = a
 	}
 	stat := map[string]impl.Gstatus{}

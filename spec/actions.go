@@ -71,9 +71,8 @@ const (
 	ActProcResizeGrow     // go1.10dev: procresize grows allp (the new slot still nil) before it makes the P
 	// The blocking poller and timers (Bounds.PollBlock, Bounds.Timers;
 	// poller.go, timers.go). The M's steps are weakly fair per M like
-	// the loop; NetpollReady and TimerTick are external. They are not
-	// in ActionKinds (GMP.tla, the impl's Driver and conform do not have
-	// them yet): PollActionKinds lists them.
+	// the loop; NetpollReady and TimerTick are external. PollActionKinds
+	// lists them; no model without those bounds takes them.
 	ActNetpollBlock    // findRunnable's tail: sched.lastpoll.Swap(0) won; sched.pollUntil stored; the M blocks in netpoll
 	ActNetpollBreak    // findRunnable's tail: the swap lost and the poller sleeps past the M's pollUntil: netpollBreak, then stopm
 	ActNetpollWake     // the poller returns (netpollBreak or timeout): sched.pollUntil = 0, sched.lastpoll stored
@@ -88,7 +87,8 @@ const (
 	numActionKinds
 )
 
-// numBaseActionKinds ends the kinds that ActionKinds lists.
+// numBaseActionKinds ends the kinds of the model without the blocking
+// poller and timers.
 const numBaseActionKinds = ActNetpollBlock
 
 var actionNames = [numActionKinds]string{
@@ -168,11 +168,10 @@ func (k ActionKind) String() string {
 	return "ActionKind(" + strconv.Itoa(int(k)) + ")"
 }
 
-// ActionKinds lists every kind of the model without the blocking poller
-// and timers, in declaration order: the vocabulary GMP.tla, the impl's
-// Driver and conform share.
+// ActionKinds lists every kind of the model, in declaration order: the
+// vocabulary GMP.tla, the impl's Driver and conform share.
 func ActionKinds() []ActionKind {
-	out := make([]ActionKind, numBaseActionKinds)
+	out := make([]ActionKind, numActionKinds)
 	for i := range out {
 		out[i] = ActionKind(i)
 	}
@@ -180,7 +179,8 @@ func ActionKinds() []ActionKind {
 }
 
 // PollActionKinds lists the kinds of the blocking poller and timers
-// (Bounds.PollBlock, Bounds.Timers), in declaration order.
+// (Bounds.PollBlock, Bounds.Timers), in declaration order: the part of
+// ActionKinds that only models with those bounds take.
 func PollActionKinds() []ActionKind {
 	var out []ActionKind
 	for k := numBaseActionKinds; k < numActionKinds; k++ {
@@ -188,6 +188,9 @@ func PollActionKinds() []ActionKind {
 	}
 	return out
 }
+
+// Poll reports whether k is one of PollActionKinds.
+func (k ActionKind) Poll() bool { return k >= numBaseActionKinds && k < numActionKinds }
 
 // schedStep reports whether k is a step of the schedule loop (findRunnable,
 // its no-P recheck, stopm, and the lock section of exitsyscallNoP) or of
