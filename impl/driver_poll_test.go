@@ -142,27 +142,7 @@ func TestDriverNetpollBreakWalk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := 0; i < len(netpollBreakWalk); {
-		want := netpollBreakWalk[i]
-		var a spec.Action
-		found := false
-		for _, e := range r.md.Enabled(r.st) {
-			if e.String() == want {
-				a, found = e, true
-			}
-		}
-		if !found {
-			t.Fatalf("step %d: %s not enabled in the spec: %v", i+1, want, r.md.Enabled(r.st))
-		}
-		before := len(r.trace)
-		if err := r.apply(a); err != nil {
-			t.Fatalf("step %d (%s): %v", i+1, want, err)
-		}
-		for _, got := range r.trace[before:] {
-			if i >= len(netpollBreakWalk) || netpollBreakWalk[i] != got {
-				t.Fatalf("step %d: impl took %v, the walk says otherwise", i+1, r.trace[before:])
-			}
-			i++
-		}
+	if _, err := walkRun(r, netpollBreakWalk); err != nil {
+		t.Fatal(err)
 	}
 }

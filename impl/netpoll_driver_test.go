@@ -36,6 +36,14 @@ func walk(t *testing.T, specGo, implGo spec.GoVersion, steps []string) (*specRun
 	if err != nil {
 		t.Fatal(err)
 	}
+	n, err := walkRun(r, steps)
+	return r, n, err
+}
+
+// walkRun takes steps, by their printed names, on the spec and the impl
+// of r, comparing after each; it returns how many steps matched and the
+// first divergence.
+func walkRun(r *specRun, steps []string) (int, error) {
 	for i := 0; i < len(steps); {
 		want := steps[i]
 		var a spec.Action
@@ -46,22 +54,22 @@ func walk(t *testing.T, specGo, implGo spec.GoVersion, steps []string) (*specRun
 			}
 		}
 		if !found {
-			return r, i, fmt.Errorf("step %d: %s not enabled in the spec: %v", i+1, want, r.md.Enabled(r.st))
+			return i, fmt.Errorf("step %d: %s not enabled in the spec: %v", i+1, want, r.md.Enabled(r.st))
 		}
 		before := len(r.trace)
 		if err := r.apply(a); err != nil {
-			return r, i, fmt.Errorf("step %d (%s): %w", i+1, want, err)
+			return i, fmt.Errorf("step %d (%s): %w", i+1, want, err)
 		}
 		// The Driver runs a wakep to its end within the step that calls
 		// it: the walk's next steps are those of the wakep.
 		for _, got := range r.trace[before:] {
 			if i >= len(steps) || steps[i] != got {
-				return r, i, fmt.Errorf("step %d: impl took %v, the walk says otherwise", i+1, r.trace[before:])
+				return i, fmt.Errorf("step %d: impl took %v, the walk says otherwise", i+1, r.trace[before:])
 			}
 			i++
 		}
 	}
-	return r, len(steps), nil
+	return len(steps), nil
 }
 
 // The impl as Go 1.22 takes the counterexample's 20 steps as the spec

@@ -296,8 +296,8 @@ func (s *Sched) wakeNetPoller(m *M, when int64) {
 }
 
 // wakepNoM is wakep called where no M of the scheduler takes its steps
-// (handoffp's wakeNetPoller): the same load, CAS and lock section, with no
-// EvAction of its own.
+// (handoffp's wakeNetPoller, the stopper's restart): the same load, CAS
+// and lock section, with no EvAction of its own.
 func (s *Sched) wakepNoM() {
 	if s.nmspinning.Load() != 0 || !s.nmspinning.CompareAndSwap(0, 1) {
 		return

@@ -10,7 +10,7 @@ import (
 )
 
 // queueSuite selects the run-queue tests that every seeded bug must fail.
-const queueSuite = "^(TestRunq|TestGlobalRunq)"
+const queueSuite = "^(TestRunq|TestGlobalRunq|TestHooksRunq)"
 
 // TestSeededBugsCaught proves the queue tests bite: it runs them in the
 // instrumented build once with no bug (they must pass, so a failure below is

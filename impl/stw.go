@@ -388,14 +388,6 @@ func (s *Sched) startTheWorldSection(newprocs int32) {
 // section that starts a spinning M on an idle P (or, with none, sets
 // needspinning).
 func (s *Sched) startTheWorldWakep() {
-	if s.nmspinning.Load() == 0 && s.nmspinning.CompareAndSwap(0, 1) {
-		s.glob.Lock()
-		if pp := s.pidlegetSpinning(); pp != nil {
-			s.startm(pp, true, true)
-		} else {
-			s.nmspinning.Add(-1)
-		}
-		s.glob.Unlock()
-	}
+	s.wakepNoM()
 	s.emitAction(spec.ActStartTheWorldWakep, nil, -1, nil)
 }
