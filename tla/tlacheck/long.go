@@ -25,7 +25,11 @@ package tlacheck
 // seeded bug, 13606 states to its TimerRuns lasso: 1 m 44 s to 6 m 27 s,
 // over gmpcheck verify's 2-minute budget per cfg and a quarter of the test
 // command's tla-checker time; the explorer and the impl's comparison catch
-// the bug in the default tier, TLC there too when present).
+// the bug in the default tier, TLC there too when present); GMP_pollblock
+// (the blocking poller, 4354 states, 32 to 54 s: its seeded bug's cfg,
+// GMP_bug_handoffp_ignores_poller, 4266 states of the same bounds, keeps
+// the poller's actions under tla-checker and the graph cross-check in the
+// default tier).
 // GMP_hist_23098 left this tier when its bounds shrank to one G (1053
 // states to its violation, 3 s). The default test tier
 // and gmpcheck verify check their bounds with the Go explorer (and TLC when
@@ -36,4 +40,4 @@ package tlacheck
 var LongCfgs = map[string]bool{"GMP_np3": true, "GMP_go121": true, "GMP_live": true, "GMP_bug_ready_no_wakep_live": true,
 	"GMP_go122": true, "GMP_injectlist": true, "GMP_lockosthread": true, "GMP_syscallblock": true, "GMP_p2_tick1": true,
 	"GMP_hist_52934": true, "GMP_stw": true, "GMP_bug_findrunnable_ignores_gcwaiting": true, "GMP_hist_13546": true,
-	"GMP_bug_procresize_drops_runq": true, "GMP_timers": true, "GMP_bug_timers_not_stolen": true}
+	"GMP_bug_procresize_drops_runq": true, "GMP_timers": true, "GMP_bug_timers_not_stolen": true, "GMP_pollblock": true}
