@@ -20,16 +20,17 @@ package tlacheck
 // (c) on the whole graph); GMP_bug_procresize_drops_runq (stop-the-world's
 // invariant failure, 6533 states: 23 to 45 s under tla-checker); GMP_timers
 // (timers at the smallest two-P bounds, 20697 states: minutes under
-// tla-checker; GMP_timers_p1, one P, 5063 states, keeps timers in the
-// default tier) and GMP_bug_timers_not_stolen (the same bounds under the
+// tla-checker) and GMP_bug_timers_not_stolen (the same bounds under the
 // seeded bug, 13606 states to its TimerRuns lasso: 1 m 44 s to 6 m 27 s,
 // over gmpcheck verify's 2-minute budget per cfg and a quarter of the test
 // command's tla-checker time; the explorer and the impl's comparison catch
 // the bug in the default tier, TLC there too when present); GMP_pollblock
-// (the blocking poller, 4354 states, 32 to 54 s: its seeded bug's cfg,
-// GMP_bug_handoffp_ignores_poller, 4266 states of the same bounds, keeps
-// the poller's actions under tla-checker and the graph cross-check in the
-// default tier).
+// (the blocking poller, 4354 states, 32 to 54 s), GMP_timers_p1 (timers
+// on one P, 5063 states, 37 s to 1 m 48 s) and
+// GMP_bug_handoffp_ignores_poller (4266 states, 35 s to 1 m 48 s): with
+// them the test command took 10 min 58 s. In the default tier the
+// explorer checks their bounds, the impl's comparison and the explorer
+// catch their seeded bugs, and TLC checks the cfgs when present.
 // GMP_hist_23098 left this tier when its bounds shrank to one G (1053
 // states to its violation, 3 s). The default test tier
 // and gmpcheck verify check their bounds with the Go explorer (and TLC when
@@ -40,4 +41,5 @@ package tlacheck
 var LongCfgs = map[string]bool{"GMP_np3": true, "GMP_go121": true, "GMP_live": true, "GMP_bug_ready_no_wakep_live": true,
 	"GMP_go122": true, "GMP_injectlist": true, "GMP_lockosthread": true, "GMP_syscallblock": true, "GMP_p2_tick1": true,
 	"GMP_hist_52934": true, "GMP_stw": true, "GMP_bug_findrunnable_ignores_gcwaiting": true, "GMP_hist_13546": true,
-	"GMP_bug_procresize_drops_runq": true, "GMP_timers": true, "GMP_bug_timers_not_stolen": true, "GMP_pollblock": true}
+	"GMP_bug_procresize_drops_runq": true, "GMP_timers": true, "GMP_bug_timers_not_stolen": true, "GMP_pollblock": true,
+	"GMP_timers_p1": true, "GMP_bug_handoffp_ignores_poller": true}
