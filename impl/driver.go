@@ -162,7 +162,7 @@ func (d *Driver) Ready(i int, g *G) error {
 	if err != nil {
 		return err
 	}
-	if g != nil && g.Status() == Gwaiting {
+	if g != nil {
 		d.s.netpollUnwait(g)
 	}
 	return d.s.ready(m, g)
@@ -490,7 +490,7 @@ func (d *Driver) StartTheWorldWakep() error {
 
 // Inject readies a parked G from outside the scheduler (injectglist).
 func (d *Driver) Inject(g *G) error {
-	if g != nil && g.Status() == Gwaiting {
+	if g != nil {
 		d.s.netpollUnwait(g)
 	}
 	return d.s.Ready(g)
