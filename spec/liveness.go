@@ -753,6 +753,11 @@ func netpollUnwatched(s *State) bool {
 	return s.netpollAnyWaiters()
 }
 
+// NetpollUnwatched reports whether s is a state liveness (f) must not
+// stay in: every P idle, a G waiting on the network, nobody in netpoll.
+// GMP.tla's tests judge TLC's NetpollWatched counterexamples with it.
+func (s *State) NetpollUnwatched() bool { return netpollUnwatched(s) }
+
 // famBits is a famSet as a bit set: M families, then per P retake,
 // slice (if the property assumes it) and stop-the-world preemption, then
 // the stopper and the clock.

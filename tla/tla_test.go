@@ -354,7 +354,7 @@ func checkTLCLasso(t *testing.T, c tlacheck.Cfg, tres tlacheck.Result) {
 		}
 	case "NetpollWatched":
 		for _, s := range l.Cycle() {
-			if !netpollUnwatched(&s) {
+			if !s.NetpollUnwatched() {
 				t.Errorf("TLC's counterexample of NetpollWatched: a state of its cycle is watched\n%v", l.Trace)
 				break
 			}
@@ -403,24 +403,6 @@ func timerDueThroughout(cycle []spec.State) []spec.GID {
 // (GMP.tla's NetStep).
 func netReady(k spec.ActionKind) bool {
 	return k == spec.ActNetpoll || k == spec.ActNetpollInject || k == spec.ActInjectGList || k == spec.ActNetpollReady
-}
-
-// netpollUnwatched is GMP.tla's NetpollUnwatched: every P idle, a G
-// waiting without a timer, nobody blocked in netpoll.
-func netpollUnwatched(s *spec.State) bool {
-	procs := int(s.Procs)
-	if procs == 0 {
-		procs = s.NumPs() // no Bounds.STW: gomaxprocs is every P
-	}
-	if !s.LastPoll || int(s.NPIdle) != procs {
-		return false
-	}
-	for g := 1; g <= s.NumGs(); g++ {
-		if s.G[g] == spec.GWaiting && s.TimerP[g] == 0 {
-			return true
-		}
-	}
-	return false
 }
 
 func inRunqThroughout(cycle []spec.State) []spec.GID {
