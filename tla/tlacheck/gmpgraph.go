@@ -511,9 +511,12 @@ func ExploreSpecGraph(ctx context.Context, b spec.Bounds) (*SpecGraph, error) {
 
 // Comparison summarises an equal pair of graphs.
 type Comparison struct {
-	Bounds     spec.Bounds
-	States     int   // distinct states (equal on both sides)
-	Edges      int   // distinct labelled edges (equal on both sides)
+	Bounds spec.Bounds
+	States int // distinct states (equal on both sides)
+	Edges  int // distinct labelled edges (equal on both sides)
+	// Unlabelled: the edges were compared as (from, to) pairs, without
+	// action or agent (TLC's graph, CompareTLCGraph).
+	Unlabelled bool
 	Explored   int   // spec.Explore's distinct count (equal too)
 	Trans      int64 // spec.Explore's (state, action) pairs
 	Pruned     int64 // of which pruned by the M bound
@@ -521,8 +524,12 @@ type Comparison struct {
 }
 
 func (c Comparison) String() string {
-	s := fmt.Sprintf("GMP.tla and spec agree: %d states, %d labelled edges (spec.Explore: %d states, %d transitions, %d pruned by the M bound)",
-		c.States, c.Edges, c.Explored, c.Trans, c.Pruned)
+	kind := "labelled edges"
+	if c.Unlabelled {
+		kind = "edges (unlabelled)"
+	}
+	s := fmt.Sprintf("GMP.tla and spec agree: %d states, %d %s (spec.Explore: %d states, %d transitions, %d pruned by the M bound)",
+		c.States, c.Edges, kind, c.Explored, c.Trans, c.Pruned)
 	if c.PrunedOnly > 0 {
 		s += fmt.Sprintf("; %d (state, M/P) pairs whose fair steps are all pruned", c.PrunedOnly)
 	}
@@ -575,6 +582,14 @@ func compareGraph(ctx context.Context, g *Graph, b spec.Bounds) (Comparison, err
 		}
 		tlaEdges[edge{keys[e.From], keys[e.To], e.Label, agent}] = true
 	}
+	return compareWithSpec(ctx, b, tlaStates, tlaEdges, true, problems)
+}
+
+// compareWithSpec compares a TLA+ checker's states and edges with spec's
+// graph under b and with spec.Explore's distinct count, adding to the
+// problems already found on the TLA+ side. Unlabelled, the spec's edges
+// are compared as (from, to) pairs, the form unlabelledEdge gives.
+func compareWithSpec(ctx context.Context, b spec.Bounds, tlaStates map[string]bool, tlaEdges map[edge]bool, labelled bool, problems []string) (Comparison, error) {
 	sg, err := ExploreSpecGraph(ctx, b)
 	if err != nil {
 		return Comparison{}, err
@@ -606,21 +621,32 @@ func compareGraph(ctx context.Context, g *Graph, b spec.Bounds) (Comparison, err
 	}
 	diff("reached by GMP.tla but not by the spec", tlaStates, sg.States)
 	diff("reached by the spec but not by GMP.tla", sg.States, tlaStates)
+	specEdges := sg.Edges
+	if !labelled {
+		specEdges = make(map[edge]bool, len(sg.Edges))
+		for e := range sg.Edges {
+			specEdges[unlabelledEdge(e.from, e.to)] = true
+		}
+	}
 	var missing, extra []string
-	for e := range sg.Edges {
+	for e := range specEdges {
 		if !tlaEdges[e] {
 			missing = append(missing, e.String())
 		}
 	}
 	for e := range tlaEdges {
-		if !sg.Edges[e] {
+		if !specEdges[e] {
 			extra = append(extra, e.String())
 		}
 	}
 	if len(missing)+len(extra) > 0 {
 		sort.Strings(missing)
 		sort.Strings(extra)
-		msg := fmt.Sprintf("labelled edges: %d only in the spec, %d only in GMP.tla", len(missing), len(extra))
+		kind := "labelled edges"
+		if !labelled {
+			kind = "edges"
+		}
+		msg := fmt.Sprintf("%s: %d only in the spec, %d only in GMP.tla", kind, len(missing), len(extra))
 		if len(missing) > 0 {
 			msg += "\n  spec only: " + missing[0]
 		}
@@ -632,6 +658,6 @@ func compareGraph(ctx context.Context, g *Graph, b spec.Bounds) (Comparison, err
 	if len(problems) > 0 {
 		return Comparison{}, fmt.Errorf("%w: %s", ErrGraphsDiffer, strings.Join(problems, "\n"))
 	}
-	return Comparison{Bounds: b, States: len(tlaStates), Edges: len(tlaEdges), Explored: res.Distinct,
+	return Comparison{Bounds: b, States: len(tlaStates), Edges: len(tlaEdges), Unlabelled: !labelled, Explored: res.Distinct,
 		Trans: res.Transitions, Pruned: res.Pruned, PrunedOnly: sg.PrunedOnly}, nil
 }

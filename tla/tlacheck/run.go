@@ -250,6 +250,12 @@ const (
 // status and an output that disagree (or an output with no verdict) is an
 // error that quotes TLC's "Error:" lines.
 func RunTLC(ctx context.Context, jar string, c Cfg) (Result, error) {
+	return RunTLCDump(ctx, jar, c, "")
+}
+
+// RunTLCDump is RunTLC that, when dot is not empty, also has TLC write its
+// state graph there (-dump dot,actionlabels; CompareTLCGraph reads it).
+func RunTLCDump(ctx context.Context, jar string, c Cfg, dot string) (Result, error) {
 	if !fileExists(jar) {
 		return Result{}, fmt.Errorf("TLA2TOOLS_JAR=%s: no such file", jar)
 	}
@@ -268,8 +274,16 @@ func RunTLC(ctx context.Context, jar string, c Cfg) (Result, error) {
 		}
 	}
 	meta := filepath.Join(work, "states")
-	cmd := exec.CommandContext(ctx, "java", "-XX:+UseParallelGC", "-cp", jar, "tlc2.TLC",
-		"-workers", "1", "-lncheck", "final", "-metadir", meta, "-config", filepath.Base(c.Path), c.Module+".tla")
+	args := []string{"-XX:+UseParallelGC", "-cp", jar, "tlc2.TLC", "-workers", "1", "-lncheck", "final", "-metadir", meta}
+	if dot != "" {
+		abs, err := filepath.Abs(dot)
+		if err != nil {
+			return Result{}, err
+		}
+		args = append(args, "-dump", "dot,actionlabels", abs)
+	}
+	args = append(args, "-config", filepath.Base(c.Path), c.Module+".tla")
+	cmd := exec.CommandContext(ctx, "java", args...)
 	cmd.Dir = work
 	procgroup.KillOnCancel(cmd)
 	var out bytes.Buffer

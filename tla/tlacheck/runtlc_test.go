@@ -2,11 +2,14 @@ package tlacheck
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gmpcheck/gmpcheck/spec"
 )
 
 // fakeJava is a stand-in for java on PATH (no TLC can be installed where
@@ -252,5 +255,77 @@ func TestLabelTrace(t *testing.T) {
 	}
 	if _, err := LabelTrace(context.Background(), dir, c, "State 1\n  x = 7\n  y = 0\n"); err == nil {
 		t.Error("a state outside the graph was labelled")
+	}
+}
+
+// TestRunTLCGraph has a real TLC dump GMP.cfg's state graph and compares it
+// with the spec's (CompareTLCGraph), then shows the comparison bites: the
+// same dump against the spec with a seeded bug, and the dump with one of
+// its transitions removed, must each be reported as a difference.
+func TestRunTLCGraph(t *testing.T) {
+	jar := os.Getenv("TLA2TOOLS_JAR")
+	if jar == "" {
+		t.Skip("TLA2TOOLS_JAR not set: no real TLC to run")
+	}
+	dir, err := FindDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := ParseCfg(filepath.Join(dir, "GMP.cfg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := BoundsFromCfg(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dot := filepath.Join(t.TempDir(), "GMP.dot")
+	ctx := context.Background()
+	r, err := RunTLCDump(ctx, jar, c, dot)
+	if err != nil || r.Outcome != Pass {
+		t.Fatalf("TLC on GMP.cfg: %v, %v", r, err)
+	}
+	cmp, err := CompareTLCGraph(ctx, dot, b)
+	if err != nil {
+		t.Fatalf("TLC's graph against the spec: %v", err)
+	}
+	if cmp.States != r.States || !cmp.Unlabelled || cmp.Edges == 0 {
+		t.Errorf("comparison %v: want TLC's %d states and some unlabelled edges", cmp, r.States)
+	}
+	t.Log(cmp)
+
+	mutant := b
+	mutant.Bug = spec.BugGoschedLocal
+	if _, err := CompareTLCGraph(ctx, dot, mutant); !errors.Is(err, ErrGraphsDiffer) {
+		t.Errorf("TLC's graph against the spec with bug %v: err = %v, want a difference", mutant.Bug, err)
+	} else {
+		t.Logf("against the %v spec: %v", mutant.Bug, firstLineOf(err.Error()))
+	}
+
+	// Remove every line of one transition between two different states.
+	text, err := os.ReadFile(dot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(text), "\n")
+	var cut string
+	for _, l := range lines {
+		if m := tlcEdgeRE.FindStringSubmatch(l); m != nil && m[1] != m[2] {
+			cut = m[1] + " -> " + m[2] + " "
+			break
+		}
+	}
+	if cut == "" {
+		t.Fatal("no transition between two states in TLC's dump")
+	}
+	kept := slices.DeleteFunc(lines, func(l string) bool { return strings.HasPrefix(l, cut) })
+	cutDot := filepath.Join(t.TempDir(), "cut.dot")
+	if err := os.WriteFile(cutDot, []byte(strings.Join(kept, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := CompareTLCGraph(ctx, cutDot, b); !errors.Is(err, ErrGraphsDiffer) || !strings.Contains(err.Error(), "1 only in the spec") {
+		t.Errorf("TLC's graph without the transition %q: err = %v, want one edge only in the spec", cut, err)
+	} else {
+		t.Logf("without one transition: %v", err)
 	}
 }
