@@ -1,0 +1,5 @@
+//go:build race
+
+package tla
+
+const raceEnabled = true
