@@ -716,6 +716,13 @@ func (md *Model) step1(s *State, ms *MState, a Action) (info stepInfo, err error
 		md.becomeSpinning(s, ms)
 		ms.PC = MSched
 	case ActReleaseP:
+		if ms.PC == MSteal {
+			// The scan ended with no live victim left unvisited, short
+			// of scanDone's every P: procresize shrank gomaxprocs below
+			// the model's Ps, and stealWork walks only the live ones.
+			// The scan is over as scanDone ends it.
+			md.endScan(s, ms)
+		}
 		s.pidleput(int(ms.P))
 		ms.P = NoP
 		if ms.Spinning {
@@ -863,10 +870,17 @@ func (md *Model) step1(s *State, ms *MState, a Action) (info stepInfo, err error
 func (md *Model) scanDone(s *State, ms *MState) {
 	all := uint8(1)<<s.nP - 1
 	if ms.Scan|1<<ms.P == all {
-		ms.PC, ms.Scan = MDrop, 0
-		if md.idleSnapshot {
-			ms.Scan = s.idleMask() // counted as looked at by the recheck
-		}
+		ms.PC = MDrop
+		md.endScan(s, ms)
+	}
+}
+
+// endScan clears a finished steal scan's victims (with idleSnapshot, the
+// Ps idle now are counted as looked at by the recheck instead).
+func (md *Model) endScan(s *State, ms *MState) {
+	ms.Scan = 0
+	if md.idleSnapshot {
+		ms.Scan = s.idleMask()
 	}
 }
 

@@ -794,7 +794,10 @@ NeedSpinning(m) ==
 ReleaseP(m) ==
     /\ AtDrop(m) /\ st.Runq = <<>> /\ (Spinning(m) \/ ~st.NeedSpinning)
     /\ LET s1 == [Pidleput(st, MyP(m)) EXCEPT !.M[m].p = NoP] IN
-       st' = Post(m, IF Spinning(m) THEN [s1 EXCEPT !.M[m].pc = "dropspin"]
+       \* From pc "steal" (the live victims all visited, short of
+       \* ScanDone's every P after procresize shrank gomaxprocs) the scan
+       \* ends here.
+       st' = Post(m, IF Spinning(m) THEN [s1 EXCEPT !.M[m].pc = "dropspin", !.M[m].scan = {}]
                      ELSE FindRunnableTail(s1, m, FALSE))
 
 (* The no-P recheck of an M that released its P while spinning.           *)
