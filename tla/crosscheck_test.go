@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gmpcheck/gmpcheck/spec"
 	"github.com/gmpcheck/gmpcheck/tla/tlacheck"
@@ -18,38 +19,24 @@ import (
 // method for temporal cfgs (golive.go). Here it runs on every passing GMP
 // cfg, with self-tests that it bites.
 
-// crossCheck compares the DOT graph of a (non-temporal) GMP cfg with the
-// spec's graph. Temporal cfgs get the same comparison inside GoLiveness.
-func crossCheck(t *testing.T, c tlacheck.Cfg, dotPath string) {
+// crossCheck compares the graph a checker exported for a GMP cfg with the
+// spec's: tla-checker's DOT of a non-temporal cfg, labelled
+// (tlacheck.CompareGMPGraph; temporal cfgs get it inside GoLiveness), or
+// TLC's dump of a long cfg outside the long tier, unlabelled
+// (tlacheck.CompareTLCGraph). The log line starts with what, the
+// graph's source (.ci/run prints TLC's).
+func crossCheck(t *testing.T, c tlacheck.Cfg, what, dotPath string, compare graphCompare) {
 	t.Helper()
 	b, err := tlacheck.BoundsFromCfg(c)
 	if err != nil {
 		t.Fatal(err)
 	}
-	summary, err := graphDiff(dotPath, b)
+	summary, err := graphDiff(compare, dotPath, b, timeoutFor(c))
 	if err != nil {
-		t.Errorf("cross-check with the spec: %v", err)
+		t.Errorf("%s against the spec: %v", what, err)
 		return
 	}
-	t.Log(summary)
-}
-
-// crossCheckTLC compares the graph TLC dumped for c with the spec's,
-// without labels (tlacheck.CompareTLCGraph): the long cfgs' graph check
-// wherever TLC runs, since tla-checker takes too long on them for the
-// default tier and CI.
-func crossCheckTLC(t *testing.T, c tlacheck.Cfg, dotPath string) {
-	t.Helper()
-	b, err := tlacheck.BoundsFromCfg(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmp, err := tlacheck.CompareTLCGraph(context.Background(), dotPath, b)
-	if err != nil {
-		t.Errorf("TLC's graph against the spec: %v", err)
-		return
-	}
-	t.Logf("TLC's graph: %v", cmp)
+	t.Logf("%s: %s", what, summary)
 }
 
 // crossCheckSelfTests shows, on GMP.cfg's graph, that the comparison bites:
@@ -63,7 +50,7 @@ func crossCheckSelfTests(t *testing.T, c tlacheck.Cfg, dotPath string) {
 	}
 	mutant := b
 	mutant.Bug = spec.BugGoschedLocal
-	if _, err := graphDiff(dotPath, mutant); !errors.Is(err, tlacheck.ErrGraphsDiffer) {
+	if _, err := graphDiff(tlacheck.CompareGMPGraph, dotPath, mutant, cfgTimeout); !errors.Is(err, tlacheck.ErrGraphsDiffer) {
 		t.Errorf("cross-check self-test: GMP.tla's graph against the spec with bug %v: err = %v, want a difference", mutant.Bug, err)
 	} else {
 		t.Logf("cross-check self-test: against the %v spec it reports: %v", mutant.Bug, firstLine(err.Error()))
@@ -91,7 +78,7 @@ func relabel(t *testing.T, b spec.Bounds, dotPath, text, from, to string) {
 	if err := os.WriteFile(mut, []byte(relabelled), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := graphDiff(mut, b); !errors.Is(err, tlacheck.ErrGraphsDiffer) {
+	if _, err := graphDiff(tlacheck.CompareGMPGraph, mut, b, cfgTimeout); !errors.Is(err, tlacheck.ErrGraphsDiffer) {
 		t.Errorf("cross-check self-test: a %s edge relabelled %s was not reported (err = %v)", from, to, err)
 	} else {
 		t.Logf("cross-check self-test: a %s edge relabelled %s is reported: %v", from, to, firstLine(err.Error()))
@@ -103,12 +90,15 @@ func firstLine(s string) string {
 	return line
 }
 
-// graphDiff returns a one-line summary when the DOT graph and the spec's
-// graph under b are equal, else an error describing the difference.
-func graphDiff(dotPath string, b spec.Bounds) (string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), cfgTimeout)
+// graphCompare is tlacheck.CompareGMPGraph or tlacheck.CompareTLCGraph.
+type graphCompare func(context.Context, string, spec.Bounds) (tlacheck.Comparison, error)
+
+// graphDiff returns a one-line summary when the exported graph and the
+// spec's graph under b are equal, else an error describing the difference.
+func graphDiff(compare graphCompare, dotPath string, b spec.Bounds, limit time.Duration) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
-	cmp, err := tlacheck.CompareGMPGraph(ctx, dotPath, b)
+	cmp, err := compare(ctx, dotPath, b)
 	if err != nil {
 		return "", err
 	}

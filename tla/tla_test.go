@@ -230,7 +230,7 @@ func TestModels(t *testing.T) {
 			var err error
 			switch {
 			case longCfgs[c.Name] && !*longTier:
-				t.Logf("%s: tla-checker and the graph cross-check run in the long tier (-long, GMPCHECK_LONG=1); here the Go explorer checks its bounds and TLC, if present, must find as many states", c.Name)
+				t.Logf("%s: tla-checker and the graph cross-check run in the long tier (-long, GMPCHECK_LONG=1); here the Go explorer checks its bounds and TLC, if present, must find as many states (and, on a passing cfg, the same graph)", c.Name)
 				res, err = exploreCfg(ctx, c)
 				if err != nil {
 					t.Fatal(err)
@@ -276,7 +276,7 @@ func TestModels(t *testing.T) {
 				}
 				judge(t, c, res)
 				if dot != "" && res.Outcome == tlacheck.Pass {
-					crossCheck(t, c, dot)
+					crossCheck(t, c, "tla-checker's graph", dot, tlacheck.CompareGMPGraph)
 				}
 			}
 			if jar == "" {
@@ -296,7 +296,7 @@ func TestModels(t *testing.T) {
 			}
 			judge(t, c, tres)
 			if dump != "" && tres.Outcome == tlacheck.Pass {
-				crossCheckTLC(t, c, dump)
+				crossCheck(t, c, "TLC's graph", dump, tlacheck.CompareTLCGraph)
 			}
 			statesDiffer := countsComparable(c, res, tres) && tres.States != res.States
 			if statesDiffer {

@@ -30,7 +30,9 @@ package tlacheck
 // GMP_bug_handoffp_ignores_poller (4266 states, 35 s to 1 m 48 s): with
 // them the test command took 10 min 58 s. In the default tier the
 // explorer checks their bounds, the impl's comparison and the explorer
-// catch their seeded bugs, and TLC checks the cfgs when present.
+// catch their seeded bugs, and TLC, when present, checks the cfgs and
+// compares the graph it dumps for each passing one with the spec's
+// (CompareTLCGraph).
 // GMP_hist_23098 left this tier when its bounds shrank to one G (1053
 // states to its violation, 3 s). The default test tier
 // and gmpcheck verify check their bounds with the Go explorer (and TLC when
