@@ -274,10 +274,21 @@ const (
 	// stopwait counts Ps that are already stopped (invariant 9),
 	// golang/go#10618. go1.5 restarts the world first.
 	Go14
+	// Go115 is Go 1.14 and 1.15 for the two parts of CL 232298 (1.16)
+	// that concern the scheduler: wakeNetPoller only breaks an M already
+	// blocked in netpoll and, with nobody polling, wakes nobody (1.16
+	// added the wakep), and an M that drops its P folds no other P's
+	// timers into its pollUntil (1.16 added the fold that 1.26 keeps as
+	// checkTimersNoP). A G that sleeps on a P whose next G runs without
+	// yielding leaves a due timer that no M is awake to run while another
+	// P idles: golang/go#38860. The runtime's sysmon started an M for
+	// overdue timers at its own period, which bounded the latency; work
+	// conservation (a) assumes no sysmon, as for golang/go#55160.
+	Go115
 	numGoVersions
 )
 
-var goVersionNames = [numGoVersions]string{Go126: "go1.26", Go119: "go1.19", Go121: "go1.21", Go122: "go1.22", Go113: "go1.13", Go117dev: "go1.17dev", Go15dev: "go1.5dev", Go110dev: "go1.10dev", Go111: "go1.11", Go14: "go1.4"}
+var goVersionNames = [numGoVersions]string{Go126: "go1.26", Go119: "go1.19", Go121: "go1.21", Go122: "go1.22", Go113: "go1.13", Go117dev: "go1.17dev", Go15dev: "go1.5dev", Go110dev: "go1.10dev", Go111: "go1.11", Go14: "go1.4", Go115: "go1.15"}
 
 func (v GoVersion) String() string {
 	if v < numGoVersions {
@@ -329,6 +340,11 @@ func (b Bounds) runnextCounts() bool { return b.Go != Go15dev }
 // go1.10dev variant) rather than the snapshot findRunnable takes before
 // dropping its P.
 func (b Bounds) liveAllp() bool { return b.Go == Go110dev }
+
+// timerWakeups reports whether the two timer wake-ups of Go 1.16 are
+// there: wakeNetPoller's wakep when nobody polls, and the fold of every
+// P's timers into the pollUntil of an M without a P (checkTimersNoP).
+func (b Bounds) timerWakeups() bool { return b.Go != Go115 }
 
 // withDefaults fills the zero-means-default fields.
 func (b Bounds) withDefaults() Bounds {

@@ -370,7 +370,7 @@ func (sr *searcher) merge() {
 			case int8(termStuck):
 				res.Distinct = g.len()
 				v := &Violation{Kind: KindDeadlock,
-					Detail: "no action is enabled but runnable or running Gs remain (stuck scheduler)",
+					Detail: "no action is enabled, yet not every G has exited and no program deadlock explains it (stuck scheduler)",
 					Trace:  g.trace(rec.id, nil)}
 				v.Trace.Stutter = true
 				sr.violation(v, rec.id)

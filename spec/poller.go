@@ -56,7 +56,7 @@ func (md *Model) findRunnableTail(ms *MState, wasSpinning bool) {
 	switch {
 	case !md.b.PollBlock:
 		ms.PC = MStop
-	case wasSpinning && md.b.Timers > 0:
+	case wasSpinning && md.b.Timers > 0 && md.b.timerWakeups():
 		ms.PC, ms.WasSpinning = MTimersNoP, true
 	default:
 		ms.PC, ms.WasSpinning = MPollCheck, wasSpinning

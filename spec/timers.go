@@ -168,6 +168,9 @@ func (md *Model) wakeNetPoller(s *State, ms *MState, when uint8) error {
 		}
 		return nil
 	}
+	if !md.b.timerWakeups() {
+		return nil // go1.15: nobody polls, nobody is woken
+	}
 	if ms != nil {
 		md.wakep(ms)
 		return nil

@@ -79,7 +79,10 @@ CONSTANTS
                 \* (handoffp's test ignores runnext); 104: Go 1.4
                 \* (worldsema released before the restart, so a
                 \* second stop-the-world may begin inside the first,
-                \* golang/go#10618). spec.Bounds.Go,
+                \* golang/go#10618); 115: Go 1.15 (wakeNetPoller wakes
+                \* nobody when nobody polls, and no M folds other Ps'
+                \* timers into its pollUntil after dropping its P,
+                \* golang/go#38860). spec.Bounds.Go,
                 \* docs/versions.md
     Bug         \* "none" or a seeded bug of spec.Bug (same names)
 
@@ -95,7 +98,7 @@ ASSUME /\ NP \in 1..4 /\ NM \in NP..8 /\ NG \in 1..8
        /\ InjectList \in BOOLEAN /\ (InjectList => (NetpollOn /\ NG >= 2))
        /\ SyscallBlock \in BOOLEAN /\ LockOSThreadOn \in BOOLEAN /\ NoPark \in BOOLEAN
        /\ STW \in BOOLEAN /\ ProcResize \in BOOLEAN /\ (ProcResize => STW)
-       /\ GoVersion \in {104, 105, 110, 111, 113, 117, 119, 121, 122, 126} /\ Bug \in BugNames
+       /\ GoVersion \in {104, 105, 110, 111, 113, 115, 117, 119, 121, 122, 126} /\ Bug \in BugNames
        /\ PollBlock \in BOOLEAN /\ (PollBlock => NetpollOn) /\ NTimers \in 0..3
        /\ (NTimers > 0 => (PollBlock /\ ~STW))
        /\ (Bug = "timers-not-stolen" => (NTimers > 0))
@@ -128,6 +131,10 @@ LiveAllp == GoVersion = 110
 \* restart, so the next stopper may stop the world again while the first
 \* stop is still in force (golang/go#10618).
 EarlyWorldsema == GoVersion = 104
+\* Go 1.16's two timer wake-ups (CL 232298): wakeNetPoller's wakep when
+\* nobody polls, and checkTimersNoP after the M drops its P. Go 1.15 has
+\* neither, so a due timer may wait for sysmon (golang/go#38860).
+TimerWakeups == GoVersion # 115
 
 NoG == 0
 NoP == -1
@@ -319,18 +326,19 @@ RunTimers(us, up, uq) ==   \* NG <= 8
              up, uq, 2), up, uq, 3), up, uq, 4), up, uq, 5), up, uq, 6), up, uq, 7), up, uq, 8)
 
 \* wakeNetPoller(when) of M wm (TimerSleep): if an M blocks in netpoll
-\* past when, break its sleep; if nobody polls, wakep.
+\* past when, break its sleep; if nobody polls, wakep (Go 1.16 on).
 WakeNetPoller(ws, wm, wwhen) ==
     IF ~ws.LastPoll
       THEN IF ws.PollUntil = 0 \/ ws.PollUntil > wwhen THEN NetpollBreakS(ws) ELSE ws
-    ELSE CallWakep(ws, wm)
+    ELSE IF TimerWakeups THEN CallWakep(ws, wm)
+    ELSE ws
 
 \* findRunnable's tail, once M tm has no P and has found nothing: stopm;
 \* with the blocking poller the lastpoll decision (pc "pollcheck"), after
 \* checkTimersNoP (pc "timersnop") if the M was spinning and timers exist.
 FindRunnableTail(fs, fm, fwas) ==
     IF ~PollBlock THEN [fs EXCEPT !.M[fm].pc = "stop"]
-    ELSE IF fwas /\ NTimers > 0 THEN [fs EXCEPT !.M[fm].pc = "timersnop", !.M[fm].wasspinning = TRUE]
+    ELSE IF fwas /\ NTimers > 0 /\ TimerWakeups THEN [fs EXCEPT !.M[fm].pc = "timersnop", !.M[fm].wasspinning = TRUE]
     ELSE [fs EXCEPT !.M[fm].pc = "pollcheck", !.M[fm].wasspinning = fwas]
 
 \* findRunnable's locals are kept only where they mean something (spec's
@@ -373,7 +381,7 @@ LastPollerClause(ls) ==
 WakeNetPollerNoM(ws, wwhen, wslot) ==
     IF ~ws.LastPoll
       THEN IF ws.PollUntil = 0 \/ ws.PollUntil > wwhen THEN NetpollBreakS(ws) ELSE ws
-    ELSE IF ws.NMSpinning # 0 THEN ws
+    ELSE IF ~TimerWakeups \/ ws.NMSpinning # 0 THEN ws
     ELSE IF IdlePs(ws) # {} THEN StartMX([Pidleget(ws) EXCEPT !.NMSpinning = @ + 1], PidleGot(ws), TRUE, wslot)
     ELSE NoIdleP(ws)
 IdledWithTimers(is, ip, islot) ==

@@ -56,6 +56,11 @@ type Variant struct {
 	// is shown instead by the same bound passing every default property:
 	// only the one the issue is about fails.
 	Open bool
+	// LargeTLA marks a cfg, or a go1.26 twin, of thousands of states or
+	// more, which tla-checker takes a minute or more over and TLC seconds:
+	// given a TLC jar, the tla technique runs TLC alone on it. tla/'s tests
+	// still check the variant's cfg with tla-checker (in the long tier).
+	LargeTLA bool
 }
 
 // Entry is one bug of Go's scheduler history.
@@ -195,7 +200,7 @@ func Catalog() []Entry {
 			Fix:      "the emptiness test counts runnext (runqempty in go1.5.4); the change itself is not verified",
 			Property: "invariant 3 (a spinning M's P has an empty local queue, runnext included)",
 			Variant: &Variant{
-				TLACfg: "GMP_hist_10573", Go: spec.Go15dev, Explore: spec.Bounds{Ps: 1, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Syscalls: true}, Kind: spec.KindInvariant,
+				LargeTLA: true, TLACfg: "GMP_hist_10573", Go: spec.Go15dev, Explore: spec.Bounds{Ps: 1, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Syscalls: true}, Kind: spec.KindInvariant,
 			},
 		},
 		{
@@ -261,7 +266,7 @@ func Catalog() []Entry {
 			Fix:      "none in the scheduler; asynchronous preemption (1.14) lets sysmon stop the looping G, after which its P runs the starved G",
 			Property: "local-queue starvation (c) without the time-slice obligation (go1.13), on goroutines that never park (Bounds.NoPark: the report's program, which also leaves out hist-52934's runnext ping-pong, so go1.26 passes (c) there)",
 			Variant: &Variant{
-				TLACfg: "GMP_hist_13546", Go: spec.Go113, Explore: starveBounds(2, 3, true), Kind: spec.KindLocalStarvation, LocalStarvation: true,
+				LargeTLA: true, TLACfg: "GMP_hist_13546", Go: spec.Go113, Explore: starveBounds(2, 3, true), Kind: spec.KindLocalStarvation, LocalStarvation: true,
 			},
 		},
 		{
@@ -277,7 +282,7 @@ func Catalog() []Entry {
 			Fix:      "snapshot allp (and later the idle mask) before dropping the P and iterate the snapshot, whose first len entries never change",
 			Property: "invariant 9: no rechecking M reads an allp slot procresize has not filled (the nil dereference); invariants 1 and 9 hold across procresize",
 			Variant: &Variant{
-				TLACfg: "GMP_hist_23098", Go: spec.Go110dev, Kind: spec.KindInvariant,
+				LargeTLA: true, TLACfg: "GMP_hist_23098", Go: spec.Go110dev, Kind: spec.KindInvariant,
 				Explore: spec.Bounds{Ps: 2, Ms: 2, Gs: 1, Cap: 2, SchedTick: 1, STW: true, ProcResize: true},
 			},
 		},
@@ -320,12 +325,19 @@ func Catalog() []Entry {
 			Affected:  "1.14 and 1.15",
 			Fixed:     "1.16, CL 232298 (shouldStealTimers: in go1.14.15 and go1.15.15, gone in go1.16.15)",
 			Mechanism: "per-P timers, stealWork's timer pass, checkTimersNoP, blocking netpoll until the next timer, sysmon",
-			Cause: "Since 1.14 a timer lives on the heap of the P that set it, and stealing Ms skipped the timers of a running P unless " +
-				"it was marked for preemption. A P busy with a CPU-bound G therefore left its expired timers unrun while other Ps idled, " +
-				"until sysmon noticed at its own period and started an M: work conservation failing for timers, at millisecond scale.",
-			Fix:      "CL 232298: stealing Ms run every P's expired timers, and an M about to sleep blocks in netpoll until the earliest timer of all Ps",
-			Property: "work conservation (a) extended to expired timers",
-			Needs:    "timers and an M blocked in netpoll in the spec and GMP.tla (per-P expired timers, timer stealing in the last steal round, checkTimersNoP, the poller's pollUntil) and a property for a due timer next to a free P; the reference scheduler has them (TimerTask.Sleep), and its seeded bug timers-not-stolen, this release's stealing, is caught by TestTimersStolen",
+			Cause: "Since 1.14 a timer lives on the heap of the P that set it, and only an M holding that P, or a spinning M in its " +
+				"last steal round, runs it. Nothing made sure such an M was awake: adding a timer woke an M only if one was already " +
+				"blocked in netpoll, and an M that dropped its P slept until its own P's next timer at best, so a non-spinning M that " +
+				"failed the spin limit never looked at the other Ps' heaps. A timer on a P busy with a CPU-bound G, or on a P that went " +
+				"idle, then waited while other Ps idled until sysmon's check for overdue timers started an M: work conservation " +
+				"failing for timers, at millisecond scale.",
+			Fix: "CL 232298 (1.16): wakeNetPoller calls wakep when nobody polls, an M that drops its P folds every P's next timer into " +
+				"its pollUntil (checkTimersNoP since 1.17), and the last steal round checks timers before run queues; read in go1.14.15, go1.15.15 and go1.16.15",
+			Property: "the explorer's stuck-scheduler check: every M idle while a due timer waits (what sysmon's timer check ended in the real 1.15); the go1.26 twin passes it and liveness (e), a due timer runs",
+			Variant: &Variant{
+				LargeTLA: true, TLACfg: "GMP_hist_38860", Go: spec.Go115, Kind: spec.KindDeadlock,
+				Explore: spec.Bounds{Ps: 2, Ms: 2, Gs: 1, Cap: 2, SchedTick: 1, Netpoll: true, PollBlock: true, Timers: 1},
+			},
 		},
 		{
 			Name: "hist-40368", Issue: 40368,
@@ -372,7 +384,7 @@ func Catalog() []Entry {
 			Property: "work conservation (a)",
 			Variant: &Variant{
 				Go: spec.Go119, Explore: verifyBounds(spec.Go119), Kind: spec.KindWorkConservation,
-				TLACfg: "GMP_go119", Driver: smallBounds(spec.Go119, 1),
+				LargeTLA: true, TLACfg: "GMP_go119", Driver: smallBounds(spec.Go119, 1),
 			},
 		},
 		{
@@ -407,7 +419,7 @@ func Catalog() []Entry {
 			Fix:      "none: open",
 			Property: "local-queue starvation (c) on the unmodified model; an open bug has no fixed twin, so the check that (c) is not simply too strong is that the same bound passes every default property",
 			Variant: &Variant{
-				TLACfg: "GMP_hist_52934", Go: spec.Go126, Explore: starveBounds(2, 3, false), Kind: spec.KindLocalStarvation, LocalStarvation: true, Open: true,
+				LargeTLA: true, TLACfg: "GMP_hist_52934", Go: spec.Go126, Explore: starveBounds(2, 3, false), Kind: spec.KindLocalStarvation, LocalStarvation: true, Open: true,
 			},
 		},
 		{
@@ -427,7 +439,7 @@ func Catalog() []Entry {
 			Property: "work conservation (a), which assumes no time slice, so nothing masks it",
 			Variant: &Variant{
 				Go: spec.Go121, Explore: verifyBounds(spec.Go121), Kind: spec.KindWorkConservation,
-				TLACfg: "GMP_go121", Driver: smallBounds(spec.Go121, 2),
+				LargeTLA: true, TLACfg: "GMP_go121", Driver: smallBounds(spec.Go121, 2),
 			},
 		},
 		{
@@ -460,7 +472,7 @@ func Catalog() []Entry {
 			Property: "work conservation (a)",
 			Variant: &Variant{
 				Go: spec.Go122, Explore: injectBounds(spec.Go122, 3, 2), Kind: spec.KindWorkConservation,
-				TLACfg: "GMP_go122", Driver: injectBounds(spec.Go122, 2, 1),
+				LargeTLA: true, TLACfg: "GMP_go122", Driver: injectBounds(spec.Go122, 2, 1),
 			},
 		},
 		{

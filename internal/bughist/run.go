@@ -425,8 +425,10 @@ func stepsIn(trace string) int {
 }
 
 // runTLA: GMP.tla's cfg for the variant must fail with the property it
-// names (tla-checker's graph, shown equal to the spec's, with the Go
-// explorer's liveness; TLC too given a jar); the go1.26 twin must pass.
+// names and the go1.26 twin must pass. The engine is tla-checker (its
+// graph, shown equal to the spec's, with the Go explorer's liveness), TLC
+// too given a jar; for a LargeTLA variant given a jar, TLC alone, which
+// checks those cfgs in seconds where tla-checker takes minutes.
 func runTLA(ctx context.Context, va *Variant, opt Options) TechResult {
 	tr := TechResult{}
 	dir, err := tlaDir(opt)
@@ -434,12 +436,15 @@ func runTLA(ctx context.Context, va *Variant, opt Options) TechResult {
 		tr.Verdict, tr.Detail = Failed, err.Error()
 		return tr
 	}
-	if err := tlacheck.EnsureInstalled(ctx, dir, logWriter(opt)); err != nil {
-		tr.Verdict, tr.Detail = Inconclusive, err.Error()
-		if !errors.Is(err, tlacheck.ErrNotInstalled) {
-			tr.Verdict = Failed
+	tlcOnly := opt.TLCJar != "" && va.LargeTLA
+	if !tlcOnly {
+		if err := tlacheck.EnsureInstalled(ctx, dir, logWriter(opt)); err != nil {
+			tr.Verdict, tr.Detail = Inconclusive, err.Error()
+			if !errors.Is(err, tlacheck.ErrNotInstalled) {
+				tr.Verdict = Failed
+			}
+			return tr
 		}
-		return tr
 	}
 	c, err := tlacheck.ParseCfg(filepath.Join(dir, va.TLACfg+".cfg"))
 	if err != nil {
@@ -449,13 +454,7 @@ func runTLA(ctx context.Context, va *Variant, opt Options) TechResult {
 	if b, err := tlacheck.BoundsFromCfg(c); err == nil {
 		tr.Bounds = c.Name + ": " + b.String()
 	}
-	// The variant and its twin run at once, each checker in its own node
-	// process: on two cores that halves the wall time. An open bug has no
-	// twin.
 	var twin tlacheck.Cfg
-	var rb tlacheck.Result
-	var errb error
-	var wg sync.WaitGroup
 	if !va.Open {
 		var tmp string
 		twin, tmp, err = twinCfg(dir, c)
@@ -464,77 +463,107 @@ func runTLA(ctx context.Context, va *Variant, opt Options) TechResult {
 			return tr
 		}
 		defer os.RemoveAll(tmp)
+	}
+	tlc := func(ctx context.Context, c tlacheck.Cfg) (tlacheck.Result, error) {
+		return tlacheck.RunTLC(ctx, opt.TLCJar, c)
+	}
+	checker := func(ctx context.Context, c tlacheck.Cfg) (tlacheck.Result, error) {
+		return tlacheck.CheckCfg(ctx, dir, c)
+	}
+	first := checker
+	if tlcOnly {
+		first = tlc
+	}
+	judgePair(ctx, &tr, first, c, twin, va.Open, true)
+	if tlcOnly {
+		tr.Detail += " (TLC alone: tla-checker takes a minute or more on this cfg or its twin)"
+	} else if opt.TLCJar != "" && tr.Verdict == Caught {
+		judgePair(ctx, &tr, tlc, c, twin, va.Open, false)
+	}
+	if va.Open && tr.Verdict == Caught {
+		// The cfg is go1.26 already: there is no fixed twin. The explorer
+		// shows that the bound passes every other property.
+		tr.BaseDetail = "open bug: go1.26 is the release that fails, no fixed twin"
+	}
+	return tr
+}
+
+// judgePair runs one engine on the variant's cfg c and, unless the bug is
+// open, on its go1.26 twin, at once (each checker is its own process: on
+// two cores that halves the wall time), and judges both against their
+// expect lines into tr. The first engine sets the verdict, the trace and
+// the times; a later one (first false) appends its findings and can only
+// take a Caught verdict away.
+func judgePair(ctx context.Context, tr *TechResult, run func(context.Context, tlacheck.Cfg) (tlacheck.Result, error), c, twin tlacheck.Cfg, open, first bool) {
+	var rb tlacheck.Result
+	var errb error
+	var wg sync.WaitGroup
+	if !open {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			rb, errb = tlacheck.CheckCfg(ctx, dir, twin)
+			rb, errb = run(ctx, twin)
 		}()
 	}
-	res, err := tlacheck.CheckCfg(ctx, dir, c)
+	res, err := run(ctx, c)
 	wg.Wait()
-	tr.Elapsed = res.Elapsed
+	note := func(dst *string, s string) {
+		if first {
+			*dst = s
+		} else {
+			*dst += "; " + s
+		}
+	}
+	fail := func(v tlacheck.Verdict) Verdict {
+		if v == tlacheck.Inconclusive {
+			return Inconclusive
+		}
+		return Missed
+	}
 	if err != nil {
-		tr.Verdict, tr.Detail = Failed, err.Error()
-		return tr
+		tr.Verdict = Failed
+		note(&tr.Detail, err.Error())
+		return
 	}
 	v, why := tlacheck.Judge(c, res)
-	tr.Detail = fmt.Sprintf("%s: %v: %s", c.Name, res, why)
-	switch {
-	case v == tlacheck.Inconclusive:
-		tr.Verdict = Inconclusive
-		return tr
-	case v != tlacheck.OK:
-		tr.Verdict = Missed
-		return tr
+	if first {
+		note(&tr.Detail, fmt.Sprintf("%s: %v: %s", c.Name, res, why))
+		tr.Elapsed = res.Elapsed
+	} else {
+		note(&tr.Detail, fmt.Sprintf("%v: %s", res, why))
 	}
-	tr.Trace = res.Trace
-	tr.TraceLen = stepsIn(res.Trace)
-	if opt.TLCJar != "" {
-		tv, twhy, err := judgeTLC(ctx, opt.TLCJar, c)
-		if err != nil {
-			tr.Verdict, tr.Detail = Failed, tr.Detail+"; TLC: "+err.Error()
-			return tr
+	if v != tlacheck.OK {
+		tr.Verdict, tr.BasePass = fail(v), false
+		return
+	}
+	if first {
+		tr.Trace, tr.TraceLen = res.Trace, stepsIn(res.Trace)
+	}
+	if open {
+		if first {
+			tr.Verdict = Caught
 		}
-		tr.Detail += "; " + twhy
-		if tv != tlacheck.OK {
-			tr.Verdict = map[bool]Verdict{true: Inconclusive, false: Missed}[tv == tlacheck.Inconclusive]
-			return tr
-		}
+		return
 	}
-	if va.Open {
-		// The cfg is go1.26 already: there is no fixed twin. The explorer
-		// shows that the bound passes every other property.
-		tr.Verdict, tr.BaseDetail = Caught, "open bug: go1.26 is the release that fails, no fixed twin"
-		return tr
-	}
-	tr.BaseElapsed = rb.Elapsed
 	if errb != nil {
-		tr.Verdict, tr.BaseDetail = Failed, errb.Error()
-		return tr
+		tr.Verdict, tr.BasePass = Failed, false
+		note(&tr.BaseDetail, errb.Error())
+		return
 	}
 	bv, bwhy := tlacheck.Judge(twin, rb)
-	tr.BaseDetail = fmt.Sprintf("%s (GoVersion = 126): %v: %s", c.Name, rb, bwhy)
-	switch bv {
-	case tlacheck.OK:
+	if first {
+		tr.BaseElapsed = rb.Elapsed
+		note(&tr.BaseDetail, fmt.Sprintf("%s (GoVersion = 126): %v: %s", c.Name, rb, bwhy))
+	} else {
+		note(&tr.BaseDetail, fmt.Sprintf("%v: %s", rb, bwhy))
+	}
+	if bv != tlacheck.OK {
+		tr.Verdict, tr.BasePass = fail(bv), false
+		return
+	}
+	if first {
 		tr.Verdict, tr.BasePass = Caught, true
-	case tlacheck.Inconclusive:
-		tr.Verdict = Inconclusive
-	default:
-		tr.Verdict = Missed
 	}
-	if tr.Verdict == Caught && opt.TLCJar != "" {
-		tv, twhy, err := judgeTLC(ctx, opt.TLCJar, twin)
-		if err != nil {
-			tr.Verdict, tr.BaseDetail = Failed, tr.BaseDetail+"; TLC: "+err.Error()
-			return tr
-		}
-		tr.BaseDetail += "; " + twhy
-		if tv != tlacheck.OK {
-			tr.BasePass = false
-			tr.Verdict = map[bool]Verdict{true: Inconclusive, false: Missed}[tv == tlacheck.Inconclusive]
-		}
-	}
-	return tr
 }
 
 func logWriter(opt Options) io.Writer {
@@ -542,15 +571,4 @@ func logWriter(opt Options) io.Writer {
 		return opt.Log
 	}
 	return io.Discard
-}
-
-// judgeTLC runs TLC on cfg c and judges its result against c's expect
-// line: the verdict and the line that says why.
-func judgeTLC(ctx context.Context, jar string, c tlacheck.Cfg) (tlacheck.Verdict, string, error) {
-	rt, err := tlacheck.RunTLC(ctx, jar, c)
-	if err != nil {
-		return tlacheck.Inconclusive, "", err
-	}
-	tv, why := tlacheck.Judge(c, rt)
-	return tv, fmt.Sprintf("%v: %s", rt, why), nil
 }

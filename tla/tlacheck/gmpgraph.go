@@ -198,6 +198,8 @@ func BoundsFromCfg(c Cfg) (spec.Bounds, error) {
 		b.Go = spec.Go119
 	case "117":
 		b.Go = spec.Go117dev
+	case "115":
+		b.Go = spec.Go115
 	case "113":
 		b.Go = spec.Go113
 	case "111":
@@ -219,8 +221,9 @@ func BoundsFromCfg(c Cfg) (spec.Bounds, error) {
 
 // GoVersionValues are the values of GMP.tla's GoVersion, each a release
 // of spec.GoVersion: 126 Go126, 122 Go122, 121 Go121, 119 Go119, 117
-// Go117dev, 113 Go113, 111 Go111, 110 Go110dev, 105 Go15dev, 104 Go14.
-var GoVersionValues = []string{"126", "122", "121", "119", "117", "113", "111", "110", "105", "104"}
+// Go117dev, 115 Go115, 113 Go113, 111 Go111, 110 Go110dev, 105 Go15dev,
+// 104 Go14.
+var GoVersionValues = []string{"126", "122", "121", "119", "117", "115", "113", "111", "110", "105", "104"}
 
 // SpecKey renders a spec.State canonically.
 func SpecKey(s spec.State) string {
