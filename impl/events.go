@@ -113,8 +113,10 @@ func (s *Sched) emitStatus(g *G, from, to Gstatus) {
 }
 
 // SpecAction is the spec action an EvAction event names, with its
-// parameters: the victim of a steal or recheck visit, the P of sysmon's
-// Preempt and Retake, and the spec's numbers of the Gs it names (gid maps
+// parameters: the victim of a steal or recheck visit (of a timer steal
+// too), the P of sysmon's Preempt and Retake, a sleep's ticks (the
+// Driver's clock counts nanoseconds as ticks), no M for the network's and
+// the clock's steps, and the spec's numbers of the Gs it names (gid maps
 // an impl goid to them). A netpoll list of more than two Gs has no spec
 // action; its first injected G is named.
 func (e Event) SpecAction(gid func(goid uint64) spec.GID) spec.Action {
@@ -132,6 +134,14 @@ func (e Event) SpecAction(gid func(goid uint64) spec.GID) spec.Action {
 		a.M, a.P = spec.NoP, int8(e.P)
 	case spec.ActStartTheWorld:
 		a.P = int8(e.N)
+	case spec.ActStealTimers:
+		a.P = int8(e.Victim)
+	case spec.ActTimerSleep:
+		a.P = int8(e.N) // the Driver's clock: ns are ticks
+	case spec.ActNetpollReady:
+		a.M, a.G = spec.NoP, gid(e.G)
+	case spec.ActTimerTick:
+		a.M = spec.NoP
 	}
 	return a
 }

@@ -76,11 +76,11 @@ func (s *Sched) netpollAnyWaiters() bool {
 }
 
 // findRunnableTail is where an M goes once it has no P and has found
-// nothing: checkTimersNoP if it was spinning and the program has timers,
-// else the netpoll decision (pollCheckStep).
+// nothing: checkTimersNoP if it was spinning and the program has timers
+// (Go 1.16 on), else the netpoll decision (pollCheckStep).
 func (s *Sched) findRunnableTail(m *M) {
 	m.pc = spec.MPollCheck
-	if m.wasSpinning && s.poller.timers.Load() {
+	if m.wasSpinning && s.poller.timers.Load() && s.cfg.Go != spec.Go115 {
 		m.pc = spec.MTimersNoP
 	}
 }
@@ -278,7 +278,8 @@ func (s *Sched) netpollBreak(m *M) {
 
 // wakeNetPoller makes sure an M will be awake at when, a timer just added
 // or a P with timers just gone idle: the M asleep in the poller if it would
-// sleep past when, else, with nobody in the poller, a spinning M (wakep).
+// sleep past when, else, with nobody in the poller, a spinning M (wakep;
+// Go 1.16 on).
 // m is the calling M (nil: handoffp's caller, which may have none; its
 // wakep is then part of its step, as the spec takes it).
 func (s *Sched) wakeNetPoller(m *M, when int64) {
@@ -287,6 +288,9 @@ func (s *Sched) wakeNetPoller(m *M, when int64) {
 			s.netpollBreak(m)
 		}
 		return
+	}
+	if s.cfg.Go == spec.Go115 {
+		return // nobody polls, and before 1.16 nobody is woken
 	}
 	if m == nil {
 		s.wakepNoM()

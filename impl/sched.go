@@ -56,8 +56,9 @@ type Config struct {
 	// Go selects the runtime release whose scheduler to follow: spec.Go126
 	// (the zero value), spec.Go122 (no wakep at the end of injectglist
 	// with a P), spec.Go121 (nor in goschedImpl, and no global recheck
-	// without a P) or spec.Go119 (no needspinning either); see
-	// docs/versions.md.
+	// without a P), spec.Go119 (no needspinning either) or spec.Go115
+	// (with timers: wakeNetPoller wakes nobody when nobody polls, and no
+	// checkTimersNoP; golang/go#38860); see docs/versions.md.
 	Go spec.GoVersion
 	// bug is a seeded scheduler bug (SetBug), for the checks' self-tests.
 	// It exists only under -tags gmpcheck_hooks: the default build's
@@ -207,7 +208,9 @@ func New(cfg Config) (*Sched, error) {
 	if cfg.ForcePreempt == 0 {
 		cfg.ForcePreempt = forcePreemptNS
 	}
-	if cfg.Go != spec.Go126 && cfg.Go != spec.Go119 && cfg.Go != spec.Go121 && cfg.Go != spec.Go122 {
+	switch cfg.Go {
+	case spec.Go126, spec.Go119, spec.Go121, spec.Go122, spec.Go115:
+	default:
 		return nil, fmt.Errorf("impl: unknown Go version %v", cfg.Go)
 	}
 	if cfg.SchedTrace > 0 && cfg.SchedTraceOut == nil {

@@ -199,19 +199,7 @@ func (r *specRun) toSpec(e Event) (spec.Action, error) {
 		return spec.Action{}, fmt.Errorf("impl netpoll injects %d Gs, the spec one", e.N)
 	}
 	gid := func(goid uint64) spec.GID { return r.gid[r.findG(goid)] }
-	a := e.SpecAction(gid)
-	// The parameters of the poller's and timers' actions.
-	switch e.Action {
-	case spec.ActStealTimers:
-		a.P = int8(e.Victim)
-	case spec.ActTimerSleep:
-		a.P = int8(e.N) // the Driver's clock: ns are ticks
-	case spec.ActNetpollReady:
-		a.M, a.G = spec.NoP, gid(e.G)
-	case spec.ActTimerTick:
-		a.M = spec.NoP
-	}
-	return a, nil
+	return e.SpecAction(gid), nil
 }
 
 // dueTimers counts the due timers on P p's heap in the spec's state.

@@ -337,6 +337,7 @@ func Catalog() []Entry {
 			Variant: &Variant{
 				LargeTLA: true, TLACfg: "GMP_hist_38860", Go: spec.Go115, Kind: spec.KindDeadlock,
 				Explore: spec.Bounds{Ps: 2, Ms: 2, Gs: 1, Cap: 2, SchedTick: 1, Netpoll: true, PollBlock: true, Timers: 1},
+				Driver:  spec.Bounds{Ps: 2, Ms: 2, Gs: 1, Cap: 2, SchedTick: 1, Netpoll: true, PollBlock: true, Timers: 1},
 			},
 		},
 		{

@@ -18,6 +18,8 @@ import (
 // times, the impl's own state must be the lost wakeup: a runnable G, an idle
 // P, and no M spinning or in the no-P recheck. A stutter must also leave
 // every M parked or running its G, so nothing in the scheduler moves again.
+// A stuck scheduler (spec.KindDeadlock) must end with every M parked and a
+// due timer that nobody runs.
 
 // CycleReps is how many times a replay plays a lasso's cycle.
 const CycleReps = 3
@@ -63,15 +65,16 @@ func playable(t spec.Trace) bool {
 }
 
 type replayer struct {
+	kind  spec.ViolationKind
 	d     *impl.Driver
 	slots [spec.MaxGs + 1]*impl.G
 	t     spec.Trace
 	n     int // actions played
 }
 
-// ReplayOnImpl plays t (found on bounds b) on an impl.Driver configured as
-// release gv.
-func ReplayOnImpl(b spec.Bounds, gv spec.GoVersion, t spec.Trace) (ReplayResult, error) {
+// ReplayOnImpl plays t, a counterexample of kind found on bounds b, on an
+// impl.Driver configured as release gv.
+func ReplayOnImpl(b spec.Bounds, gv spec.GoVersion, t spec.Trace, kind spec.ViolationKind) (ReplayResult, error) {
 	res := ReplayResult{Go: gv}
 	if !playable(t) {
 		return res, fmt.Errorf("the trace steps another actor inside a wakep, which impl.Driver runs to its end at once")
@@ -80,7 +83,10 @@ func ReplayOnImpl(b spec.Bounds, gv spec.GoVersion, t spec.Trace) (ReplayResult,
 	if err != nil {
 		return res, err
 	}
-	r := &replayer{d: d, t: t}
+	if b.PollBlock {
+		d.UseNetpoll(b.Timers > 0)
+	}
+	r := &replayer{kind: kind, d: d, t: t}
 	r.slots[1] = d.Main()
 	// The prefix (and, for a lasso, the first pass of the cycle).
 	if i, msg := r.play(0, len(t.Steps), false); msg != "" {
@@ -90,7 +96,7 @@ func ReplayOnImpl(b spec.Bounds, gv spec.GoVersion, t spec.Trace) (ReplayResult,
 	res.Followed = true
 	if why := r.starved(); why != "" {
 		res.Steps = r.n
-		res.Detail = fmt.Sprintf("the impl followed all %d steps but is not in the lost-wakeup state: %s", len(t.Steps), why)
+		res.Detail = fmt.Sprintf("the impl followed all %d steps but is not %s: %s", len(t.Steps), r.badState(), why)
 		return res, nil
 	}
 	switch {
@@ -103,6 +109,8 @@ func ReplayOnImpl(b spec.Bounds, gv spec.GoVersion, t spec.Trace) (ReplayResult,
 		}
 		res.Detail = fmt.Sprintf("the impl followed the %d-step prefix and the cycle %d times; a G stayed runnable next to an idle P with no M spinning or rechecking in every state of the cycle",
 			t.Loop, CycleReps)
+	case r.kind == spec.KindDeadlock:
+		res.Detail = fmt.Sprintf("the impl followed all %d steps and is stuck: every M parked, a timer due and nobody to run it", len(t.Steps))
 	case t.Stutter:
 		if why := r.allExcused(); why != "" {
 			res.Steps = r.n
@@ -152,7 +160,7 @@ func (r *replayer) play(from, to int, check bool) (int, string) {
 		i += len(evs)
 		if check {
 			if why := r.starved(); why != "" {
-				return i - 1, "not in the lost-wakeup state after it: " + why
+				return i - 1, "not " + r.badState() + " after it: " + why
 			}
 		}
 	}
@@ -182,9 +190,21 @@ func (r *replayer) gid(id uint64) spec.GID {
 // toSpec names an impl action event as the spec does.
 func (r *replayer) toSpec(e impl.Event) spec.Action { return e.SpecAction(r.gid) }
 
-// starved says why the impl's state is not the lost wakeup ("" when it is).
+// badState names the state the replay must end in.
+func (r *replayer) badState() string {
+	if r.kind == spec.KindDeadlock {
+		return "stuck"
+	}
+	return "in the lost-wakeup state"
+}
+
+// starved says why the impl's state is not the one the violation's kind
+// names ("" when it is): the lost wakeup, or for a stuck scheduler stuck.
 func (r *replayer) starved() string {
 	sn := r.d.Sched().Snapshot()
+	if r.kind == spec.KindDeadlock {
+		return stuck(sn)
+	}
 	runnable := false
 	for _, g := range sn.Gs {
 		if g.Status() == impl.Grunnable {
@@ -223,4 +243,26 @@ func (r *replayer) allExcused() string {
 		}
 	}
 	return ""
+}
+
+// stuck says why the impl's state is not a stuck scheduler with a due
+// timer ("" when it is): every M parked, no G runnable or running, and a
+// timer on some P's heap already due, which no step will run.
+func stuck(sn impl.Snapshot) string {
+	for m, ms := range sn.Ms {
+		if ms.PC != spec.MIdle {
+			return fmt.Sprintf("m%d is not parked (%v)", m, ms.PC)
+		}
+	}
+	for _, g := range sn.Gs {
+		if st := g.Status(); st == impl.Grunnable || st == impl.Grunning {
+			return "a G is runnable or running"
+		}
+	}
+	for _, t := range sn.Timers {
+		if t.When <= sn.Now {
+			return ""
+		}
+	}
+	return "no timer is due"
 }

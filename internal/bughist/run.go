@@ -311,7 +311,7 @@ func runImpl(ctx context.Context, va *Variant) TechResult {
 	}
 	t := r.Violation.Trace
 	tr.TraceLen, tr.Trace = t.Len(), printViolation(r.Violation)
-	rv, err := ReplayOnImpl(b, va.Go, t)
+	rv, err := ReplayOnImpl(b, va.Go, t, va.Kind)
 	tr.Elapsed = time.Since(start)
 	if err != nil {
 		tr.Verdict, tr.Detail = Failed, err.Error()
@@ -323,13 +323,13 @@ func runImpl(ctx context.Context, va *Variant) TechResult {
 		return tr
 	}
 	bstart := time.Now()
-	rb, err := ReplayOnImpl(b, spec.Go126, t)
+	rb, err := ReplayOnImpl(b, spec.Go126, t, va.Kind)
 	tr.BaseElapsed = time.Since(bstart)
 	switch {
 	case err != nil:
 		tr.Verdict, tr.BaseDetail = Failed, err.Error()
 	case rb.Caught():
-		tr.Verdict, tr.BaseDetail = Missed, "impl.Driver as go1.26 follows the trace into the lost wakeup too"
+		tr.Verdict, tr.BaseDetail = Missed, "impl.Driver as go1.26 follows the trace into the bad state too"
 	case rb.Followed:
 		tr.Verdict, tr.BasePass = Caught, true
 		tr.BaseDetail = "impl.Driver as go1.26 follows the trace but does not starve: " + rb.Detail
