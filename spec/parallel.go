@@ -297,7 +297,7 @@ func (sr *searcher) chunk(lo, hi uint32) {
 		total += len(out.cands)
 	}
 	if total >= pendingRef || g.seen.full(total*40) {
-		sr.res.Notes = append(sr.res.Notes, "stopped: the visited set's 32-bit numbering is full")
+		sr.res.Notes = append(sr.res.Notes, "stopped: the visited set is full (31-bit state numbers, or the fingerprint queue's 32-bit offsets)")
 		sr.stop = true
 		return
 	}

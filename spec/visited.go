@@ -35,7 +35,7 @@ type visited struct {
 	shards [nShards]shard
 
 	blocks [][]byte // exact mode's arena, in blocks of blockSize bytes
-	off    []uint32 // key i starts at off[i]: block<<blockBits | position
+	off    []uint64 // key i starts at off[i]: block<<blockBits | position
 
 	fps    []uint64
 	qarena []byte
@@ -79,7 +79,7 @@ func (v *visited) key(i uint32) []byte {
 		o := v.off[i]
 		b := v.blocks[o>>blockBits]
 		start := o & (blockSize - 1)
-		end := uint32(len(b))
+		end := uint64(len(b))
 		if int(i)+1 < len(v.off) && v.off[i+1]>>blockBits == o>>blockBits {
 			end = v.off[i+1] & (blockSize - 1)
 		}
@@ -89,10 +89,12 @@ func (v *visited) key(i uint32) []byte {
 	return v.qarena[v.qoff[j]:v.qoff[j+1]]
 }
 
-// full reports whether another key of length n would overflow the 32-bit
-// offsets or numbers.
+// full reports whether another key of length n would overflow the
+// numbers (31 bits) or, in fingerprint mode, the queue's 32-bit offsets.
+// The exact arena's offsets are 64-bit: it is bounded by memory alone
+// (Options.MaxMemory), not by 4 GiB.
 func (v *visited) full(n int) bool {
-	return uint64(len(v.blocks)+2)<<blockBits+uint64(len(v.qarena))+uint64(n) > math.MaxUint32 || v.n >= pendingRef-1
+	return uint64(len(v.qarena))+uint64(n) > math.MaxUint32 || v.n >= pendingRef-1
 }
 
 // commit gives the next number to a key that insert found new.
@@ -117,7 +119,7 @@ func (v *visited) commit(k []byte, h uint64) uint32 {
 	}
 	b := &v.blocks[nb-1]
 	v.off = grow2(v.off)
-	v.off = append(v.off, uint32(nb-1)<<blockBits|uint32(len(*b)))
+	v.off = append(v.off, uint64(nb-1)<<blockBits|uint64(len(*b)))
 	*b = append(*b, k...)
 	return id
 }
@@ -247,7 +249,7 @@ func (v *visited) grow(sh *shard, keyOf func(uint32) []byte) {
 
 // bytes is the memory the set holds (capacities, not lengths).
 func (v *visited) bytes() uint64 {
-	n := 4*uint64(cap(v.off)) + 8*uint64(cap(v.fps)) + uint64(cap(v.qarena)) + 4*uint64(cap(v.qoff))
+	n := 8*uint64(cap(v.off)) + 8*uint64(cap(v.fps)) + uint64(cap(v.qarena)) + 4*uint64(cap(v.qoff))
 	for _, b := range v.blocks {
 		n += uint64(cap(b))
 	}

@@ -514,26 +514,33 @@ func judgePair(ctx context.Context, tr *TechResult, run func(context.Context, tl
 			*dst += "; " + s
 		}
 	}
-	fail := func(v tlacheck.Verdict) Verdict {
-		if v == tlacheck.Inconclusive {
-			return Inconclusive
+	// judge judges r against cfg's expect line and notes it in dst (the
+	// first engine names the cfg, as label, and sets the time); when r is
+	// not as expected it sets the verdict and reports false.
+	judge := func(dst *string, elapsed *time.Duration, cfg tlacheck.Cfg, label string, r tlacheck.Result) bool {
+		v, why := tlacheck.Judge(cfg, r)
+		if first {
+			*dst, *elapsed = fmt.Sprintf("%s: %v: %s", label, r, why), r.Elapsed
+		} else {
+			*dst += fmt.Sprintf("; %v: %s", r, why)
 		}
-		return Missed
+		switch v {
+		case tlacheck.OK:
+			return true
+		case tlacheck.Inconclusive:
+			tr.Verdict = Inconclusive
+		default:
+			tr.Verdict = Missed
+		}
+		tr.BasePass = false
+		return false
 	}
 	if err != nil {
 		tr.Verdict = Failed
 		note(&tr.Detail, err.Error())
 		return
 	}
-	v, why := tlacheck.Judge(c, res)
-	if first {
-		note(&tr.Detail, fmt.Sprintf("%s: %v: %s", c.Name, res, why))
-		tr.Elapsed = res.Elapsed
-	} else {
-		note(&tr.Detail, fmt.Sprintf("%v: %s", res, why))
-	}
-	if v != tlacheck.OK {
-		tr.Verdict, tr.BasePass = fail(v), false
+	if !judge(&tr.Detail, &tr.Elapsed, c, c.Name, res) {
 		return
 	}
 	if first {
@@ -550,18 +557,7 @@ func judgePair(ctx context.Context, tr *TechResult, run func(context.Context, tl
 		note(&tr.BaseDetail, errb.Error())
 		return
 	}
-	bv, bwhy := tlacheck.Judge(twin, rb)
-	if first {
-		tr.BaseElapsed = rb.Elapsed
-		note(&tr.BaseDetail, fmt.Sprintf("%s (GoVersion = 126): %v: %s", c.Name, rb, bwhy))
-	} else {
-		note(&tr.BaseDetail, fmt.Sprintf("%v: %s", rb, bwhy))
-	}
-	if bv != tlacheck.OK {
-		tr.Verdict, tr.BasePass = fail(bv), false
-		return
-	}
-	if first {
+	if judge(&tr.BaseDetail, &tr.BaseElapsed, twin, c.Name+" (GoVersion = 126)", rb) && first {
 		tr.Verdict, tr.BasePass = Caught, true
 	}
 }
