@@ -279,11 +279,13 @@ const (
 	// blocked in netpoll and, with nobody polling, wakes nobody (1.16
 	// added the wakep), and an M that drops its P folds no other P's
 	// timers into its pollUntil (1.16 added the fold that 1.26 keeps as
-	// checkTimersNoP). A G that sleeps on a P whose next G runs without
-	// yielding leaves a due timer that no M is awake to run while another
-	// P idles: golang/go#38860. The runtime's sysmon started an M for
-	// overdue timers at its own period, which bounded the latency; work
-	// conservation (a) assumes no sysmon, as for golang/go#55160.
+	// checkTimersNoP). A due timer then waits with no M awake to run it
+	// while a P idles: on a P whose G runs without yielding (the report
+	// of golang/go#38860), or on a P that went idle, which the explorer
+	// finds as a stuck scheduler (every M parked). The runtime's sysmon
+	// started an M for overdue timers at its own period, which bounded
+	// the wait; the model has no sysmon, as property (a) assumes none
+	// for golang/go#55160.
 	Go115
 	numGoVersions
 )
