@@ -527,7 +527,8 @@ func checkAgainstSpec(c Chooser, implBug spec.Bug, otherGo bool, steps int, seen
 // drawPollBounds draws a small bound with the blocking poller
 // (spec.Bounds.PollBlock) and, in two of three, timers (Timers 1 or 2):
 // one or two Ps, two or three G slots, and the other parts of the
-// scheduler drawn as in drawBounds.
+// scheduler drawn as in drawBounds; Go 1.26, or with timers sometimes
+// Go 1.15.
 func drawPollBounds(c Chooser) spec.Bounds {
 	ticks := []int{1, 2, 61}
 	caps := []int{2, 4}
@@ -546,6 +547,13 @@ func drawPollBounds(c Chooser) spec.Bounds {
 	b.SyscallBlock = c.Intn(3, "syscallblock") == 0
 	b.LockOSThread = c.Intn(3, "lockosthread") == 0
 	b.InjectList = c.Intn(4, "injectlist") == 0
+	// Drawn last, so that the earlier draws keep their meaning: with
+	// timers, a quarter of the bounds follow Go 1.15, without 1.16's two
+	// timer wake-ups (golang/go#38860), so that the impl's go1.15 is
+	// compared with the spec's step by step too.
+	if b.Timers > 0 && c.Intn(4, "go115") == 0 {
+		b.Go = spec.Go115
+	}
 	return b
 }
 
