@@ -41,11 +41,13 @@ const cfgTimeout = 4 * time.Minute
 // graph (liveness (c) and (d)). GMP_timers (20697 states, the smallest
 // two-P model with timers) and GMP_bug_timers_not_stolen (13606, liveness
 // (e) on its whole graph) run at 50 to 100 states a second under
-// tla-checker.
+// tla-checker, GMP_hist_38860 (12652 states to its deadlock) too;
+// GMP_timers_g2 (193302 states) would take tla-checker an hour.
 var slowCfgs = map[string]time.Duration{"GMP_np3": 40 * time.Minute, "GMP_go122": 15 * time.Minute, "GMP_injectlist": 15 * time.Minute,
 	"GMP_lockosthread": 15 * time.Minute, "GMP_syscallblock": 15 * time.Minute, "GMP_hist_52934": 40 * time.Minute,
 	"GMP_stw": 40 * time.Minute, "GMP_bug_findrunnable_ignores_gcwaiting": 15 * time.Minute, "GMP_hist_13546": 20 * time.Minute,
-	"GMP_timers": 40 * time.Minute, "GMP_bug_timers_not_stolen": 15 * time.Minute}
+	"GMP_timers": 40 * time.Minute, "GMP_bug_timers_not_stolen": 15 * time.Minute, "GMP_hist_38860": 15 * time.Minute,
+	"GMP_timers_g2": 90 * time.Minute}
 
 // longCfgs are checked by tla-checker (with the state-graph cross-check)
 // only in the long tier: go test ./tla -long, or GMPCHECK_LONG=1 (.ci/run
