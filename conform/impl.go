@@ -41,7 +41,7 @@ func (r *Recorder) Stop() []impl.Event {
 
 // Actors of observations that are not Ms.
 const (
-	actorSysmon  = -1 // Retake
+	actorSysmon  = -1 // Retake, RetakeHandoff
 	actorOutside = -2 // InjectGList: Go or Ready from outside the scheduler
 )
 
@@ -58,6 +58,7 @@ var emitAfter = map[spec.ActionKind]bool{
 	spec.ActExitSyscallNoP: true, spec.ActExitSyscallGlobrunq: true,
 	spec.ActRecheckFound: true, spec.ActWakep: true, spec.ActWakepSkip: true, spec.ActWakepNoP: true,
 	spec.ActGlobal61Miss: true, spec.ActGlobRunqMiss: true, spec.ActSpinOK: true,
+	spec.ActRetake: true,
 }
 
 // obs is one observed spec action. Its step took effect strictly after the
@@ -69,8 +70,8 @@ type obs struct {
 	actor  int
 	aidx   int // index of the actor in checker.actors
 	lo, hi int
-	// handoff, for Retake: the P went idle (handoffIdle) or to an M
-	// (handoffM), as the EvHandoff after it says; 0 if not seen.
+	// handoff, for RetakeHandoff: the P went idle (handoffIdle) or to an
+	// M (handoffM), as the EvHandoff after it says; 0 if not seen.
 	handoff uint8
 	// handoffSpin: the M handoffp started was spinning (EvStartM's On).
 	handoffSpin bool
@@ -95,15 +96,11 @@ type ImplOptions struct {
 	// then be able to end there too (a lost wakeup shows here: the spec
 	// would have started an M the run never had).
 	Quiescent bool
-	// StaleHandoff accepts a retake whose handoffp started an M on work
+	// StaleHandoff accepts a retake's handoffp that started an M on work
 	// (or a spinning need) it read before its startm ran, when the state
 	// at the startm no longer shows it (the spec takes handoffp's reads
 	// and its startm as one step: filter "stale-handoff").
 	StaleHandoff bool
-	// LatePidleput accepts an ExitSyscallNoP where the spec, with an idle
-	// P, enables ExitSyscallIdleP, if that P is one a retake's handoffp put
-	// on the idle list after the exiting M looked (filter "late-pidleput").
-	LatePidleput bool
 	// RunnextKick accepts a steal that took a victim's runnext while the
 	// G that runnext displaced was not yet in the victim's ring (runqput's
 	// two atomic steps, one in the spec: filter "runnext-kick").
@@ -118,11 +115,6 @@ type ImplOptions struct {
 	// having seen an empty ring, runnext (separate atomic reads; the
 	// spec's Steal reads both at once: filter "stale-ring").
 	StaleRing bool
-	// LateHandoff accepts a syscall exit that saw its P taken by a retake
-	// whose handoffp had not yet read the queues: retake's takeP and
-	// handoffp are two steps in the runtime (the M is resumed between
-	// them), one in the spec (filter "late-handoffp").
-	LateHandoff bool
 }
 
 // ImplResult is the verdict on one recorded run.
@@ -194,10 +186,6 @@ type config struct {
 	// that the move waits for: m's last StopM before the run's startm
 	// named it (an M may stop and start several times before that).
 	movingAt [spec.MaxMs]int32
-	// limbo is 1 + the P that sysmon's next observation, a Retake, has
-	// taken from its M (takeP) without its handoffp yet (0: none): the P
-	// is held by no M and not idle (filter "late-handoffp").
-	limbo int8
 	// ringEmpty has bit a set if actor a's next observation is a Steal
 	// and its victim's ring was empty in some state since a's previous
 	// observation was taken (filter "stale-ring").
@@ -231,7 +219,7 @@ func (c *config) key(dst []byte) []byte {
 			dst = append(dst, byte(x), byte(x>>8), byte(x>>16))
 		}
 	}
-	dst = append(dst, byte(c.limbo), byte(c.ringEmpty), byte(c.ringEmpty>>8), byte(c.ringEmpty>>16), byte(c.ringEmpty>>24))
+	dst = append(dst, byte(c.ringEmpty), byte(c.ringEmpty>>8), byte(c.ringEmpty>>16), byte(c.ringEmpty>>24))
 	for _, k := range c.kicks {
 		dst = append(dst, byte(k.actor), byte(k.p), byte(k.g))
 	}
@@ -325,7 +313,7 @@ func (c *checker) observe(evs []impl.Event) error {
 		}
 		actor := int(e.M)
 		switch e.Action {
-		case spec.ActRetake:
+		case spec.ActRetake, spec.ActRetakeHandoff:
 			actor = actorSysmon
 		case spec.ActInjectGList:
 			actor = actorOutside
@@ -374,7 +362,7 @@ func (c *checker) observe(evs []impl.Event) error {
 					break
 				}
 			}
-		case spec.ActRetake:
+		case spec.ActRetakeHandoff:
 			// handoffp ends with EvHandoff (P idle) or its startm's EvStartM.
 			started := false
 			for j := o.pos + 1; j < o.hi && j < len(evs); j++ {
@@ -694,28 +682,8 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 	var next spec.State
 	var err error
 	filter := ""
-	limbo := cf.limbo
-	var extra []string // filters used besides filter
-	if limbo != 0 {
-		if e.Action != spec.ActRetake || int(limbo)-1 != int(e.P) {
-			// Only sysmon's Retake of the P in limbo can be next of its
-			// observations: it is that P's handoffp.
-			if o.actor == actorSysmon {
-				return fail("observed", "p%d is between takeP and handoffp in the spec", limbo-1)
-			}
-		}
-	}
-	if limbo != 0 && e.Action == spec.ActRetake {
-		next, err = c.limboHandoff(st, int(e.P), o)
-		if err == nil && o.handoff == handoffM && next.P[e.P].Status == spec.PIdle && c.opt.StaleHandoff {
-			next, err = c.limboStart(st, int(e.P), o.handoffSpin)
-			extra = append(extra, "stale-handoff")
-		}
-		limbo = 0
-	} else {
-		next, err = c.md.Step(st, act)
-	}
-	if err != nil && e.Action == spec.ActRetake && cf.limbo == 0 && c.opt.LongSyscallRetake {
+	next, err = c.md.Step(st, act)
+	if err != nil && e.Action == spec.ActRetake && c.opt.LongSyscallRetake {
 		next, err = c.longRetake(st, int(e.P))
 		filter = "long-syscall-retake"
 	}
@@ -736,35 +704,13 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 			next, err, filter = n2, nil, "stale-ring"
 		}
 	}
-	if err != nil && e.Action == spec.ActExitSyscallNoP && c.opt.LatePidleput {
-		if n2, ok := c.latePidleput(cf, o, act, spec.NoP); ok {
-			next, err, filter = n2, nil, "late-pidleput"
-		}
-	}
-	if e.Action == spec.ActExitSyscallIdleP && c.opt.LatePidleput && (err != nil || int(next.M[o.actor].P) != int(e.P)) {
-		// The spec's pidleget took a lower P than the run's: one a
-		// retake's handoffp put on the idle list after the M looked.
-		if n2, ok := c.latePidleput(cf, o, act, int8(e.P)); ok && int(n2.M[o.actor].P) == int(e.P) {
-			next, err, filter = n2, nil, "late-pidleput"
-		}
-	}
-	if (e.Action == spec.ActExitSyscallNoP || e.Action == spec.ActExitSyscallIdleP) && c.opt.LateHandoff && limbo == 0 &&
-		(err != nil || (e.Action == spec.ActExitSyscallIdleP && int(next.M[o.actor].P) != int(e.P))) {
-		// The M found its P taken by a retake whose handoffp comes later.
-		if n2, p, long, ok := c.takePFirst(cf, o, act); ok && (e.Action == spec.ActExitSyscallNoP || int(n2.M[o.actor].P) == int(e.P)) {
-			next, err, filter, limbo = n2, nil, "late-handoffp", int8(p)+1
-			if long {
-				extra = append(extra, "long-syscall-retake")
-			}
-		}
-	}
 	switch {
 	case errors.Is(err, spec.ErrNoIdleM):
 		return fail("cut", "%v needs an M beyond the spec's %d", act, st.NumMs())
 	case err != nil:
 		return fail("enabled", "%v", err)
 	}
-	if e.Action == spec.ActRetake && cf.limbo == 0 && c.opt.StaleHandoff && o.handoff == handoffM &&
+	if e.Action == spec.ActRetakeHandoff && c.opt.StaleHandoff && o.handoff == handoffM &&
 		(err != nil || next.P[e.P].Status == spec.PIdle || c.startedSpinning(next, int(e.P)) != o.handoffSpin) {
 		if n2, err2 := c.staleHandoff(st, int(e.P), o.handoffSpin); err2 == nil {
 			next, err, filter = n2, nil, "stale-handoff"
@@ -786,7 +732,7 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 		}
 	}
 	next.SpawnLeft = spec.MaxSpawn // a model budget, not runtime state
-	nc := config{cur: slices.Clone(cf.cur), st: next, bind: cf.bind, moving: cf.moving, movingAt: cf.movingAt, limbo: limbo, ringEmpty: cf.ringEmpty}
+	nc := config{cur: slices.Clone(cf.cur), st: next, bind: cf.bind, moving: cf.moving, movingAt: cf.movingAt, ringEmpty: cf.ringEmpty}
 	if f := c.renameStartM(&nc, &st, o, a, i); f != "" {
 		return fail("observed", "%s", f)
 	}
@@ -823,13 +769,8 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 		nc.bind = slices.DeleteFunc(slices.Clone(cf.bind), func(b binding) bool { return b.goid == e.G })
 	}
 	nc.filtered = cf.filtered
-	if filter != "" || len(extra) > 0 {
-		nc.filtered = slices.Clone(cf.filtered)
-		for _, f := range append(extra, filter) {
-			if f != "" {
-				nc.filtered = append(nc.filtered, filterUse{f, int(i)})
-			}
-		}
+	if filter != "" {
+		nc.filtered = append(slices.Clone(cf.filtered), filterUse{filter, int(i)})
 	}
 	return nc, nil
 }
@@ -935,49 +876,6 @@ func cmpU64(a, b uint64) int {
 	return 0
 }
 
-// latePidleput is ExitSyscallNoP taken while a retake's handoffp had not
-// yet put its P on the idle list (the spec's Retake does both at once):
-// the spec's step from the state without that idle P, which is idle again
-// after. It applies only if a retake that handed its P to the idle list
-// has been taken, that P is idle, and the retake's handoffp may still have
-// been running when the exiting M looked (its interval reaches past the
-// exit's start).
-//
-// For ExitSyscallIdleP (got, the P the run's M acquired), the same: the
-// spec's step from the state in which that retake's P is not yet idle, so
-// that pidleget takes the run's P.
-func (c *checker) latePidleput(cf *config, o *obs, act spec.Action, got int8) (spec.State, bool) {
-	for a, actor := range c.actors {
-		if actor != actorSysmon {
-			continue
-		}
-		for _, i := range c.next[a] {
-			if i >= cf.cur[a] {
-				break // not taken yet
-			}
-			r := &c.obs[i]
-			if r.handoff != handoffIdle || r.hi <= o.lo || cf.st.P[r.ev.P].Status != spec.PIdle || int8(r.ev.P) == got {
-				continue
-			}
-			mid := cf.st
-			mid.NPIdle--
-			if got != spec.NoP {
-				mid.P[r.ev.P].Status = spec.PRunning
-			}
-			next, err := c.md.Step(mid, act)
-			if err != nil {
-				continue
-			}
-			next.NPIdle++
-			if got != spec.NoP {
-				next.P[r.ev.P].Status = spec.PIdle
-			}
-			return next, true
-		}
-	}
-	return cf.st, false
-}
-
 func (c *checker) slotOr(cf *config, goid uint64) spec.GID {
 	g, _ := cf.slot(goid)
 	return g
@@ -1020,133 +918,15 @@ func (c *checker) startedSpinning(s spec.State, p int) bool {
 	return false
 }
 
-// staleHandoff is a retake whose handoffp started an M (spinning or not,
-// as observed) on a decision read before that startm ran: the work it saw
-// may be gone, so the branch is the observed one, not the one the state
-// at the startm would choose. Filter "stale-handoff".
+// staleHandoff is a retake's handoffp (RetakeHandoff) that started an M
+// (spinning or not, as observed) on a decision read before that startm
+// ran: the work it saw may be gone, so the branch is the observed one, not
+// the one the state at the startm would choose. Filter "stale-handoff".
 func (c *checker) staleHandoff(s spec.State, p int, spinning bool) (spec.State, error) {
-	h := -1
-	for m := 0; m < s.NumMs(); m++ {
-		if int(s.M[m].P) == p {
-			h = m
-		}
+	if int(s.RetakeP) != p+1 {
+		return s, fmt.Errorf("sysmon does not hold p%d", p)
 	}
-	if h < 0 || s.M[h].PC != spec.MRun || s.G[s.M[h].CurG] != spec.GSyscall {
-		return s, fmt.Errorf("p%d's G is not in a syscall", p)
-	}
-	s.M[h].P = spec.NoP
-	return c.limboStart(s, p, spinning)
-}
-
-// longRetake is sysmon's retake of a P whose G has been in a syscall for
-// 10 ms (the timed rule the spec leaves out): the M loses its P and
-// handoffp runs, with the spec's handoffp rules. It is used only where the
-// spec's own Retake is not enabled, under the filter long-syscall-retake.
-func (c *checker) longRetake(s spec.State, p int) (spec.State, error) {
-	h := -1
-	for m := 0; m < s.NumMs(); m++ {
-		if int(s.M[m].P) == p {
-			h = m
-		}
-	}
-	if h < 0 || s.M[h].PC != spec.MRun || s.G[s.M[h].CurG] != spec.GSyscall {
-		return s, fmt.Errorf("spec: sysmon: Retake(p%d) is not enabled (p%d's G is not in a syscall)", p, p)
-	}
-	s.M[h].P = spec.NoP
-	ps := &s.P[p]
-	local := ps.N > 0 || ps.RunNext != spec.NoG
-	startm := func(spinning bool) error {
-		for m := 0; m < s.NumMs(); m++ {
-			if s.M[m].PC == spec.MIdle {
-				s.M[m] = spec.MState{PC: spec.MSched, P: int8(p), Spinning: spinning}
-				return nil
-			}
-		}
-		return spec.ErrNoIdleM
-	}
-	switch {
-	case local || s.Runq.N > 0:
-		return s, startm(false)
-	case s.NMSpinning+s.NPIdle == 0:
-		s.NMSpinning++
-		s.NeedSpinning = false
-		return s, startm(true)
-	}
-	ps.Status = spec.PIdle
-	s.NPIdle++
-	return s, nil
-}
-
-// takePFirst is a syscall exit (act, observation o) taken after a retake
-// of its M's P took the P (takeP) and before that retake's handoffp: the
-// runtime's retake takes the P and resumes the exiting M, then calls
-// handoffp, which reads the queues, nmspinning and npidle afresh; the
-// spec's Retake does both at once. It applies when sysmon's next untaken
-// observation is a Retake of the P the exiting M holds whose takeP may
-// precede the exit (the retake began before the exit's effect ended). The
-// successor has the P in limbo (held by no M, not idle) until the Retake
-// is taken (limboHandoff). long: the spec's untimed retake rule did not
-// hold (the retake is also a long-syscall-retake).
-func (c *checker) takePFirst(cf *config, o *obs, act spec.Action) (next spec.State, p int, long, ok bool) {
-	st := cf.st
-	for a, actor := range c.actors {
-		if actor != actorSysmon {
-			continue
-		}
-		j := cf.cur[a]
-		if int(j) == len(c.obs) {
-			return st, 0, false, false
-		}
-		r := &c.obs[j]
-		p = int(r.ev.P)
-		if r.ev.Action != spec.ActRetake || r.lo >= o.hi || p < 0 || p >= st.NumPs() || int(st.M[o.actor].P) != p {
-			return st, 0, false, false
-		}
-		ms := &st.M[o.actor]
-		if ms.PC != spec.MRun || ms.CurG == spec.NoG || st.G[ms.CurG] != spec.GSyscall || st.P[p].Status != spec.PRunning {
-			return st, 0, false, false
-		}
-		ps := &st.P[p]
-		local := ps.N > 0 || ps.RunNext != spec.NoG
-		long = !local && st.NMSpinning+st.NPIdle != 0
-		if long && !c.opt.LongSyscallRetake {
-			return st, 0, false, false
-		}
-		mid := st
-		mid.M[o.actor].P = spec.NoP
-		next, err := c.md.Step(mid, act)
-		if err != nil {
-			return st, 0, false, false
-		}
-		return next, p, long, true
-	}
-	return st, 0, false, false
-}
-
-// limboHandoff is handoffp of P p, which a retake took from its M earlier
-// (takePFirst): the spec's handoffp rules on the state now. A stop-the-world
-// in progress is not emulated (the workload has none).
-func (c *checker) limboHandoff(s spec.State, p int, o *obs) (spec.State, error) {
-	if s.GCWaiting {
-		return s, fmt.Errorf("handoffp of p%d in limbo while the world stops: not emulated", p)
-	}
-	ps := &s.P[p]
-	local := ps.N > 0 || ps.RunNext != spec.NoG
-	switch {
-	case local || s.Runq.N > 0:
-		return c.limboStart(s, p, false)
-	case s.NMSpinning+s.NPIdle == 0:
-		return c.limboStart(s, p, true)
-	}
-	ps.Status = spec.PIdle
-	s.NPIdle++
-	return s, nil
-}
-
-// limboStart is handoffp's startm of P p in limbo, spinning or not (a
-// spinning start is the CAS of nmspinning from 0, which clears
-// needspinning).
-func (c *checker) limboStart(s spec.State, p int, spinning bool) (spec.State, error) {
+	s.RetakeP = 0
 	if spinning {
 		if s.NMSpinning != 0 {
 			return s, fmt.Errorf("a spinning handoff needs nmspinning 0")
@@ -1161,6 +941,26 @@ func (c *checker) limboStart(s spec.State, p int, spinning bool) (spec.State, er
 		}
 	}
 	return s, spec.ErrNoIdleM
+}
+
+// longRetake is sysmon's retake of a P whose G has been in a syscall for
+// 10 ms (the timed rule the spec leaves out): takeP, the M losing its P to
+// sysmon, whose handoffp is the spec's own RetakeHandoff after. It is used
+// only where the spec's own Retake is not enabled, under the filter
+// long-syscall-retake.
+func (c *checker) longRetake(s spec.State, p int) (spec.State, error) {
+	h := -1
+	for m := 0; m < s.NumMs(); m++ {
+		if int(s.M[m].P) == p {
+			h = m
+		}
+	}
+	if h < 0 || s.M[h].PC != spec.MRun || s.G[s.M[h].CurG] != spec.GSyscall || s.RetakeP != 0 {
+		return s, fmt.Errorf("spec: sysmon: Retake(p%d) is not enabled (p%d's G is not in a syscall, or sysmon holds a P)", p, p)
+	}
+	s.M[h].P = spec.NoP
+	s.RetakeP = int8(p) + 1
+	return s, nil
 }
 
 // canonG renumbers the spec's G slots of cf canonically: the live Gs (the

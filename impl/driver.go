@@ -23,6 +23,8 @@ type Driver struct {
 	// netParks: the program's parked Gs wait on the network poller
 	// (UseNetpoll).
 	netParks bool
+	// retaken: the P sysmon's Retake took, until its RetakeHandoff.
+	retaken *P
 }
 
 // NewDriver builds a deterministic scheduler. cfg.Trace, if set, also
@@ -320,17 +322,36 @@ func (d *Driver) Preempt(p int) error {
 }
 
 // Retake plays sysmon looking at P p after its G has been in a syscall for
-// one sysmon tick but less than 10 ms (the untimed rule). It reports whether
-// the P was taken.
+// one sysmon tick but less than 10 ms (the untimed rule), up to its
+// handoffp: it reports whether the P was taken, which sysmon then holds
+// until RetakeHandoff.
 func (d *Driver) Retake(p int) (bool, error) {
 	allp := d.s.ps().allp
 	if p < 0 || p >= len(allp) {
 		return false, fmt.Errorf("driver: no p%d", p)
 	}
+	if d.retaken != nil {
+		return false, fmt.Errorf("driver: sysmon holds p%d, not yet handed off", d.retaken.id)
+	}
 	s := d.s
-	return s.retakeSyscall(allp[p], func(empty bool) bool {
+	took := s.retakeTakeP(allp[p], func(empty bool) bool {
 		return retakeSyscallOK(empty, s.nmspinning.Load(), s.npidle.Load(), false)
-	}), nil
+	})
+	if took {
+		d.retaken = allp[p]
+	}
+	return took, nil
+}
+
+// RetakeHandoff plays the rest of sysmon's retake of P p: its handoffp.
+func (d *Driver) RetakeHandoff(p int) error {
+	if d.retaken == nil || int(d.retaken.id) != p {
+		return fmt.Errorf("driver: sysmon holds no p%d to hand off", p)
+	}
+	pp := d.retaken
+	d.retaken = nil
+	d.s.retakeHandoff(pp)
+	return nil
 }
 
 // Netpoll makes M i, which must be at findRunnable's netpoll (pc MPoll),
@@ -417,6 +438,8 @@ func (d *Driver) apply(a spec.Action, slots *[spec.MaxGs + 1]*G) (*G, error) {
 			err = fmt.Errorf("the impl's retake does not take p%d", a.P)
 		}
 		return nil, err
+	case spec.ActRetakeHandoff:
+		return nil, d.RetakeHandoff(int(a.P))
 	case spec.ActNetpoll:
 		return nil, d.Netpoll(m, slots[a.G])
 	case spec.ActNetpollInject:
@@ -512,6 +535,9 @@ type Snapshot struct {
 	// live timer.
 	LastPoll, PollUntil, Now int64
 	Timers                   []TimerSnapshot
+	// RetakeP is the P sysmon's retake has taken and not yet handed off
+	// (-1: none): unwired, _Pidle in its status, on no idle list.
+	RetakeP int
 }
 
 // TimerSnapshot is a sleeping G's timer on P P's heap, due at When.
@@ -555,7 +581,7 @@ type MSnapshot struct {
 // Snapshot reads the whole state. It is exact only when nothing runs
 // concurrently, as under the Driver.
 func (s *Sched) Snapshot() Snapshot {
-	var sn Snapshot
+	sn := Snapshot{RetakeP: int(s.retakeP.Load()) - 1}
 	s.allgs.Lock()
 	sn.Gs = append(sn.Gs, s.allgs.gs...)
 	s.allgs.Unlock()

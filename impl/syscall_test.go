@@ -28,8 +28,18 @@ func TestRetakeStoresPidleBeforeHandoff(t *testing.T) {
 		t.Fatal(err)
 	}
 	took, err := d.Retake(0)
-	if err != nil || !took || !seen {
-		t.Fatalf("retake: took=%v err=%v handoff seen=%v", took, err, seen)
+	if err != nil || !took || seen {
+		t.Fatalf("retake: took=%v err=%v handoff seen=%v, want taken and no handoffp yet", took, err, seen)
+	}
+	// sysmon holds p0 between takeP and handoffp: _Pidle, on no idle list.
+	if sn := d.Sched().Snapshot(); sn.RetakeP != 0 || sn.Ps[0].Status != spec.PIdle || sn.NPIdle != 0 {
+		t.Fatalf("after takeP: sysmon holds p%d, p0 %v, npidle %d; want p0, idle, 0", sn.RetakeP, sn.Ps[0].Status, sn.NPIdle)
+	}
+	if err := d.RetakeHandoff(0); err != nil || !seen {
+		t.Fatalf("retake's handoffp: err=%v handoff seen=%v", err, seen)
+	}
+	if sn := d.Sched().Snapshot(); sn.RetakeP != -1 {
+		t.Fatalf("after handoffp sysmon still holds p%d", sn.RetakeP)
 	}
 	// handoffp started a spinning M on the P: running again.
 	if st := spec.PStatus(d.Sched().ps().allp[0].status.Load()); st != spec.PRunning {
@@ -61,9 +71,12 @@ func TestExitSyscallLateP(t *testing.T) {
 		}
 	}
 	step("enter", d.EnterSyscall(0), spec.ActEnterSyscall)
-	_, err = d.Retake(0) // handoffp: nobody spins, no P idle: m1 spins on p0
+	_, err = d.Retake(0) // takeP: sysmon holds p0
 	step("retake", err, spec.ActRetake)
-	step("exit", d.ExitSyscall(0), spec.ActExitSyscallNoP) // no idle P yet
+	// The M, resumed, leaves its syscall before sysmon's handoffp: no P.
+	step("exit", d.ExitSyscall(0), spec.ActExitSyscallNoP)
+	// handoffp: nobody spins, no P idle: m1 spins on p0.
+	step("retake's handoffp", d.RetakeHandoff(0), spec.ActRetakeHandoff)
 	step("m1 looks at sched.runq", d.Step(1), spec.ActGlobal61Miss)
 	step("m1 looks at both queues", d.Step(1), spec.ActGlobRunqMiss)
 	step("m1 gives up", d.Step(1), spec.ActReleaseP) // one P: no victim, p0 goes idle

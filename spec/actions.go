@@ -61,9 +61,10 @@ const (
 	ActWakepStartM // sched.lock: pidlegetSpinning got a P → startm(spinning)
 	ActWakepNoP    // sched.lock: no idle P → needspinning = 1, nmspinning.Add(-1)
 	// sysmon and netpoll (external).
-	ActPreempt     // retake → preemptone → gopreempt_m (param P)
-	ActRetake      // retake → handoffp of a P in a syscall (param P)
-	ActInjectGList // netpoll from sysmon → injectglist without a P (param G)
+	ActPreempt       // retake → preemptone → gopreempt_m (param P)
+	ActRetake        // retake: setBlockOnExitSyscall, the untimed rule, takeP and resume (param P); sysmon holds the P
+	ActRetakeHandoff // retake's handoffp of the P it took (param P), its own step: the syscalling M may exit in between
+	ActInjectGList   // netpoll from sysmon → injectglist without a P (param G)
 	// The stopper of a stop-the-world (a GC cycle, a GOMAXPROCS call), external (Bounds.STW).
 	ActStopTheWorld       // stopTheWorldWithSema's lock section: gcwaiting, the idle Ps and syscall Ps to _Pgcstop
 	ActStartTheWorld      // startTheWorldWithSema's lock section: procresize(P: new gomaxprocs), gcwaiting cleared, Ps with work started
@@ -143,6 +144,7 @@ var actionNames = [numActionKinds]string{
 	ActWakepNoP:             "WakepNoP",
 	ActPreempt:              "Preempt",
 	ActRetake:               "Retake",
+	ActRetakeHandoff:        "RetakeHandoff",
 	ActInjectGList:          "InjectGList",
 	ActStopTheWorld:         "StopTheWorld",
 	ActStartTheWorld:        "StartTheWorld",
@@ -217,7 +219,7 @@ func (k ActionKind) external() bool {
 // Action is one step with its explicit parameters. M is the acting M (unused,
 // -1, for sysmon and netpoll); P is the victim of Steal/StealMiss, the P
 // looked at by RecheckRunqs/RecheckRunqsNoP/RecheckMiss, or the target of
-// Preempt/Retake; G the goroutine readied by Ready, Netpoll or InjectGList.
+// Preempt/Retake/RetakeHandoff; G the goroutine readied by Ready, Netpoll or InjectGList.
 type Action struct {
 	Kind ActionKind
 	M    int8
@@ -251,7 +253,7 @@ func (a Action) String() string {
 		s += "(p" + strconv.Itoa(int(a.P)) + ")"
 	case ActNetpollInject:
 		s += "(" + gName(a.G) + ", " + gName(a.Inj) + ")"
-	case ActSteal, ActStealMiss, ActRecheckFound, ActRecheckMiss, ActPreempt, ActRetake:
+	case ActSteal, ActStealMiss, ActRecheckFound, ActRecheckMiss, ActPreempt, ActRetake, ActRetakeHandoff:
 		s += "(p" + strconv.Itoa(int(a.P)) + ")"
 	case ActStartTheWorld, ActProcResizeGrow:
 		s += "(procs=" + strconv.Itoa(int(a.P)) + ")"

@@ -35,7 +35,7 @@ func SeededBugCases() []SeededBugCase {
 		{Bounds{Ps: 1, Ms: 2, Gs: 4, Cap: 2, Spawn: 3, SchedTick: 2, Bug: BugNo61}, KindGlobalStarvation, 0, 31, 11, false},
 		{Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Bug: BugSpinNoDec}, KindInvariant, InvCounts, 5, -1, false},
 		{Bounds{Ps: 1, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Netpoll: true, Bug: BugGoschedLocal}, KindGlobalStarvation, 0, 12, 8, false},
-		{Bounds{Ps: 1, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true, Bug: BugRetakeIgnoresLocal}, KindInvariant, InvSpinning, 5, -1, false},
+		{Bounds{Ps: 1, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true, Bug: BugRetakeIgnoresLocal}, KindInvariant, InvSpinning, 6, -1, false},
 		{Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, SyscallBlock: true, Bug: BugSyscallBlockNoHandoff}, KindInvariant, InvPIdle, 4, -1, false},
 		{Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, LockOSThread: true, Bug: BugStopLockedNoHandoff}, KindInvariant, InvPIdle, 6, -1, false},
 		{Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, LockOSThread: true, Bug: BugLockedRunsAnywhere}, KindInvariant, InvLocked, 6, -1, false},

@@ -20,7 +20,7 @@ const (
 	InvGPlace   = 1  // each G in exactly one place consistent with its status
 	InvQueueCap = 2  // rings within capacity
 	InvSpinning = 3  // a spinning M holds a P with an empty local queue (or has just released it)
-	InvPIdle    = 4  // idle P: empty queue, no holder; running P: exactly one holder
+	InvPIdle    = 4  // idle P: empty queue, no holder; running P: exactly one holder (sysmon's, between Retake and RetakeHandoff)
 	InvCounts   = 5  // npidle and nmspinning equal their recounts
 	InvFreeLive = 6  // no G both free and live
 	InvMShape   = 7  // M fields consistent with its PC
@@ -202,6 +202,9 @@ func (md *Model) check(s *State) error {
 			return inv(InvMShape, "m%d has bad pc %d", m, ms.PC)
 		}
 	}
+	if s.RetakeP != 0 && (!md.b.Syscalls || int(s.RetakeP) > nP || s.P[s.RetakeP-1].Status != PRunning) {
+		return inv(InvPIdle, "sysmon holds p%d for handoffp (syscalls=%v)", s.RetakeP-1, md.b.Syscalls)
+	}
 	if s.NeedSpinning && !md.b.needSpinning() {
 		return inv(InvCounts, "needspinning set in %v, which has no such flag", md.b.Go)
 	}
@@ -229,7 +232,10 @@ func (md *Model) check(s *State) error {
 				return inv(InvPIdle, "idle p%d is held by an M", p)
 			}
 		case PRunning:
-			if holders[p] != 1 {
+			switch {
+			case int(s.RetakeP) == p+1 && holders[p] != 0:
+				return inv(InvPIdle, "p%d, taken by sysmon's retake, is held by %d Ms", p, holders[p])
+			case int(s.RetakeP) != p+1 && holders[p] != 1:
 				return inv(InvPIdle, "running p%d is held by %d Ms", p, holders[p])
 			}
 		case PGCStop, PDead:

@@ -219,10 +219,15 @@ func (md *Model) appendEnabled(dst []Action, s *State) []Action {
 		case GRunning:
 			dst = append(dst, Action{Kind: ActPreempt, M: NoP, P: int8(p)})
 		case GSyscall:
-			if md.b.Syscalls && md.retakeCond(s, p) {
+			// sysmon's retake loop looks at one P at a time: while it
+			// holds a P it took, its next step is that P's handoffp.
+			if md.b.Syscalls && s.RetakeP == 0 && md.retakeCond(s, p) {
 				dst = append(dst, Action{Kind: ActRetake, M: NoP, P: int8(p)})
 			}
 		}
+	}
+	if s.RetakeP != 0 {
+		dst = append(dst, Action{Kind: ActRetakeHandoff, M: NoP, P: s.RetakeP - 1})
 	}
 	if md.b.Netpoll && md.netPolled(s) {
 		// sysmon's netpoll, skipped while an M blocks in netpoll.
@@ -803,8 +808,14 @@ func (md *Model) step1(s *State, ms *MState, a Action) (info stepInfo, err error
 		}
 		md.goschedImpl(s, m, g)
 	case ActRetake:
+		// takeP: the syscalling M loses its P, which sysmon holds (not
+		// idle, not held by an M) until its handoffp; resume lets the M
+		// leave its syscall, without the P, in between.
 		m := s.holder(int(a.P))
 		s.M[m].P = NoP
+		s.RetakeP = a.P + 1
+	case ActRetakeHandoff:
+		s.RetakeP = 0
 		err = md.handoffp(s, int(a.P))
 	case ActWakep:
 		s.NMSpinning++

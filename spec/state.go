@@ -227,6 +227,14 @@ type State struct {
 	// becomeSpinning and handoffp. Always false in the go1.19 variant.
 	NeedSpinning bool
 	SpawnLeft    int8 // NewProc budget left
+	// RetakeP is the P sysmon's retake has taken from a syscalling M
+	// (takeP) and not yet handed off, plus one (0: none). In between the
+	// P is held by no M and is not on the idle list (the runtime stores
+	// _Pidle in its status but only pidleput sets idlepMask and npidle,
+	// and every other reader goes by those or by p.m); the model keeps it
+	// PRunning, the status every such reader treats it as. Sysmon does
+	// nothing else until RetakeHandoff.
+	RetakeP int8
 	// Stop-the-world (Bounds.STW): sched.gcwaiting, sched.stopwait (the
 	// Ps still to stop), the stopper's phase, the stop-the-worlds left,
 	// and gomaxprocs (Procs; P p exists when p < Procs, the rest are
@@ -341,9 +349,9 @@ func (s *State) AppendKey(dst []byte) []byte {
 	for i := 0; i < int(s.Runq.N); i++ {
 		dst = append(dst, byte(s.Runq.Gs[i]))
 	}
-	need := byte(0)
+	need := byte(s.RetakeP) << 1 // zero without syscalls: the key is the old one
 	if s.NeedSpinning {
-		need = 1
+		need |= 1
 	}
 	dst = append(dst, byte(s.NPIdle), byte(s.NMSpinning), byte(s.SpawnLeft), need)
 	if s.stw {
@@ -415,7 +423,8 @@ func decodeKey(proto *State, key []byte) State {
 	s.NPIdle = int8(next())
 	s.NMSpinning = int8(next())
 	s.SpawnLeft = int8(next())
-	s.NeedSpinning = next() == 1
+	need := next()
+	s.NeedSpinning, s.RetakeP = need&1 != 0, int8(need>>1)
 	if s.stw {
 		b := next()
 		s.GCWaiting, s.STW, s.NilRead = b&1 != 0, STWPhase(b>>1&7), b&0x80 != 0
@@ -539,6 +548,9 @@ func (s State) String() string {
 		b.WriteString(" needspinning=1")
 	}
 	b.WriteString(" spawn=" + strconv.Itoa(int(s.SpawnLeft)))
+	if s.RetakeP != 0 {
+		b.WriteString(" sysmon:handoffp(p" + strconv.Itoa(int(s.RetakeP)-1) + ")")
+	}
 	if s.stw {
 		if s.GCWaiting {
 			b.WriteString(" gcwaiting stopwait=" + strconv.Itoa(int(s.StopWait)))

@@ -189,6 +189,9 @@ Init ==
           NMSpinning |-> 0,
           NeedSpinning |-> FALSE,
           SpawnLeft |-> Spawn,
+          \* The P sysmon's retake has taken (takeP) and not yet handed off
+          \* (RetakeHandoff), or NoP: held by no M, not idle.
+          RetakeP |-> NoP,
           \* Stop-the-world (STW): sched.gcwaiting, sched.stopwait, the
           \* stopper's phase, the stop-the-worlds left, gomaxprocs (P p
           \* exists when p < Procs; the rest are "dead"), and whether a
@@ -1055,14 +1058,24 @@ Preempt(p) ==
                   THEN CallWakep(RunqPut([s1 EXCEPT !.G[g] = "runnable"], p, g, TRUE), m)
                 ELSE GoschedImpl(s1, m, p, g)
 
-RetakeEnabled(p) ==
-    /\ Syscalls /\ st.P[p].status = "running" /\ HasHolder(st, p)
+\* Retake is takeP (and resume): the syscalling M loses its P, which
+\* sysmon holds until its handoffp, a step of its own (RetakeHandoff);
+\* the M may leave its syscall in between. sysmon looks at one P at a
+\* time, so no other Retake while it holds one.
+RetakeTakeEnabled(p) ==
+    /\ Syscalls /\ st.RetakeP = NoP /\ st.P[p].status = "running" /\ HasHolder(st, p)
     /\ st.M[Holder(st, p)].curg # NoG /\ st.G[st.M[Holder(st, p)].curg] = "syscall"
     /\ RetakeCond(st, p)
+\* The fairness family of P p's retake: its take, then its handoffp.
+RetakeEnabled(p) == RetakeTakeEnabled(p) \/ st.RetakeP = p
 
 Retake(p) ==
-    /\ RetakeEnabled(p)
-    /\ Succ(Handoffp([st EXCEPT !.M[Holder(st, p)].p = NoP], p))
+    /\ RetakeTakeEnabled(p)
+    /\ st' = [st EXCEPT !.M[Holder(st, p)].p = NoP, !.RetakeP = p]
+
+RetakeHandoff(p) ==
+    /\ st.RetakeP = p
+    /\ Succ(Handoffp([st EXCEPT !.RetakeP = NoP], p))
 
 \* netpoll from sysmon: injectglist without a P starts an M on an idle P,
 \* or (no idle P) sets needspinning. Skipped while an M blocks in netpoll.
@@ -1259,7 +1272,7 @@ Next ==
     \/ \E m \in Ms : IF st.M[m].wake # "none" THEN WakeStep(m)
                     ELSE IF st.M[m].pc = "run" THEN GoroutineStep(m)
                     ELSE InLoop(m) /\ SchedStep(m)
-    \/ \E p \in Ps : st.P[p].status = "running" /\ (Preempt(p) \/ Retake(p))
+    \/ \E p \in Ps : st.P[p].status = "running" /\ (Preempt(p) \/ Retake(p) \/ RetakeHandoff(p))
     \/ \E g \in Gs : InjectGList(g)
     \/ \E g \in Gs : NetpollReady(g)
     \/ TimerTick
@@ -1281,7 +1294,7 @@ Next ==
 \* (spec.Explore with Options.ThreadLimit: the runtime dies of thread
 \* exhaustion there).
 FairM(m) == []<>(~InLoop(m)) \/ []<><<SchedStep(m)>>_st
-FairRetake(p) == []<>(~RetakeEnabled(p)) \/ []<><<Retake(p)>>_st
+FairRetake(p) == []<>(~RetakeEnabled(p)) \/ []<><<Retake(p) \/ RetakeHandoff(p)>>_st
 \* STW: the stopper's restart steps, once enabled; and, while gcwaiting is
 \* set, the preemption of each P's running G (preemptall, retried until
 \* the world is stopped). Both hold trivially without STW.
@@ -1325,7 +1338,7 @@ TypeOK ==
                      /\ st.M[m].inherit \in BOOLEAN
     /\ \A i \in 1..Len(st.Runq) : st.Runq[i] \in Gs
     /\ st.NPIdle \in 0..NP /\ st.NMSpinning \in 0..NM /\ st.SpawnLeft \in 0..Spawn
-    /\ st.NeedSpinning \in BOOLEAN
+    /\ st.NeedSpinning \in BOOLEAN /\ st.RetakeP \in Ps \cup {NoP}
     /\ st.GCWaiting \in BOOLEAN /\ st.StopWait \in 0..NP /\ st.STWPhase \in STWPhases
     /\ st.STWLeft \in 0..2 /\ st.Procs \in 1..NP /\ st.NilRead \in BOOLEAN
     /\ st.LastPoll \in BOOLEAN /\ st.PollUntil \in 0..NTimers + 1
@@ -1391,10 +1404,14 @@ InvSpinning ==
             ELSE LocalEmpty(st, st.M[m].p)
 
 \* 4. An idle P has an empty local queue and no holder; a running P has
-\*    exactly one holder. A P in a locked M's nextp is held by that M.
+\*    exactly one holder. A P in a locked M's nextp is held by that M; the
+\*    P sysmon's retake took is held by sysmon (no M) until its handoffp.
 HolderCount(p) == Cardinality({m \in Ms : st.M[m].p = p}) + Cardinality({m \in Ms : st.M[m].nextp = p})
+                  + (IF st.RetakeP = p THEN 1 ELSE 0)
 InvPIdle ==
-    \A p \in Ps :
+    /\ IF st.RetakeP = NoP THEN TRUE
+       ELSE Syscalls /\ st.P[st.RetakeP].status = "running" /\ \A m \in Ms : st.M[m].p # st.RetakeP
+    /\ \A p \in Ps :
         CASE st.P[p].status = "idle" -> LocalEmpty(st, p) /\ HolderCount(p) = 0
           [] st.P[p].status = "running" -> HolderCount(p) = 1
           [] OTHER -> TRUE   \* gcstop, dead: invariant 9
