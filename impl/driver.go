@@ -535,8 +535,9 @@ type Snapshot struct {
 	// live timer.
 	LastPoll, PollUntil, Now int64
 	Timers                   []TimerSnapshot
-	// RetakeP is the P sysmon's retake has taken and not yet handed off
-	// (-1: none): unwired, _Pidle in its status, on no idle list.
+	// RetakeP is the number plus one of the P sysmon's retake has taken
+	// and not yet handed off (0: none, as spec.State.RetakeP): unwired,
+	// _Pidle in its status, on no idle list.
 	RetakeP int
 }
 
@@ -581,7 +582,7 @@ type MSnapshot struct {
 // Snapshot reads the whole state. It is exact only when nothing runs
 // concurrently, as under the Driver.
 func (s *Sched) Snapshot() Snapshot {
-	sn := Snapshot{RetakeP: int(s.retakeP.Load()) - 1}
+	sn := Snapshot{RetakeP: int(s.retakeP.Load())}
 	s.allgs.Lock()
 	sn.Gs = append(sn.Gs, s.allgs.gs...)
 	s.allgs.Unlock()

@@ -309,10 +309,10 @@ func (r *specRun) implState() (spec.State, error) {
 	for p := len(sn.Ps); p < got.NumPs(); p++ {
 		got.P[p] = spec.PState{Status: spec.PDead} // beyond gomaxprocs
 	}
-	got.RetakeP = int8(sn.RetakeP + 1)
+	got.RetakeP = int8(sn.RetakeP)
 	for p, ps := range sn.Ps {
 		q := spec.PState{Status: ps.Status, SchedTick: uint8(ps.SchedTick % uint32(r.md.Bounds().SchedTick))}
-		if p == sn.RetakeP {
+		if p+1 == sn.RetakeP {
 			// The runtime's takeP stores _Pidle; the P is on no idle
 			// list, which is what the spec's PRunning without an M says.
 			q.Status = spec.PRunning

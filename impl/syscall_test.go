@@ -32,14 +32,14 @@ func TestRetakeStoresPidleBeforeHandoff(t *testing.T) {
 		t.Fatalf("retake: took=%v err=%v handoff seen=%v, want taken and no handoffp yet", took, err, seen)
 	}
 	// sysmon holds p0 between takeP and handoffp: _Pidle, on no idle list.
-	if sn := d.Sched().Snapshot(); sn.RetakeP != 0 || sn.Ps[0].Status != spec.PIdle || sn.NPIdle != 0 {
-		t.Fatalf("after takeP: sysmon holds p%d, p0 %v, npidle %d; want p0, idle, 0", sn.RetakeP, sn.Ps[0].Status, sn.NPIdle)
+	if sn := d.Sched().Snapshot(); sn.RetakeP != 1 || sn.Ps[0].Status != spec.PIdle || sn.NPIdle != 0 {
+		t.Fatalf("after takeP: sysmon holds p%d, p0 %v, npidle %d; want p0, idle, 0", sn.RetakeP-1, sn.Ps[0].Status, sn.NPIdle)
 	}
 	if err := d.RetakeHandoff(0); err != nil || !seen {
 		t.Fatalf("retake's handoffp: err=%v handoff seen=%v", err, seen)
 	}
-	if sn := d.Sched().Snapshot(); sn.RetakeP != -1 {
-		t.Fatalf("after handoffp sysmon still holds p%d", sn.RetakeP)
+	if sn := d.Sched().Snapshot(); sn.RetakeP != 0 {
+		t.Fatalf("after handoffp sysmon still holds p%d", sn.RetakeP-1)
 	}
 	// handoffp started a spinning M on the P: running again.
 	if st := spec.PStatus(d.Sched().ps().allp[0].status.Load()); st != spec.PRunning {
