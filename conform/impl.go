@@ -58,7 +58,7 @@ var emitAfter = map[spec.ActionKind]bool{
 	spec.ActExitSyscallNoP: true, spec.ActExitSyscallGlobrunq: true,
 	spec.ActRecheckFound: true, spec.ActWakep: true, spec.ActWakepSkip: true, spec.ActWakepNoP: true,
 	spec.ActGlobal61Miss: true, spec.ActGlobRunqMiss: true, spec.ActSpinOK: true,
-	spec.ActRetake: true,
+	spec.ActRetake: true, spec.ActStealEmptyRing: true,
 }
 
 // obs is one observed spec action. Its step took effect strictly after the
@@ -109,12 +109,13 @@ type ImplOptions struct {
 	// a syscall for 10 ms when the spec's untimed rule does not allow it
 	// (the spec leaves the timed rule out: filter "long-syscall-retake").
 	LongSyscallRetake bool
-	// StaleRing accepts a steal of the victim's runnext while its ring
-	// holds Gs, if the ring was empty at some point since the thief's
-	// previous observation: runqgrab reads head and tail, and only then,
-	// having seen an empty ring, runnext (separate atomic reads; the
-	// spec's Steal reads both at once: filter "stale-ring").
-	StaleRing bool
+	// StealRetry accepts a steal from the victim's ring right after the
+	// thief read that ring empty (StealEmptyRing): runqgrab's CAS of
+	// runnext lost (runnext changed since its load) and runqgrab started
+	// over from the ring, in the impl's same step. The thief's empty read
+	// changed nothing anyone reads, so the retry is the spec's Steal as if
+	// that read had come later (filter "steal-retry").
+	StealRetry bool
 }
 
 // ImplResult is the verdict on one recorded run.
@@ -186,10 +187,6 @@ type config struct {
 	// that the move waits for: m's last StopM before the run's startm
 	// named it (an M may stop and start several times before that).
 	movingAt [spec.MaxMs]int32
-	// ringEmpty has bit a set if actor a's next observation is a Steal
-	// and its victim's ring was empty in some state since a's previous
-	// observation was taken (filter "stale-ring").
-	ringEmpty uint32
 }
 
 type kick struct {
@@ -219,7 +216,6 @@ func (c *config) key(dst []byte) []byte {
 			dst = append(dst, byte(x), byte(x>>8), byte(x>>16))
 		}
 	}
-	dst = append(dst, byte(c.ringEmpty), byte(c.ringEmpty>>8), byte(c.ringEmpty>>16), byte(c.ringEmpty>>24))
 	for _, k := range c.kicks {
 		dst = append(dst, byte(k.actor), byte(k.p), byte(k.g))
 	}
@@ -238,6 +234,10 @@ func (c *config) slot(goid uint64) (spec.GID, bool) {
 // noCanonG, set by tests, keeps the candidates' G numbers as the spec
 // steps chose them (no canonG).
 var noCanonG bool
+
+// debugMoves, set by tests, counts the startm renamings that park the
+// started state until a busy M's stopm (in any candidate).
+var debugMoves *int
 
 // debugFront, set by tests, sees every level of the search.
 var debugFront func(c *checker, taken int, front []config, fails []stepFail)
@@ -292,9 +292,6 @@ func CheckImpl(ctx context.Context, evs []impl.Event, opt ImplOptions) ImplResul
 	for a := range c.actors {
 		init.cur[a] = c.next[a][0]
 	}
-	if c.opt.StaleRing {
-		c.markRingEmpty(&init, -1)
-	}
 	return c.search(ctx, init)
 }
 
@@ -346,7 +343,7 @@ func (c *checker) observe(evs []impl.Event) error {
 	for i := range c.obs {
 		o := &c.obs[i]
 		switch o.ev.Action {
-		case spec.ActRunqGet, spec.ActGlobal61, spec.ActGlobRunqGetBatch, spec.ActSteal,
+		case spec.ActRunqGet, spec.ActGlobal61, spec.ActGlobRunqGetBatch, spec.ActSteal, spec.ActStealRunnext,
 			spec.ActRecheckGlobal, spec.ActExitSyscallLateP:
 			// run: execute, whose status change is the step's last
 			// effect (a spinning M's comes with ResetSpinning, its next
@@ -601,7 +598,7 @@ var postP = map[spec.ActionKind]bool{
 // runsG lists the actions after which the event's G runs on the M.
 var runsG = map[spec.ActionKind]bool{
 	spec.ActGlobal61: true, spec.ActRunqGet: true, spec.ActGlobRunqGetBatch: true,
-	spec.ActSteal: true, spec.ActRecheckGlobal: true, spec.ActExitSyscallLateP: true,
+	spec.ActSteal: true, spec.ActStealRunnext: true, spec.ActRecheckGlobal: true, spec.ActExitSyscallLateP: true,
 }
 
 // curG lists the actions taken by (or on) the M's current G, the event's G.
@@ -697,11 +694,18 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 			}
 		}
 	}
-	if e.Action == spec.ActSteal && c.opt.StaleRing && cf.ringEmpty&(1<<a) != 0 &&
-		(err != nil || next.M[o.actor].CurG != c.slotOr(cf, e.G)) {
-		// The thief saw the ring empty earlier, then read runnext.
-		if n2, err2 := c.staleRingSteal(st, act); err2 == nil && n2.M[o.actor].CurG == c.slotOr(cf, e.G) {
-			next, err, filter = n2, nil, "stale-ring"
+	if e.Action == spec.ActStealEmptyRing && c.opt.RunnextKick && err != nil {
+		// The ring read empty while the G a runqput displaced from
+		// runnext was not in it yet.
+		if n2, err2 := c.kickSteal(cf, act); err2 == nil {
+			next, err = n2, nil
+			filter = "runnext-kick"
+		}
+	}
+	if e.Action == spec.ActSteal && c.opt.StealRetry && err != nil && st.M[o.actor].PC == spec.MStealNext {
+		// runqgrab's runnext CAS lost; it started over from the ring.
+		if n2, err2 := c.stealRetry(st, o.actor, act); err2 == nil {
+			next, err, filter = n2, nil, "steal-retry"
 		}
 	}
 	switch {
@@ -732,7 +736,7 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 		}
 	}
 	next.SpawnLeft = spec.MaxSpawn // a model budget, not runtime state
-	nc := config{cur: slices.Clone(cf.cur), st: next, bind: cf.bind, moving: cf.moving, movingAt: cf.movingAt, ringEmpty: cf.ringEmpty}
+	nc := config{cur: slices.Clone(cf.cur), st: next, bind: cf.bind, moving: cf.moving, movingAt: cf.movingAt}
 	if f := c.renameStartM(&nc, &st, o, a, i); f != "" {
 		return fail("observed", "%s", f)
 	}
@@ -749,9 +753,6 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 		}
 	}
 	nc.cur[a] = c.nextOf(a, i)
-	if c.opt.StaleRing {
-		c.markRingEmpty(&nc, a)
-	}
 	switch e.Action {
 	case spec.ActNewProc:
 		k := spec.NoG
@@ -851,6 +852,9 @@ func (c *checker) renameStartM(nc *config, st *spec.State, o *obs, a int, i int3
 			next.M[s], next.M[h] = next.M[h], next.M[s]
 			nc.moving[r] = int8(h) + 1
 			nc.movingAt[r] = stop
+			if debugMoves != nil {
+				*debugMoves++
+			}
 		}
 	}
 	return ""
@@ -1031,46 +1035,16 @@ func canonG(cf *config) {
 	}
 }
 
-// markRingEmpty updates nc.ringEmpty after actor a took an observation
-// (a < 0: the initial configuration): a's window starts afresh, and every
-// actor whose next observation is a Steal notes whether its victim's ring
-// is empty in nc's state.
-func (c *checker) markRingEmpty(nc *config, a int) {
-	if a >= 0 && a < 32 {
-		nc.ringEmpty &^= 1 << a
+// stealRetry is the thief m's Steal act from the state in which its read
+// of the victim's empty ring (StealEmptyRing, PC StealNext) had not
+// happened: back at stealWork's victim (PC Steal, the victim not yet
+// looked at). That read changed only m's own PC, scan and victim.
+func (c *checker) stealRetry(st spec.State, m int, act spec.Action) (spec.State, error) {
+	ms := &st.M[m]
+	if int(ms.Victim) != int(act.P)+1 {
+		return st, fmt.Errorf("m%d read p%d's ring, not p%d's", m, ms.Victim-1, act.P)
 	}
-	for b, j := range nc.cur {
-		if b >= 32 || int(j) == len(c.obs) {
-			continue
-		}
-		e := &c.obs[j].ev
-		if e.Action != spec.ActSteal || e.Victim < 0 || int(e.Victim) >= nc.st.NumPs() {
-			continue
-		}
-		if nc.st.P[e.Victim].N == 0 {
-			nc.ringEmpty |= 1 << b
-		}
-	}
-}
-
-// staleRingSteal is the steal act of the victim's runnext from the state
-// with the victim's ring as the thief read it earlier, empty: the spec's
-// Steal on that state, with the ring, untouched by the step, put back.
-func (c *checker) staleRingSteal(st spec.State, act spec.Action) (spec.State, error) {
-	v := act.P
-	if v < 0 || int(v) >= st.NumPs() || st.P[v].N == 0 || st.P[v].RunNext == spec.NoG {
-		return st, fmt.Errorf("no runnext behind a ring on p%d", v)
-	}
-	mid := st
-	mid.P[v].N = 0
-	mid.P[v].Ring = [spec.MaxCap]spec.GID{}
-	next, err := c.md.Step(mid, act)
-	if err != nil {
-		return next, err
-	}
-	if next.P[v].N != 0 || next.P[v].RunNext != spec.NoG {
-		return next, fmt.Errorf("the steal did not take p%d's runnext", v)
-	}
-	next.P[v].N, next.P[v].Ring = st.P[v].N, st.P[v].Ring
-	return next, nil
+	ms.PC, ms.Victim = spec.MSteal, 0
+	ms.Scan &^= 1 << act.P
+	return c.md.Step(st, act)
 }

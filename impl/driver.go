@@ -568,6 +568,7 @@ type MSnapshot struct {
 	Inj      []*G // the Gs netpoll gave injectglist, held by the M until queued
 	LockedG  *G   // m.lockedg
 	NextP    int  // m.nextp's number plus one, 0: none (as spec.MState.NextP)
+	Victim   int  // pc MStealNext: the number plus one of the P whose ring runqgrab read empty (as spec.MState.Victim)
 	// findRunnable's locals of the poller and timers: wasSpinning, the
 	// earliest timer seen (pollUntil, 0: none), checkTimers done at this
 	// top (m.checked), and the inheritTime of the G a spinning M holds
@@ -603,6 +604,8 @@ func (s *Sched) Snapshot() Snapshot {
 		switch m.pc {
 		case spec.MSteal:
 			ms.Scan = m.scan.seen
+		case spec.MStealNext:
+			ms.Scan, ms.Victim = m.scan.seen, int(pidOf(m.victim))+1
 		case spec.MRecheckRunqs:
 			ms.Scan = 1<<m.rpos - 1
 		}

@@ -72,7 +72,7 @@ func (e Event) String() string {
 	case EvAction:
 		s := fmt.Sprintf("m%d p%d %v", e.M, e.P, e.Action)
 		switch e.Action {
-		case spec.ActSteal:
+		case spec.ActSteal, spec.ActStealMiss, spec.ActStealEmptyRing, spec.ActStealRunnext:
 			s += fmt.Sprintf("(p%d)", e.Victim)
 		case spec.ActNetpollInject:
 			s += fmt.Sprintf("(inject g%d n=%d)", e.Inj, e.N)
@@ -128,7 +128,7 @@ func (e Event) SpecAction(gid func(goid uint64) spec.GID) spec.Action {
 		a.M, a.G = spec.NoP, gid(e.G)
 	case spec.ActNetpollInject:
 		a.G, a.Inj = gid(e.G), gid(e.Inj)
-	case spec.ActSteal, spec.ActStealMiss, spec.ActRecheckFound, spec.ActRecheckMiss:
+	case spec.ActSteal, spec.ActStealMiss, spec.ActStealEmptyRing, spec.ActStealRunnext, spec.ActRecheckFound, spec.ActRecheckMiss:
 		a.P = int8(e.Victim)
 	case spec.ActPreempt, spec.ActRetake, spec.ActRetakeHandoff:
 		a.M, a.P = spec.NoP, int8(e.P)

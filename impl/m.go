@@ -23,6 +23,7 @@ type M struct {
 	pc       spec.MPC
 	spinning bool      // m.spinning: looking for work to steal
 	scan     stealScan // pc MSteal: where stealWork is
+	victim   *P        // pc MStealNext: the P whose ring runqgrab read empty; its runnext is next
 	rpos     int       // pc MRecheckRunqs: the next P checkRunqsNoP looks at
 	snap     *procSet  // the Ps as they were when the M released its P (allpSnapshot), for the no-P recheck
 	// pollUntil is the earliest timer the M saw in findRunnable (0:

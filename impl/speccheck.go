@@ -342,7 +342,7 @@ func (r *specRun) implState() (spec.State, error) {
 			if x.Scan > 0xf {
 				return got, fmt.Errorf("m%d scan %#x beyond the spec's Ps", m, x.Scan)
 			}
-			ms = spec.MState{PC: x.PC, P: int8(x.P), Spinning: x.Spinning, Scan: uint8(x.Scan), NextP: int8(x.NextP)}
+			ms = spec.MState{PC: x.PC, P: int8(x.P), Spinning: x.Spinning, Scan: uint8(x.Scan), NextP: int8(x.NextP), Victim: int8(x.Victim)}
 			if b := r.md.Bounds(); b.PollBlock {
 				ms.WasSpinning, ms.Checked, ms.Inherit = x.WasSpinning, x.Checked, x.Inherit
 				ms.PollUntil = pollUntilTicks(x.PollUntil, sn.Now)
@@ -421,7 +421,7 @@ func pollUntilTicks(when, now int64) uint8 {
 // to. The impl keeps its locals in the M and leaves them stale there.
 func normalizePollFields(ms *spec.MState) {
 	switch ms.PC {
-	case spec.MLocal, spec.MPoll, spec.MSpin, spec.MSteal, spec.MDrop, spec.MDropSpin, spec.MRecheck,
+	case spec.MLocal, spec.MPoll, spec.MSpin, spec.MSteal, spec.MStealNext, spec.MDrop, spec.MDropSpin, spec.MRecheck,
 		spec.MRecheckRunqs, spec.MRecheckP, spec.MTimersNoP, spec.MPollCheck:
 	case spec.MSched:
 		if !ms.Checked {

@@ -38,6 +38,8 @@ const (
 	ActSpinLimit            // 2*nmspinning >= procs-npidle: do not spin
 	ActSteal                // stealWork visits a victim and runqsteal takes work (param P: victim)
 	ActStealMiss            // stealWork visits a victim and finds nothing (param P: victim)
+	ActStealEmptyRing       // runqgrab loads the victim's head and tail: its ring is empty (param P: victim); its runnext is next
+	ActStealRunnext         // runqgrab's load and CAS of the victim's runnext (read empty ring before) took that G (param P: victim)
 	ActNeedSpinning         // sched.needspinning set: becomeSpinning instead of releasing the P
 	ActReleaseP             // releasep + pidleput under sched.lock
 	ActDropSpinning         // m.spinning = false; nmspinning.Add(-1) after releasing the P
@@ -121,6 +123,8 @@ var actionNames = [numActionKinds]string{
 	ActSpinLimit:            "SpinLimit",
 	ActSteal:                "Steal",
 	ActStealMiss:            "StealMiss",
+	ActStealEmptyRing:       "StealEmptyRing",
+	ActStealRunnext:         "StealRunnext",
 	ActNeedSpinning:         "NeedSpinning",
 	ActReleaseP:             "ReleaseP",
 	ActDropSpinning:         "DropSpinning",
@@ -253,7 +257,7 @@ func (a Action) String() string {
 		s += "(p" + strconv.Itoa(int(a.P)) + ")"
 	case ActNetpollInject:
 		s += "(" + gName(a.G) + ", " + gName(a.Inj) + ")"
-	case ActSteal, ActStealMiss, ActRecheckFound, ActRecheckMiss, ActPreempt, ActRetake, ActRetakeHandoff:
+	case ActSteal, ActStealMiss, ActStealEmptyRing, ActStealRunnext, ActRecheckFound, ActRecheckMiss, ActPreempt, ActRetake, ActRetakeHandoff:
 		s += "(p" + strconv.Itoa(int(a.P)) + ")"
 	case ActStartTheWorld, ActProcResizeGrow:
 		s += "(procs=" + strconv.Itoa(int(a.P)) + ")"

@@ -123,7 +123,10 @@ func (md *Model) check(s *State) error {
 		if ms.Inj != NoG && ms.PC != MInjectGlob && ms.PC != MInjectLocal && ms.PC != MExitLockCheck {
 			return inv(InvMShape, "m%d at %v holds %s for injectglist", m, ms.PC, gName(ms.Inj))
 		}
-		if ms.Scan != 0 && ms.PC != MSteal && ms.PC != MRecheckRunqs && !snapPC {
+		if ms.Victim != 0 && ms.PC != MStealNext {
+			return inv(InvMShape, "m%d at %v keeps runqgrab's victim p%d", m, ms.PC, ms.Victim-1)
+		}
+		if ms.Scan != 0 && ms.PC != MSteal && ms.PC != MStealNext && ms.PC != MRecheckRunqs && !snapPC {
 			return inv(InvMShape, "m%d at %v has a scan in progress %s", m, ms.PC, scanString(ms.Scan))
 		}
 		switch ms.PC {
@@ -138,6 +141,11 @@ func (md *Model) check(s *State) error {
 		case MSteal:
 			if ms.P == NoP || ms.CurG != NoG || !ms.Spinning || ms.Scan&(1<<ms.P) != 0 {
 				return inv(InvMShape, "m%d stealing with P=%d curg=%s spinning=%v scan=%s", m, ms.P, gName(ms.CurG), ms.Spinning, scanString(ms.Scan))
+			}
+		case MStealNext:
+			v := int(ms.Victim) - 1
+			if ms.P == NoP || ms.CurG != NoG || !ms.Spinning || v < 0 || v >= nP || v == int(ms.P) || ms.Scan&(1<<v) == 0 || ms.Scan&(1<<ms.P) != 0 {
+				return inv(InvMShape, "m%d reading p%d's runnext with P=%d curg=%s spinning=%v scan=%s", m, v, ms.P, gName(ms.CurG), ms.Spinning, scanString(ms.Scan))
 			}
 		case MDropSpin:
 			if ms.P != NoP || ms.CurG != NoG || !ms.Spinning {

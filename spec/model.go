@@ -165,6 +165,15 @@ func (md *Model) appendEnabled(dst []Action, s *State) []Action {
 			if s.GCWaiting && dst[len(dst)-1].Kind != ActGCStopM {
 				dst = append(dst, Action{Kind: ActGCStopM, M: mi, P: NoP})
 			}
+		case MStealNext:
+			// runqgrab, having read the ring empty, loads runnext and
+			// CASes it to none: whatever the ring holds by now.
+			v := ms.Victim - 1
+			k := ActStealMiss
+			if s.P[v].RunNext != NoG {
+				k = ActStealRunnext
+			}
+			dst = append(dst, Action{Kind: k, M: mi, P: v})
 		case MDrop:
 			if s.GCWaiting {
 				// The drop section sees gcwaiting under sched.lock and goes
@@ -401,8 +410,12 @@ func (md *Model) appendStealSteps(dst []Action, s *State, mi int8) []Action {
 				// steal from it before the last round reaches the timer.
 				dst = append(dst, Action{Kind: ActSteal, M: mi, P: int8(v)})
 			}
-		case s.P[v].Status == PRunning && s.P[v].stealable():
+		case s.P[v].Status == PRunning && s.P[v].N > 0:
 			k = ActSteal
+		case s.P[v].Status == PRunning:
+			// runqgrab's loads of head and tail, then (a step of its
+			// own) runnext: the owner may refill both in between.
+			k = ActStealEmptyRing
 		}
 		dst = append(dst, Action{Kind: k, M: mi, P: int8(v)})
 	}
@@ -451,6 +464,15 @@ func (md *Model) appendRecheckRunqs(dst []Action, s *State, mi int8) []Action {
 		dst = append(dst, Action{Kind: k, M: mi, P: int8(p)})
 	}
 	return dst
+}
+
+// lookAtVictimTimers is the last round's look at victim p2's timers,
+// before runqsteal: none due (a due one is StealTimers), the earliest
+// folded into the M's pollUntil.
+func (md *Model) lookAtVictimTimers(s *State, ms *MState, p2 int8) {
+	if md.b.Timers > 0 && md.b.Bug != BugTimersNotStolen {
+		ms.PollUntil = minPollUntil(ms.PollUntil, s.nextTimer(int(p2)))
+	}
 }
 
 // check61 reports whether the 1/61 check reads sched.runq: schedtick is
@@ -708,12 +730,20 @@ func (md *Model) step1(s *State, ms *MState, a Action) (info stepInfo, err error
 		}
 		ms.Scan = 0
 		info.freshP, err = md.run(s, a.M, buf[n-1], false)
+	case ActStealEmptyRing:
+		md.lookAtVictimTimers(s, ms, a.P)
+		ms.Scan |= 1 << a.P
+		ms.PC, ms.Victim = MStealNext, a.P+1
+	case ActStealRunnext:
+		g := s.P[a.P].RunNext
+		s.P[a.P].RunNext = NoG
+		ms.Victim, ms.Scan = 0, 0
+		info.freshP, err = md.run(s, a.M, g, false)
 	case ActStealMiss:
-		if md.b.Timers > 0 && md.b.Bug != BugTimersNotStolen {
-			// The last round's look at p2's timers: none due, the
-			// earliest into pollUntil.
-			ms.PollUntil = minPollUntil(ms.PollUntil, s.nextTimer(int(a.P)))
+		if ms.PC != MStealNext {
+			md.lookAtVictimTimers(s, ms, a.P) // (from StealNext: looked at already)
 		}
+		ms.Victim = 0
 		ms.Scan |= 1 << a.P
 		ms.PC = MSteal
 		md.scanDone(s, ms)

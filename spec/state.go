@@ -69,6 +69,7 @@ const (
 	MPoll                     // local and global queues seen empty; next: netpoll(0), then the spinning limit (or stealWork)
 	MSpin                     // the spinning limit allowed it; next: becomeSpinning's nmspinning.Add(1)
 	MSteal                    // spinning in stealWork; Scan holds the victims visited
+	MStealNext                // runqgrab saw Victim's ring empty; next: its runnext (load and CAS)
 	MDrop                     // found nothing; next: the sched.lock section that releases the P
 	MDropSpin                 // released its P while spinning; next: nmspinning.Add(-1)
 	MRecheck                  // no P, spinning dropped; next: the global-queue recheck under sched.lock
@@ -94,7 +95,7 @@ const (
 	numMPCs
 )
 
-var mpcNames = [...]string{"idle", "sched", "local", "poll", "spin", "steal", "drop", "dropspin", "recheck", "recheckrunqs", "recheckp", "stop", "syscallnop", "injectglob", "injectstart", "injectlocal", "injectwake", "resetspin", "run", "startlocked", "lockedwait", "exitlockcheck", "timersnop", "pollcheck", "netpoll", "netpollret", "netpolllock"}
+var mpcNames = [...]string{"idle", "sched", "local", "poll", "spin", "steal", "stealnext", "drop", "dropspin", "recheck", "recheckrunqs", "recheckp", "stop", "syscallnop", "injectglob", "injectstart", "injectlocal", "injectwake", "resetspin", "run", "startlocked", "lockedwait", "exitlockcheck", "timersnop", "pollcheck", "netpoll", "netpollret", "netpolllock"}
 
 func (pc MPC) String() string {
 	if int(pc) < len(mpcNames) {
@@ -163,6 +164,10 @@ type MState struct {
 	// Tainted marks an M cloned from a thread a locked G exited on
 	// (the go1.11 variant's newm in mexit); invariant 8 forbids it.
 	Tainted bool
+	// Victim is the P plus one whose ring runqgrab has just read empty
+	// (PC StealNext; 0 elsewhere): the thief's next step reads that P's
+	// runnext, which may have been set, and its ring refilled, since.
+	Victim int8
 	// The blocking poller and timers (Bounds.PollBlock, Bounds.Timers;
 	// zero otherwise, and outside the key then). WasSpinning is
 	// findRunnable's wasSpinning, from the no-P recheck to the end of
@@ -325,6 +330,9 @@ func (s *State) AppendKey(dst []byte) []byte {
 			b0 |= 0x80
 		}
 		b2, b3 := ms.Scan, byte(ms.Inj)
+		if ms.PC == MStealNext {
+			b3 = byte(ms.Victim) // Inj's nibble: a thief injects nothing
+		}
 		if ms.LockedG != NoG {
 			b2, b3 = byte(ms.NextP), byte(ms.LockedG)|0x10
 		}
@@ -410,9 +418,12 @@ func decodeKey(proto *State, key []byte) State {
 				ms.Checked, ms.Inherit = ms.PC == MSched, ms.PC == MResetSpin
 			}
 		}
-		if inj&0x10 != 0 {
+		switch {
+		case inj&0x10 != 0:
 			ms.LockedG, ms.NextP = GID(inj&15), int8(scan)
-		} else {
+		case ms.PC == MStealNext:
+			ms.Victim, ms.Scan = int8(inj&15), scan
+		default:
 			ms.Inj, ms.Scan = GID(inj&15), scan
 		}
 	}
@@ -523,6 +534,9 @@ func (s State) String() string {
 		}
 		if ms.Scan != 0 {
 			b.WriteString(" scanned=" + scanString(ms.Scan))
+		}
+		if ms.Victim != 0 {
+			b.WriteString(" victim=p" + strconv.Itoa(int(ms.Victim)-1))
 		}
 		if ms.Wake != WakeNone {
 			b.WriteString(" in " + ms.Wake.String())

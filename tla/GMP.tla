@@ -150,7 +150,7 @@ PStatuses == {"idle", "running", "gcstop", "dead"}
 \* (restarted; next its wakep), "grown" (go1.10dev: allp grown, its new
 \* slot still nil).
 STWPhases == {"none", "stopping", "wakep", "grown"}
-MPCs == {"idle", "sched", "local", "poll", "spin", "steal", "drop", "dropspin",
+MPCs == {"idle", "sched", "local", "poll", "spin", "steal", "stealnext", "drop", "dropspin",
          "recheck", "recheckrunqs", "recheckp", "stop", "syscallnop",
          "injectglob", "injectstart", "injectlocal", "injectwake", "resetspin", "run",
          "startlocked", "lockedwait", "exitlockcheck",
@@ -171,7 +171,7 @@ VARIABLE st
 \* PollUntil, Checked, Inherit; always FALSE / 0 without them): polluntil
 \* is 0 for none, 1 for due now, k+1 for due in k ticks.
 IdleMRec == [pc |-> "idle", p |-> NoP, curg |-> NoG, spinning |-> FALSE, scan |-> {}, wake |-> "none",
-             inj |-> NoG, lockedg |-> NoG, nextp |-> NoP, tainted |-> FALSE,
+             inj |-> NoG, lockedg |-> NoG, nextp |-> NoP, tainted |-> FALSE, victim |-> NoP,
              wasspinning |-> FALSE, polluntil |-> 0, checked |-> FALSE, inherit |-> FALSE]
 
 Init ==
@@ -181,7 +181,7 @@ Init ==
           M |-> [m \in Ms |-> IF m = 0
                                 THEN [pc |-> "run", p |-> 0, curg |-> 1, spinning |-> FALSE, scan |-> {},
                                       wake |-> "none", inj |-> NoG, lockedg |-> NoG, nextp |-> NoP,
-                                      tainted |-> FALSE, wasspinning |-> FALSE, polluntil |-> 0,
+                                      tainted |-> FALSE, victim |-> NoP, wasspinning |-> FALSE, polluntil |-> 0,
                                       checked |-> FALSE, inherit |-> FALSE]
                                 ELSE IdleMRec],
           Runq |-> <<>>,
@@ -258,7 +258,7 @@ NoIdleM == [startm |-> "no idle M"]
 Cut(s) == s = NoIdleM
 NewMRec(p, spinning, tainted) ==
     [pc |-> "sched", p |-> p, curg |-> NoG, spinning |-> spinning, scan |-> {}, wake |-> "none",
-     inj |-> NoG, lockedg |-> NoG, nextp |-> NoP, tainted |-> tainted,
+     inj |-> NoG, lockedg |-> NoG, nextp |-> NoP, tainted |-> tainted, victim |-> NoP,
      wasspinning |-> FALSE, polluntil |-> 0, checked |-> FALSE, inherit |-> FALSE]
 \* StartMX is startm where slot, if not NoM, is the M slot of a thread that
 \* a locked G's exit is ending (GoExit): with no idle M, newm's thread
@@ -349,7 +349,7 @@ FindRunnableTail(fs, fm, fwas) ==
 \* are one state: polluntil from the top (once checked) to the poll
 \* decision, checked at the top, inherit at "resetspin", wasspinning from
 \* the tail to the end of the poll.
-PollUntilPCs == {"local", "poll", "spin", "steal", "drop", "dropspin", "recheck", "recheckrunqs",
+PollUntilPCs == {"local", "poll", "spin", "steal", "stealnext", "drop", "dropspin", "recheck", "recheckrunqs",
                  "recheckp", "timersnop", "pollcheck"}
 WasSpinningPCs == {"timersnop", "pollcheck", "netpoll", "netpollret", "netpolllock"}
 NormM(nr) ==
@@ -480,21 +480,11 @@ HasHolder(s, p) == \E m \in Ms : s.M[m].p = p
 \* (the model keeps it modulo the period).
 Check61(s, p) == Bug # "no-61" /\ s.P[p].tick = 0
 
-Stealable(s, p) == s.P[p].ring # <<>> \/ s.P[p].runnext # NoG
+\* runqgrab from a non-empty ring: its first ceil(n/2) Gs (runnext is a
+\* step of its own, StealRunnext, after the ring was read empty).
+StealBatch(s, j) == SubSeq(s.P[j].ring, 1, Len(s.P[j].ring) - Len(s.P[j].ring) \div 2)
+AfterSteal(s, j) == [s EXCEPT !.P[j].ring = SubSeq(@, Len(@) - Len(@) \div 2 + 1, Len(@))]
 
-\* runqsteal with stealRunNext: the ring's first ceil(n/2) Gs, or runnext.
-StealBatch(s, j) ==
-    IF s.P[j].ring # <<>>
-      THEN SubSeq(s.P[j].ring, 1, Len(s.P[j].ring) - Len(s.P[j].ring) \div 2)
-      ELSE <<s.P[j].runnext>>
-AfterSteal(s, j) ==
-    IF s.P[j].ring # <<>>
-      THEN [s EXCEPT !.P[j].ring = SubSeq(@, Len(@) - Len(@) \div 2 + 1, Len(@))]
-      ELSE [s EXCEPT !.P[j].runnext = NoG]
-
-\* A P that is not idle and has local work (what stealWork takes from and
-\* checkRunqsNoP looks for).
-HasWork(s, p) == s.P[p].status = "running" /\ ~LocalEmpty(s, p)
 \* checkRunqsNoP's test: a stopped P's queue counts too.
 RecheckWork(s, p) == s.P[p].status \in {"running", "gcstop"} /\ ~LocalEmpty(s, p)
 
@@ -762,24 +752,46 @@ SpinLimit(m) ==
     /\ 2 * st.NMSpinning >= st.Procs - st.NPIdle
     /\ st' = Post(m, [st EXCEPT !.M[m].pc = "drop"])
 
-\* stealWork visits victim v, which has work then: runqsteal, then run (a
-\* spinning M: resetspinning is its next step).
+\* stealWork visits victim v, whose ring holds Gs then: runqsteal takes
+\* half of them, then run (a spinning M: resetspinning is its next step).
 Steal(m, v) ==
-    /\ Scanning(m) /\ v \in Victims(m) /\ HasWork(st, v)
-    /\ (~StealsTimers(v) \/ st.P[v].ring # <<>>)
+    /\ Scanning(m) /\ v \in Victims(m) /\ st.P[v].status = "running" /\ st.P[v].ring # <<>>
     /\ LET b  == StealBatch(st, v)
            s1 == AfterSteal(st, v)
            s2 == [s1 EXCEPT !.P[MyP(m)].ring = @ \o SubSeq(b, 1, Len(b) - 1),
                             !.M[m].scan = {}]
        IN Succ(Post(m, Run(s2, m, b[Len(b)], FALSE)))
 
-\* stealWork visits victim v and finds nothing. With timers its last round
-\* looked at v's timers too: none due, the earliest folded into polluntil.
+\* stealWork's last round looks at victim v's timers before runqsteal:
+\* none due (a due one is StealTimers), the earliest folded into pu.
+LookAtVictimTimers(pu, v) == IF StealsTimersOn THEN MinPU(pu, NextTimer(st, v)) ELSE pu
+
+\* stealWork visits running victim v and runqgrab's loads of its head and
+\* tail find its ring empty: its runnext is the thief's next step (pc
+\* "stealnext"), by which time the owner may have set runnext and refilled
+\* the ring.
+StealEmptyRing(m, v) ==
+    /\ Scanning(m) /\ v \in Victims(m) /\ ~StealsTimers(v)
+    /\ st.P[v].status = "running" /\ st.P[v].ring = <<>>
+    /\ st' = Post(m, [st EXCEPT !.M[m].scan = @ \cup {v}, !.M[m].pc = "stealnext", !.M[m].victim = v,
+                                !.M[m].polluntil = LookAtVictimTimers(@, v)])
+
+\* runqgrab's load and CAS of the runnext of the victim whose ring it read
+\* empty: the thief takes that G, whatever the ring holds now.
+StealRunnext(m, v) ==
+    /\ PC(m) = "stealnext" /\ st.M[m].victim = v /\ st.P[v].runnext # NoG
+    /\ LET s1 == [st EXCEPT !.P[v].runnext = NoG, !.M[m].victim = NoP, !.M[m].scan = {}]
+       IN Succ(Post(m, Run(s1, m, st.P[v].runnext, FALSE)))
+
+\* stealWork finds nothing at victim v: a P not running (idle: skipped),
+\* or runqgrab read v's ring empty (when the timers were looked at) and
+\* then its runnext empty.
 StealMiss(m, v) ==
-    /\ Scanning(m) /\ v \in Victims(m) /\ ~StealsTimers(v) /\ ~HasWork(st, v)
-    /\ st' = Post(m, ScanDone([st EXCEPT !.M[m].scan = @ \cup {v}, !.M[m].pc = "steal",
-                                         !.M[m].polluntil = IF StealsTimersOn THEN MinPU(@, NextTimer(st, v))
-                                                            ELSE @], m))
+    /\ \/ Scanning(m) /\ v \in Victims(m) /\ ~StealsTimers(v) /\ st.P[v].status # "running"
+       \/ PC(m) = "stealnext" /\ st.M[m].victim = v /\ st.P[v].runnext = NoG
+    /\ st' = Post(m, ScanDone([st EXCEPT !.M[m].scan = @ \cup {v}, !.M[m].pc = "steal", !.M[m].victim = NoP,
+                                         !.M[m].polluntil = IF PC(m) = "stealnext" THEN @
+                                                            ELSE LookAtVictimTimers(@, v)], m))
 
 \* stealWork's last round: checkTimers(p2) of victim v readies its due Gs
 \* onto the M's own P (runnext), and the M takes one at once (runqget: the
@@ -1239,6 +1251,7 @@ SchedStep(m) ==
     \/ InjectGlobrunq(m) \/ InjectStartIdle(m) \/ InjectRunqput(m) \/ InjectWakep(m)
     \/ SpinOK(m) \/ BecomeSpinning(m) \/ SpinLimit(m)
     \/ (\E v \in Ps : Steal(m, v)) \/ (\E v \in Ps : StealMiss(m, v))
+    \/ (\E v \in Ps : StealEmptyRing(m, v)) \/ (\E v \in Ps : StealRunnext(m, v))
     \/ NeedSpinning(m) \/ ReleaseP(m) \/ DropSpinning(m)
     \/ RecheckGlobal(m) \/ RecheckGlobalNoP(m)
     \/ (\E p \in Ps : RecheckFound(m, p)) \/ RecheckRunqs(m) \/ RecheckRunqsNoP(m)
@@ -1332,6 +1345,7 @@ TypeOK ==
                      /\ st.M[m].lockedg \in 0..NG
                      /\ st.M[m].nextp \in Ps \cup {NoP}
                      /\ st.M[m].tainted \in BOOLEAN
+                     /\ st.M[m].victim \in Ps \cup {NoP}
                      /\ st.M[m].wasspinning \in BOOLEAN
                      /\ st.M[m].polluntil \in 0..NTimers + 1
                      /\ st.M[m].checked \in BOOLEAN
@@ -1434,7 +1448,8 @@ InvFreeLive ==
 InvMShape ==
     \A m \in Ms :
         LET r == st.M[m] IN
-        /\ r.scan # {} => r.pc \in {"steal", "recheckrunqs"}
+        /\ r.scan # {} => r.pc \in {"steal", "stealnext", "recheckrunqs"}
+        /\ r.victim # NoP => r.pc = "stealnext"
         /\ r.wake # "none" => /\ r.p # NoP
                               /\ \/ r.pc \in {"run", "resetspin", "startlocked"} /\ r.curg # NoG
                                  \/ r.pc = "sched" /\ r.curg = NoG
@@ -1454,6 +1469,8 @@ InvMShape ==
                     r.p = NoP /\ r.curg = NoG /\ ~r.spinning /\ r.lockedg = NoG
              [] r.pc \in {"sched", "local", "poll", "spin", "drop"} -> r.p # NoP /\ r.curg = NoG
              [] r.pc = "steal" -> r.p # NoP /\ r.curg = NoG /\ r.spinning /\ r.p \notin r.scan
+             [] r.pc = "stealnext" ->
+                    r.p # NoP /\ r.curg = NoG /\ r.spinning /\ r.p \notin r.scan /\ r.victim \in r.scan
              [] r.pc = "dropspin" -> r.p = NoP /\ r.curg = NoG /\ r.spinning
              [] r.pc = "syscallnop" -> r.p = NoP /\ r.curg # NoG /\ ~r.spinning
              [] r.pc = "resetspin" -> r.p # NoP /\ r.curg # NoG /\ r.spinning
