@@ -54,7 +54,7 @@ var emitAfter = map[spec.ActionKind]bool{
 	spec.ActBecomeSpinning: true, spec.ActSpinLimit: true, spec.ActStealMiss: true,
 	spec.ActNeedSpinning: true, spec.ActReleaseP: true, spec.ActDropSpinning: true,
 	spec.ActRecheckGlobalNoP: true, spec.ActRecheckRunqs: true, spec.ActRecheckRunqsNoP: true,
-	spec.ActRecheckMiss: true, spec.ActExitSyscallFast: true, spec.ActExitSyscallIdleP: true,
+	spec.ActRecheckMiss: true, spec.ActExitSyscallFast: true, spec.ActExitSyscallOldP: true, spec.ActExitSyscallIdleP: true,
 	spec.ActExitSyscallNoP: true, spec.ActExitSyscallGlobrunq: true,
 	spec.ActRecheckFound: true, spec.ActWakep: true, spec.ActWakepSkip: true, spec.ActWakepNoP: true,
 	spec.ActGlobal61Miss: true, spec.ActGlobRunqMiss: true, spec.ActSpinOK: true,
@@ -591,7 +591,7 @@ func quiescent(s *spec.State) bool {
 // postP lists the actions whose event names the P the M holds after the
 // step (it acquired one); the other M actions name the P held before.
 var postP = map[spec.ActionKind]bool{
-	spec.ActExitSyscallIdleP: true, spec.ActExitSyscallLateP: true,
+	spec.ActExitSyscallOldP: true, spec.ActExitSyscallIdleP: true, spec.ActExitSyscallLateP: true,
 	spec.ActRecheckGlobal: true, spec.ActRecheckRunqs: true,
 }
 
@@ -604,7 +604,7 @@ var runsG = map[spec.ActionKind]bool{
 // curG lists the actions taken by (or on) the M's current G, the event's G.
 var curG = map[spec.ActionKind]bool{
 	spec.ActGoExit: true, spec.ActGosched: true, spec.ActPark: true, spec.ActEnterSyscall: true,
-	spec.ActExitSyscallFast: true, spec.ActExitSyscallIdleP: true, spec.ActExitSyscallNoP: true,
+	spec.ActExitSyscallFast: true, spec.ActExitSyscallOldP: true, spec.ActExitSyscallIdleP: true, spec.ActExitSyscallNoP: true,
 	spec.ActExitSyscallGlobrunq: true, spec.ActPreempt: true,
 	spec.ActEnterSyscallBlock: true, spec.ActLockOSThread: true, spec.ActUnlockOSThread: true,
 	spec.ActStartLockedM: true,

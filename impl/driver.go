@@ -428,7 +428,7 @@ func (d *Driver) apply(a spec.Action, slots *[spec.MaxGs + 1]*G) (*G, error) {
 		return nil, d.LockOSThread(m)
 	case spec.ActUnlockOSThread:
 		return nil, d.UnlockOSThread(m)
-	case spec.ActExitSyscallFast, spec.ActExitSyscallIdleP, spec.ActExitSyscallNoP:
+	case spec.ActExitSyscallFast, spec.ActExitSyscallOldP, spec.ActExitSyscallIdleP, spec.ActExitSyscallNoP:
 		return nil, d.ExitSyscall(m)
 	case spec.ActPreempt:
 		return nil, d.Preempt(int(a.P))
@@ -569,6 +569,7 @@ type MSnapshot struct {
 	LockedG  *G   // m.lockedg
 	NextP    int  // m.nextp's number plus one, 0: none (as spec.MState.NextP)
 	Victim   int  // pc MStealNext: the number plus one of the P whose ring runqgrab read empty (as spec.MState.Victim)
+	OldP     int  // m.oldp's number plus one while the M's G is in a syscall without its P (0 otherwise; as spec.MState.OldP)
 	// findRunnable's locals of the poller and timers: wasSpinning, the
 	// earliest timer seen (pollUntil, 0: none), checkTimers done at this
 	// top (m.checked), and the inheritTime of the G a spinning M holds
@@ -601,6 +602,9 @@ func (s *Sched) Snapshot() Snapshot {
 		ms := MSnapshot{PC: m.pc, P: int(pidOf(m.p.Load())), CurG: m.curg.Load(), Spinning: m.spinning, Inj: m.inj.Slice(),
 			LockedG: m.lockedg, NextP: int(pidOf(m.nextp)) + 1,
 			WasSpinning: m.wasSpinning, PollUntil: m.pollUntil, Checked: m.checked, Inherit: m.inherit}
+		if g := ms.CurG; m.pc == spec.MRun && ms.P < 0 && g != nil && g.Status()&^gscan == Gsyscall && m.oldp != nil {
+			ms.OldP = int(m.oldp.id) + 1
+		}
 		switch m.pc {
 		case spec.MSteal:
 			ms.Scan = m.scan.seen

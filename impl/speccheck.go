@@ -342,7 +342,7 @@ func (r *specRun) implState() (spec.State, error) {
 			if x.Scan > 0xf {
 				return got, fmt.Errorf("m%d scan %#x beyond the spec's Ps", m, x.Scan)
 			}
-			ms = spec.MState{PC: x.PC, P: int8(x.P), Spinning: x.Spinning, Scan: uint8(x.Scan), NextP: int8(x.NextP), Victim: int8(x.Victim)}
+			ms = spec.MState{PC: x.PC, P: int8(x.P), Spinning: x.Spinning, Scan: uint8(x.Scan), NextP: int8(x.NextP), Victim: int8(x.Victim), OldP: int8(x.OldP)}
 			if b := r.md.Bounds(); b.PollBlock {
 				ms.WasSpinning, ms.Checked, ms.Inherit = x.WasSpinning, x.Checked, x.Inherit
 				ms.PollUntil = pollUntilTicks(x.PollUntil, sn.Now)

@@ -45,10 +45,17 @@ func (s *Sched) exitsyscall(m *M) bool {
 			panic(fmt.Sprintf("exitsyscall: bad g status %v", st))
 		}
 	}
+	oldp := m.oldp
 	m.oldp = nil
 	if pp := m.p.Load(); pp != nil {
 		pp.syscalltick.Add(1)
 		s.emitAction(spec.ActExitSyscallFast, m, pp.id, g)
+		s.emitStatus(g, Gsyscall, Grunning)
+		return true
+	}
+	if oldp != nil && s.takeOldP(m, oldp) {
+		oldp.syscalltick.Add(1)
+		s.emitAction(spec.ActExitSyscallOldP, m, oldp.id, g)
 		s.emitStatus(g, Gsyscall, Grunning)
 		return true
 	}
@@ -68,6 +75,29 @@ func (s *Sched) exitsyscall(m *M) bool {
 		}
 	}
 	return false
+}
+
+// takeOldP is exitsyscallTryGetP's first try: the P m entered its syscall
+// with, taken back from the M holding it now if that M is itself in a
+// syscall (setBlockOnExitSyscall, takeP, resume), and acquired. The M it
+// was taken from finds it gone when it leaves its own syscall, as after
+// a retake.
+func (s *Sched) takeOldP(m *M, oldp *P) bool {
+	if oldp.status.Load() != uint32(spec.PRunning) {
+		return false
+	}
+	m2, g2, ok := holdInSyscall(oldp)
+	if !ok {
+		return false
+	}
+	m2.p.Store(nil)
+	oldp.m.Store(nil)
+	oldp.status.Store(uint32(spec.PIdle))
+	oldp.syscalltick.Add(1)
+	g2.casStatus(Gsyscall|gscan, Gsyscall)
+	oldp.status.Store(uint32(spec.PRunning))
+	acquirep(m, oldp)
+	return true
 }
 
 // exitsyscallNoP runs on the M after its G found no P: the G becomes

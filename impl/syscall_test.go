@@ -114,3 +114,23 @@ func TestSysmonWokenBySyscallNotStartm(t *testing.T) {
 		t.Fatalf("entersyscall did not wake sysmon")
 	}
 }
+
+// The Driver takes the spec's walk to exitsyscallTryGetP's old-P path
+// (spec's TestExitSyscallTakesOldPBack) step for step: m0's P, retaken and
+// handed to m1, is taken back from m1 once m1's G is in a syscall too;
+// then m1 leaves its own syscall the no-P way.
+func TestDriverExitSyscallOldP(t *testing.T) {
+	r, err := newSpecRun(spec.Bounds{Ps: 1, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true}, spec.Go126, spec.BugNone, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	walk := []string{
+		"m0: NewProc", "m0: Wakep", "m0: WakepNoP", "m0: EnterSyscall",
+		"sysmon: Retake(p0)", "sysmon: RetakeHandoff(p0)",
+		"m1: Global61Miss", "m1: RunqGet", "m1: EnterSyscall",
+		"m0: ExitSyscallOldP", "m1: ExitSyscallNoP",
+	}
+	if n, err := walkRun(r, walk); err != nil {
+		t.Fatalf("after %d steps: %v", n, err)
+	}
+}

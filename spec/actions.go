@@ -19,6 +19,7 @@ const (
 	ActUnlockOSThread                      // UnlockOSThread: both cleared
 	// Syscall exit, by the M whose G is in a syscall (the G decides when).
 	ActExitSyscallFast  // exitsyscall with m.p still set
+	ActExitSyscallOldP  // exitsyscallTryGetP: setBlockOnExitSyscall(oldp) won, takeP from its M (itself in a syscall), acquire it
 	ActExitSyscallIdleP // exitsyscallTryGetP → pidleget
 	ActExitSyscallNoP   // exitsyscallNoP: curg Grunning → Grunnable, dropg
 	// The schedule loop, by an M in findRunnable (weakly fair per M).
@@ -105,6 +106,7 @@ var actionNames = [numActionKinds]string{
 	ActLockOSThread:         "LockOSThread",
 	ActUnlockOSThread:       "UnlockOSThread",
 	ActExitSyscallFast:      "ExitSyscallFast",
+	ActExitSyscallOldP:      "ExitSyscallOldP",
 	ActExitSyscallIdleP:     "ExitSyscallIdleP",
 	ActExitSyscallNoP:       "ExitSyscallNoP",
 	ActGlobal61:             "Global61",

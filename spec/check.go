@@ -123,6 +123,9 @@ func (md *Model) check(s *State) error {
 		if ms.Inj != NoG && ms.PC != MInjectGlob && ms.PC != MInjectLocal && ms.PC != MExitLockCheck {
 			return inv(InvMShape, "m%d at %v holds %s for injectglist", m, ms.PC, gName(ms.Inj))
 		}
+		if ms.OldP != 0 && (ms.PC != MRun || ms.P != NoP || ms.CurG == NoG || s.G[ms.CurG] != GSyscall || int(ms.OldP) > nP) {
+			return inv(InvMShape, "m%d at %v with P=%d curg=%s keeps oldp p%d", m, ms.PC, ms.P, gName(ms.CurG), ms.OldP-1)
+		}
 		if ms.Victim != 0 && ms.PC != MStealNext {
 			return inv(InvMShape, "m%d at %v keeps runqgrab's victim p%d", m, ms.PC, ms.Victim-1)
 		}

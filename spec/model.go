@@ -120,9 +120,12 @@ func (md *Model) appendEnabled(dst []Action, s *State) []Action {
 				}
 			} else { // GSyscall
 				k := ActExitSyscallNoP
-				if ms.P != NoP {
+				switch {
+				case ms.P != NoP:
 					k = ActExitSyscallFast
-				} else if s.NPIdle > 0 {
+				case s.oldPInSyscall(ms) >= 0:
+					k = ActExitSyscallOldP
+				case s.NPIdle > 0:
 					k = ActExitSyscallIdleP
 				}
 				dst = append(dst, Action{Kind: k, M: mi, P: NoP})
@@ -488,6 +491,20 @@ func (md *Model) retakeCond(s *State, p int) bool {
 	return local || int(s.NMSpinning)+int(s.NPIdle) == 0
 }
 
+// oldPInSyscall is the M that exitsyscallTryGetP would take ms's old P
+// from: the M holding it, if that M's G is in a system call (the P still
+// _Prunning with it); else -1.
+func (s *State) oldPInSyscall(ms *MState) int {
+	if ms.OldP == 0 || s.P[ms.OldP-1].Status != PRunning {
+		return -1
+	}
+	h := s.holder(int(ms.OldP - 1))
+	if h < 0 || s.M[h].PC != MRun || s.M[h].CurG == NoG || s.G[s.M[h].CurG] != GSyscall {
+		return -1
+	}
+	return h
+}
+
 // holder is the M holding P p, or -1.
 func (s *State) holder(p int) int {
 	for m := 0; m < int(s.nM); m++ {
@@ -613,7 +630,7 @@ func (md *Model) step1(s *State, ms *MState, a Action) (info stepInfo, err error
 			// stop-the-world at once, as entersyscallblock would hand it
 			// off.
 			p := int(ms.P)
-			ms.P = NoP
+			ms.P, ms.OldP = NoP, int8(p)+1
 			s.gcstopP(p)
 		}
 	case ActEnterSyscallBlock:
@@ -631,12 +648,20 @@ func (md *Model) step1(s *State, ms *MState, a Action) (info stepInfo, err error
 		ms.LockedG = NoG
 	case ActExitSyscallFast:
 		s.G[ms.CurG] = GRunning
+	case ActExitSyscallOldP:
+		// setBlockOnExitSyscall on the old P, takeP from the M holding
+		// it (in a syscall itself: it loses the P as to a retake, which
+		// becomes its own oldp), resume it, and acquire the P.
+		h := &s.M[s.oldPInSyscall(ms)]
+		h.P, h.OldP = NoP, ms.OldP
+		ms.P, ms.OldP = ms.OldP-1, 0
+		s.G[ms.CurG] = GRunning
 	case ActExitSyscallIdleP:
-		ms.P = int8(s.pidleget())
+		ms.P, ms.OldP = int8(s.pidleget()), 0
 		s.G[ms.CurG] = GRunning
 	case ActExitSyscallNoP:
 		s.G[ms.CurG] = GRunnable
-		ms.PC = MSyscallNoP
+		ms.PC, ms.OldP = MSyscallNoP, 0
 	case ActExitSyscallLateP:
 		ms.P = int8(s.pidleget())
 		info.freshP, err = md.run(s, a.M, ms.CurG, false)
@@ -842,7 +867,7 @@ func (md *Model) step1(s *State, ms *MState, a Action) (info stepInfo, err error
 		// idle, not held by an M) until its handoffp; resume lets the M
 		// leave its syscall, without the P, in between.
 		m := s.holder(int(a.P))
-		s.M[m].P = NoP
+		s.M[m].P, s.M[m].OldP = NoP, a.P+1
 		s.RetakeP = a.P + 1
 	case ActRetakeHandoff:
 		s.RetakeP = 0
@@ -1104,7 +1129,7 @@ func (md *Model) stopTheWorld(s *State) {
 		case PRunning:
 			m := s.holder(p)
 			if m >= 0 && s.M[m].PC == MRun && s.G[s.M[m].CurG] == GSyscall {
-				s.M[m].P = NoP
+				s.M[m].P, s.M[m].OldP = NoP, int8(p)+1
 				s.gcstopP(p)
 			}
 		}

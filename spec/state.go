@@ -164,6 +164,14 @@ type MState struct {
 	// Tainted marks an M cloned from a thread a locked G exited on
 	// (the go1.11 variant's newm in mexit); invariant 8 forbids it.
 	Tainted bool
+	// OldP is m.oldp plus one (0: none) for an M in a system call that
+	// has lost the P it entered the call with (to sysmon's retake, to a
+	// stop-the-world, or to another exiting M): exitsyscallTryGetP tries
+	// that P first, and takes it if the M holding it now is itself in a
+	// system call. Zero while the M still holds its P (the runtime keeps
+	// oldp there too, but reads it only when m.p is nil) and after
+	// entersyscallblock, which sets none.
+	OldP int8
 	// Victim is the P plus one whose ring runqgrab has just read empty
 	// (PC StealNext; 0 elsewhere): the thief's next step reads that P's
 	// runnext, which may have been set, and its ring refilled, since.
@@ -330,6 +338,9 @@ func (s *State) AppendKey(dst []byte) []byte {
 			b0 |= 0x80
 		}
 		b2, b3 := ms.Scan, byte(ms.Inj)
+		if ms.PC == MRun {
+			b2 = byte(ms.OldP) // an M running its G scans nothing and has no nextp
+		}
 		if ms.PC == MStealNext {
 			b3 = byte(ms.Victim) // Inj's nibble: a thief injects nothing
 		}
@@ -417,6 +428,9 @@ func decodeKey(proto *State, key []byte) State {
 			if inj&0x80 != 0 {
 				ms.Checked, ms.Inherit = ms.PC == MSched, ms.PC == MResetSpin
 			}
+		}
+		if ms.PC == MRun {
+			ms.OldP, scan = int8(scan), 0
 		}
 		switch {
 		case inj&0x10 != 0:
@@ -534,6 +548,9 @@ func (s State) String() string {
 		}
 		if ms.Scan != 0 {
 			b.WriteString(" scanned=" + scanString(ms.Scan))
+		}
+		if ms.OldP != 0 {
+			b.WriteString(" oldp=p" + strconv.Itoa(int(ms.OldP)-1))
 		}
 		if ms.Victim != 0 {
 			b.WriteString(" victim=p" + strconv.Itoa(int(ms.Victim)-1))

@@ -171,7 +171,7 @@ VARIABLE st
 \* PollUntil, Checked, Inherit; always FALSE / 0 without them): polluntil
 \* is 0 for none, 1 for due now, k+1 for due in k ticks.
 IdleMRec == [pc |-> "idle", p |-> NoP, curg |-> NoG, spinning |-> FALSE, scan |-> {}, wake |-> "none",
-             inj |-> NoG, lockedg |-> NoG, nextp |-> NoP, tainted |-> FALSE, victim |-> NoP,
+             inj |-> NoG, lockedg |-> NoG, nextp |-> NoP, tainted |-> FALSE, victim |-> NoP, oldp |-> NoP,
              wasspinning |-> FALSE, polluntil |-> 0, checked |-> FALSE, inherit |-> FALSE]
 
 Init ==
@@ -181,7 +181,7 @@ Init ==
           M |-> [m \in Ms |-> IF m = 0
                                 THEN [pc |-> "run", p |-> 0, curg |-> 1, spinning |-> FALSE, scan |-> {},
                                       wake |-> "none", inj |-> NoG, lockedg |-> NoG, nextp |-> NoP,
-                                      tainted |-> FALSE, victim |-> NoP, wasspinning |-> FALSE, polluntil |-> 0,
+                                      tainted |-> FALSE, victim |-> NoP, oldp |-> NoP, wasspinning |-> FALSE, polluntil |-> 0,
                                       checked |-> FALSE, inherit |-> FALSE]
                                 ELSE IdleMRec],
           Runq |-> <<>>,
@@ -258,7 +258,7 @@ NoIdleM == [startm |-> "no idle M"]
 Cut(s) == s = NoIdleM
 NewMRec(p, spinning, tainted) ==
     [pc |-> "sched", p |-> p, curg |-> NoG, spinning |-> spinning, scan |-> {}, wake |-> "none",
-     inj |-> NoG, lockedg |-> NoG, nextp |-> NoP, tainted |-> tainted, victim |-> NoP,
+     inj |-> NoG, lockedg |-> NoG, nextp |-> NoP, tainted |-> tainted, victim |-> NoP, oldp |-> NoP,
      wasspinning |-> FALSE, polluntil |-> 0, checked |-> FALSE, inherit |-> FALSE]
 \* StartMX is startm where slot, if not NoM, is the M slot of a thread that
 \* a locked G's exit is ending (GoExit): with no idle M, newm's thread
@@ -551,7 +551,7 @@ Ready(m, g) ==
 EnterSyscall(m) ==
     /\ Syscalls /\ Running(m)
     /\ st' = IF st.GCWaiting
-               THEN GCStopP([st EXCEPT !.G[st.M[m].curg] = "syscall", !.M[m].p = NoP], MyP(m))
+               THEN GCStopP([st EXCEPT !.G[st.M[m].curg] = "syscall", !.M[m].p = NoP, !.M[m].oldp = MyP(m)], MyP(m))
              ELSE [st EXCEPT !.G[st.M[m].curg] = "syscall"]
 
 \* entersyscallblock: the syscall is known to block, so the M gives its P
@@ -595,16 +595,32 @@ ExitSyscallFast(m) ==
     /\ InSyscall(m) /\ st.M[m].p # NoP
     /\ st' = [st EXCEPT !.G[st.M[m].curg] = "running"]
 
+\* exitsyscallTryGetP tries the M's old P first (oldp: the P it entered
+\* the syscall with, lost to a retake or a stop-the-world): if the M
+\* holding it now is itself in a syscall, setBlockOnExitSyscall and takeP
+\* take it from that M, which loses it as to a retake (its oldp).
+OldPInSyscall(s, m) ==
+    LET o == s.M[m].oldp IN
+    /\ o # NoP /\ s.P[o].status = "running" /\ HasHolder(s, o)
+    /\ s.M[Holder(s, o)].pc = "run" /\ s.M[Holder(s, o)].curg # NoG
+    /\ s.G[s.M[Holder(s, o)].curg] = "syscall"
+ExitSyscallOldP(m) ==
+    /\ InSyscall(m) /\ st.M[m].p = NoP /\ OldPInSyscall(st, m)
+    /\ LET o == st.M[m].oldp
+           h == Holder(st, o)
+       IN st' = [st EXCEPT !.M[h].p = NoP, !.M[h].oldp = o, !.M[m].p = o, !.M[m].oldp = NoP,
+                           !.G[st.M[m].curg] = "running"]
+
 ExitSyscallIdleP(m) ==
-    /\ InSyscall(m) /\ st.M[m].p = NoP /\ st.NPIdle > 0
-    /\ st' = [TakeIdleP(st, m) EXCEPT !.G[st.M[m].curg] = "running"]
+    /\ InSyscall(m) /\ st.M[m].p = NoP /\ ~OldPInSyscall(st, m) /\ st.NPIdle > 0
+    /\ st' = [TakeIdleP(st, m) EXCEPT !.G[st.M[m].curg] = "running", !.M[m].oldp = NoP]
 
 \* exitsyscallNoP's first half: the G is made runnable and dropped; the
 \* sched.lock section that follows is ExitSyscallLateP or
 \* ExitSyscallGlobrunq, a step of the M's loop.
 ExitSyscallNoP(m) ==
-    /\ InSyscall(m) /\ st.M[m].p = NoP /\ ~(st.NPIdle > 0)
-    /\ st' = [st EXCEPT !.G[st.M[m].curg] = "runnable", !.M[m].pc = "syscallnop"]
+    /\ InSyscall(m) /\ st.M[m].p = NoP /\ ~OldPInSyscall(st, m) /\ ~(st.NPIdle > 0)
+    /\ st' = [st EXCEPT !.G[st.M[m].curg] = "runnable", !.M[m].pc = "syscallnop", !.M[m].oldp = NoP]
 
 -----------------------------------------------------------------------------
 (* The schedule loop of M m (weakly fair per M): findRunnable, stealWork   *)
@@ -1083,7 +1099,7 @@ RetakeEnabled(p) == RetakeTakeEnabled(p) \/ st.RetakeP = p
 
 Retake(p) ==
     /\ RetakeTakeEnabled(p)
-    /\ st' = [st EXCEPT !.M[Holder(st, p)].p = NoP, !.RetakeP = p]
+    /\ st' = [st EXCEPT !.M[Holder(st, p)].p = NoP, !.M[Holder(st, p)].oldp = p, !.RetakeP = p]
 
 RetakeHandoff(p) ==
     /\ st.RetakeP = p
@@ -1151,7 +1167,7 @@ StopTheWorld ==
                            !.NPIdle = st.NPIdle - Cardinality(idle),
                            !.P = [p \in Ps |-> IF p \in idle \cup sys THEN [st.P[p] EXCEPT !.status = "gcstop"]
                                               ELSE st.P[p]],
-                           !.M = [m \in Ms |-> IF st.M[m].p \in sys THEN [st.M[m] EXCEPT !.p = NoP]
+                           !.M = [m \in Ms |-> IF st.M[m].p \in sys THEN [st.M[m] EXCEPT !.p = NoP, !.oldp = st.M[m].p]
                                               ELSE st.M[m]]]
 
 DeadP == [status |-> "dead", tick |-> 0, runnext |-> NoG, ring |-> <<>>]
@@ -1266,7 +1282,7 @@ GoroutineStep(m) ==
     \/ NewProc(m) \/ GoExit(m) \/ Gosched(m) \/ Park(m)
     \/ (\E g \in Gs : Ready(m, g)) \/ EnterSyscall(m)
     \/ EnterSyscallBlock(m) \/ LockOSThread(m) \/ UnlockOSThread(m)
-    \/ ExitSyscallFast(m) \/ ExitSyscallIdleP(m) \/ ExitSyscallNoP(m)
+    \/ ExitSyscallFast(m) \/ ExitSyscallOldP(m) \/ ExitSyscallIdleP(m) \/ ExitSyscallNoP(m)
     \/ (\E d \in 1..NTimers : TimerSleep(m, d))
 
 \* An M anywhere in its schedule loop (every pc but idle, run, lockedwait,
@@ -1346,6 +1362,7 @@ TypeOK ==
                      /\ st.M[m].nextp \in Ps \cup {NoP}
                      /\ st.M[m].tainted \in BOOLEAN
                      /\ st.M[m].victim \in Ps \cup {NoP}
+                     /\ st.M[m].oldp \in Ps \cup {NoP}
                      /\ st.M[m].wasspinning \in BOOLEAN
                      /\ st.M[m].polluntil \in 0..NTimers + 1
                      /\ st.M[m].checked \in BOOLEAN
@@ -1450,6 +1467,7 @@ InvMShape ==
         LET r == st.M[m] IN
         /\ r.scan # {} => r.pc \in {"steal", "stealnext", "recheckrunqs"}
         /\ r.victim # NoP => r.pc = "stealnext"
+        /\ r.oldp # NoP => (r.pc = "run" /\ r.p = NoP /\ r.curg # NoG /\ st.G[r.curg] = "syscall")
         /\ r.wake # "none" => /\ r.p # NoP
                               /\ \/ r.pc \in {"run", "resetspin", "startlocked"} /\ r.curg # NoG
                                  \/ r.pc = "sched" /\ r.curg = NoG
