@@ -25,12 +25,15 @@ type Driver struct {
 	netParks bool
 	// retaken: the P sysmon's Retake took, until its RetakeHandoff.
 	retaken *P
+	// yielding: the Ms whose G's ReadyHandoff has readied a waiter and
+	// whose goyield is the G's next action.
+	yielding map[*M]bool
 }
 
 // NewDriver builds a deterministic scheduler. cfg.Trace, if set, also
 // receives every event.
 func NewDriver(cfg Config) (*Driver, error) {
-	d := &Driver{}
+	d := &Driver{yielding: map[*M]bool{}}
 	user := cfg.Trace
 	cfg.Trace = func(e Event) {
 		if e.Kind == EvAction {
@@ -168,6 +171,50 @@ func (d *Driver) Ready(i int, g *G) error {
 		d.s.netpollUnwait(g)
 	}
 	return d.s.ready(m, g)
+}
+
+// ReadyHandoff makes M i's G hand off to g as semrelease does: ready g
+// (into runnext, with its wakep); Goyield is then the G's next action.
+func (d *Driver) ReadyHandoff(i int, g *G) error {
+	m, err := d.running(i, Grunning)
+	if err != nil {
+		return err
+	}
+	if d.yielding[m] {
+		return fmt.Errorf("driver: m%d's G is to goyield next", i)
+	}
+	if g != nil {
+		d.s.netpollUnwait(g)
+	}
+	if err := d.s.readyAs(m, g, spec.ActReadyHandoff); err != nil {
+		return err
+	}
+	d.yielding[m] = true
+	return nil
+}
+
+// yieldingM reports whether M i's G is to goyield next.
+func (d *Driver) yieldingM(i int) bool {
+	for m := range d.yielding {
+		if int(m.id) == i {
+			return true
+		}
+	}
+	return false
+}
+
+// Goyield makes M i's G, after its ReadyHandoff, goyield.
+func (d *Driver) Goyield(i int) error {
+	m, err := d.running(i, Grunning)
+	if err != nil {
+		return err
+	}
+	if !d.yielding[m] {
+		return fmt.Errorf("driver: m%d's G has handed off nothing to goyield after", i)
+	}
+	delete(d.yielding, m)
+	d.s.goyieldm(m)
+	return nil
 }
 
 // UseNetpoll makes the Driver play a program that uses the network poller
@@ -420,6 +467,10 @@ func (d *Driver) apply(a spec.Action, slots *[spec.MaxGs + 1]*G) (*G, error) {
 		return nil, d.Park(m)
 	case spec.ActReady:
 		return nil, d.Ready(m, slots[a.G])
+	case spec.ActReadyHandoff:
+		return nil, d.ReadyHandoff(m, slots[a.G])
+	case spec.ActGoyield:
+		return nil, d.Goyield(m)
 	case spec.ActEnterSyscall:
 		return nil, d.EnterSyscall(m)
 	case spec.ActEnterSyscallBlock:

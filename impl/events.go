@@ -122,7 +122,7 @@ func (s *Sched) emitStatus(g *G, from, to Gstatus) {
 func (e Event) SpecAction(gid func(goid uint64) spec.GID) spec.Action {
 	a := spec.Action{Kind: e.Action, M: int8(e.M), P: spec.NoP}
 	switch e.Action {
-	case spec.ActReady, spec.ActNetpoll:
+	case spec.ActReady, spec.ActReadyHandoff, spec.ActNetpoll:
 		a.G = gid(e.G)
 	case spec.ActInjectGList:
 		a.M, a.G = spec.NoP, gid(e.G)

@@ -342,7 +342,8 @@ func (r *specRun) implState() (spec.State, error) {
 			if x.Scan > 0xf {
 				return got, fmt.Errorf("m%d scan %#x beyond the spec's Ps", m, x.Scan)
 			}
-			ms = spec.MState{PC: x.PC, P: int8(x.P), Spinning: x.Spinning, Scan: uint8(x.Scan), NextP: int8(x.NextP), Victim: int8(x.Victim), OldP: int8(x.OldP)}
+			ms = spec.MState{PC: x.PC, P: int8(x.P), Spinning: x.Spinning, Scan: uint8(x.Scan), NextP: int8(x.NextP), Victim: int8(x.Victim), OldP: int8(x.OldP),
+				Yield: r.d.yieldingM(m)}
 			if b := r.md.Bounds(); b.PollBlock {
 				ms.WasSpinning, ms.Checked, ms.Inherit = x.WasSpinning, x.Checked, x.Inherit
 				ms.PollUntil = pollUntilTicks(x.PollUntil, sn.Now)
@@ -483,6 +484,7 @@ func drawBounds(c Chooser) spec.Bounds {
 		// every draw they can get.
 		LockOSThread: !inject && c.Intn(2, "lockosthread") == 1,
 		SyscallBlock: !inject && c.Intn(3, "syscallblock") == 0,
+		Goyield:      c.Intn(3, "goyield") == 0,
 	}
 }
 

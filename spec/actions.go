@@ -11,8 +11,10 @@ const (
 	ActNewProc           ActionKind = iota // newproc: go statement
 	ActGoExit                              // goexit0 / gdestroy
 	ActGosched                             // Gosched → goschedImpl
+	ActGoyield                             // goyield → goyield_m after ReadyHandoff: runqput(pp, gp, false), schedule (Bounds.Goyield)
 	ActPark                                // gopark → park_m
 	ActReady                               // goready → ready(gp, next=true) (param G)
+	ActReadyHandoff                        // semrelease1's direct hand-off: readyWithTime (ready, next=true, wakep), then its goyield (param G; Bounds.Goyield)
 	ActEnterSyscall                        // entersyscall
 	ActEnterSyscallBlock                   // entersyscallblock: handoffp(releasep()), then _Gsyscall (Bounds.SyscallBlock)
 	ActLockOSThread                        // LockOSThread: m.lockedg = curg, g.lockedm = m (Bounds.LockOSThread)
@@ -99,8 +101,10 @@ var actionNames = [numActionKinds]string{
 	ActNewProc:              "NewProc",
 	ActGoExit:               "GoExit",
 	ActGosched:              "Gosched",
+	ActGoyield:              "Goyield",
 	ActPark:                 "Park",
 	ActReady:                "Ready",
+	ActReadyHandoff:         "ReadyHandoff",
 	ActEnterSyscall:         "EnterSyscall",
 	ActEnterSyscallBlock:    "EnterSyscallBlock",
 	ActLockOSThread:         "LockOSThread",
@@ -251,7 +255,7 @@ func (a Action) String() string {
 	}
 	s := who + ": " + a.Kind.String()
 	switch a.Kind {
-	case ActReady, ActNetpoll, ActInjectGList, ActNetpollReady:
+	case ActReady, ActReadyHandoff, ActNetpoll, ActInjectGList, ActNetpollReady:
 		s += "(" + gName(a.G) + ")"
 	case ActTimerSleep:
 		s += "(" + strconv.Itoa(int(a.P)) + " ticks)"

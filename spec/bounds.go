@@ -165,6 +165,11 @@ type Bounds struct {
 	// so lets (c) tell a release with asynchronous preemption from one
 	// without.
 	NoPark bool
+	// Goyield adds goyield for the running G: the runtime's own yield
+	// (semrelease's hand-off to a waiter, sync.Mutex in starvation mode),
+	// which puts the G at the tail of its P's local run queue and calls
+	// no wakep, where Gosched puts it on the global queue and wakes an M.
+	Goyield bool
 	// STW adds one stop-the-world, as a GC cycle or a GOMAXPROCS call
 	// makes it: an external stopper (stopTheWorldWithSema) sets
 	// sched.gcwaiting and stops the idle Ps and the Ps of Ms in system
@@ -418,6 +423,9 @@ func (b Bounds) String() string {
 	}
 	if b.NoPark {
 		s += " NoPark=true"
+	}
+	if b.Goyield {
+		s += " Goyield=true"
 	}
 	if b.STW {
 		s += " STW=true"

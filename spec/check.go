@@ -126,6 +126,9 @@ func (md *Model) check(s *State) error {
 		if ms.OldP != 0 && (ms.PC != MRun || ms.P != NoP || ms.CurG == NoG || s.G[ms.CurG] != GSyscall || int(ms.OldP) > nP) {
 			return inv(InvMShape, "m%d at %v with P=%d curg=%s keeps oldp p%d", m, ms.PC, ms.P, gName(ms.CurG), ms.OldP-1)
 		}
+		if ms.Yield && (ms.PC != MRun || ms.P == NoP || ms.CurG == NoG || s.G[ms.CurG] != GRunning || !md.b.Goyield) {
+			return inv(InvMShape, "m%d at %v with P=%d curg=%s is to goyield", m, ms.PC, ms.P, gName(ms.CurG))
+		}
 		if ms.Victim != 0 && ms.PC != MStealNext {
 			return inv(InvMShape, "m%d at %v keeps runqgrab's victim p%d", m, ms.PC, ms.Victim-1)
 		}

@@ -450,7 +450,7 @@ func (lc *livenessChecker) preemptEnabled(s *State, p int) bool {
 		return false
 	}
 	m := s.holder(p)
-	return m >= 0 && s.M[m].CurG != NoG && s.M[m].Wake == WakeNone && s.G[s.M[m].CurG] == GRunning
+	return m >= 0 && s.M[m].CurG != NoG && s.M[m].Wake == WakeNone && s.G[s.M[m].CurG] == GRunning && !s.M[m].Yield
 }
 
 // adds reports whether e discharges a family that is neither excused (ex)

@@ -87,7 +87,11 @@ func (md *Model) appendEnabled(dst []Action, s *State) []Action {
 		switch ms.PC {
 		case MRun:
 			g := ms.CurG
-			if s.G[g] == GRunning {
+			if s.G[g] == GRunning && ms.Yield {
+				// semrelease's hand-off readied a waiter: its goyield is
+				// next, in the same runtime call (no safe point between).
+				dst = append(dst, Action{Kind: ActGoyield, M: mi, P: NoP})
+			} else if s.G[g] == GRunning {
 				if s.SpawnLeft > 0 && s.gfget() != NoG {
 					dst = append(dst, Action{Kind: ActNewProc, M: mi, P: NoP})
 				}
@@ -103,6 +107,9 @@ func (md *Model) appendEnabled(dst []Action, s *State) []Action {
 				for g2 := 1; g2 <= int(s.nG); g2++ {
 					if s.netWaiting(g2) {
 						dst = append(dst, Action{Kind: ActReady, M: mi, P: NoP, G: GID(g2)})
+						if md.b.Goyield {
+							dst = append(dst, Action{Kind: ActReadyHandoff, M: mi, P: NoP, G: GID(g2)})
+						}
 					}
 				}
 				if md.b.Syscalls {
@@ -229,6 +236,9 @@ func (md *Model) appendEnabled(dst []Action, s *State) []Action {
 		}
 		switch s.G[s.M[m].CurG] {
 		case GRunning:
+			if s.M[m].Yield {
+				break // in semrelease, runtime code: no safe point before its goyield
+			}
 			dst = append(dst, Action{Kind: ActPreempt, M: NoP, P: int8(p)})
 		case GSyscall:
 			// sysmon's retake loop looks at one P at a time: while it
@@ -614,15 +624,26 @@ func (md *Model) step1(s *State, ms *MState, a Action) (info stepInfo, err error
 		g := ms.CurG
 		ms.CurG, ms.PC = NoG, MSched
 		md.goschedImpl(s, ms, g)
+	case ActGoyield:
+		// goyield_m: the G to its own P's ring tail (a full ring spills
+		// half of it to sched.runq), then schedule; no wakep of its own:
+		// the hand-off's ready made one.
+		g := ms.CurG
+		s.G[g] = GRunnable
+		ms.CurG, ms.PC, ms.Yield = NoG, MSched, false
+		s.runqput(int(ms.P), g, false, md.b.Cap)
 	case ActPark:
 		s.G[ms.CurG] = GWaiting
 		ms.CurG, ms.PC = NoG, MSched
-	case ActReady:
+	case ActReady, ActReadyHandoff:
 		s.G[a.G] = GRunnable
 		s.runqput(int(ms.P), a.G, true, md.b.Cap)
 		if md.b.Bug != BugReadyNoWakep {
 			md.wakep(ms)
 		}
+		// semrelease1's direct hand-off: the readied waiter runs next,
+		// on this P, once the caller has goyielded.
+		ms.Yield = a.Kind == ActReadyHandoff
 	case ActEnterSyscall:
 		s.G[ms.CurG] = GSyscall
 		if s.GCWaiting {

@@ -172,6 +172,9 @@ type MState struct {
 	// oldp there too, but reads it only when m.p is nil) and after
 	// entersyscallblock, which sets none.
 	OldP int8
+	// Yield marks a running G whose semrelease hand-off (ReadyHandoff)
+	// has readied a waiter: its goyield is its next action (Bounds.Goyield).
+	Yield bool
 	// Victim is the P plus one whose ring runqgrab has just read empty
 	// (PC StealNext; 0 elsewhere): the thief's next step reads that P's
 	// runnext, which may have been set, and its ring refilled, since.
@@ -340,6 +343,9 @@ func (s *State) AppendKey(dst []byte) []byte {
 		b2, b3 := ms.Scan, byte(ms.Inj)
 		if ms.PC == MRun {
 			b2 = byte(ms.OldP) // an M running its G scans nothing and has no nextp
+			if ms.Yield {
+				b2 |= 0x80
+			}
 		}
 		if ms.PC == MStealNext {
 			b3 = byte(ms.Victim) // Inj's nibble: a thief injects nothing
@@ -430,7 +436,7 @@ func decodeKey(proto *State, key []byte) State {
 			}
 		}
 		if ms.PC == MRun {
-			ms.OldP, scan = int8(scan), 0
+			ms.OldP, ms.Yield, scan = int8(scan&15), scan&0x80 != 0, 0
 		}
 		switch {
 		case inj&0x10 != 0:
@@ -551,6 +557,9 @@ func (s State) String() string {
 		}
 		if ms.OldP != 0 {
 			b.WriteString(" oldp=p" + strconv.Itoa(int(ms.OldP)-1))
+		}
+		if ms.Yield {
+			b.WriteString(" goyield-next")
 		}
 		if ms.Victim != 0 {
 			b.WriteString(" victim=p" + strconv.Itoa(int(ms.Victim)-1))

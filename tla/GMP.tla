@@ -60,6 +60,8 @@ CONSTANTS
     ProcResize, \* StartTheWorld may restart with one P fewer or more (procresize;
                 \* two stop-the-worlds; spec.Bounds.ProcResize, needs STW)
     NoPark,     \* goroutines never park (spec.Bounds.NoPark, golang/go#13546)
+    GoyieldOn,  \* semrelease's direct hand-off: ReadyHandoff, then the G's
+                \* goyield (spec.Bounds.Goyield)
     PollBlock,  \* the M that blocks in netpoll (spec.Bounds.PollBlock, needs
                 \* NetpollOn): NetpollBlock, NetpollBreak, NetpollWake,
                 \* NetpollPidleget, NetpollNoP, NetpollReady, and handoffp's
@@ -96,7 +98,7 @@ ASSUME /\ NP \in 1..4 /\ NM \in NP..8 /\ NG \in 1..8
        /\ Cap \in {2, 4, 8} /\ Spawn \in 0..15 /\ SchedTick \in 1..61
        /\ Syscalls \in BOOLEAN /\ NetpollOn \in BOOLEAN
        /\ InjectList \in BOOLEAN /\ (InjectList => (NetpollOn /\ NG >= 2))
-       /\ SyscallBlock \in BOOLEAN /\ LockOSThreadOn \in BOOLEAN /\ NoPark \in BOOLEAN
+       /\ SyscallBlock \in BOOLEAN /\ LockOSThreadOn \in BOOLEAN /\ NoPark \in BOOLEAN /\ GoyieldOn \in BOOLEAN
        /\ STW \in BOOLEAN /\ ProcResize \in BOOLEAN /\ (ProcResize => STW)
        /\ GoVersion \in {104, 105, 110, 111, 113, 115, 117, 119, 121, 122, 126} /\ Bug \in BugNames
        /\ PollBlock \in BOOLEAN /\ (PollBlock => NetpollOn) /\ NTimers \in 0..3
@@ -172,7 +174,7 @@ VARIABLE st
 \* is 0 for none, 1 for due now, k+1 for due in k ticks.
 IdleMRec == [pc |-> "idle", p |-> NoP, curg |-> NoG, spinning |-> FALSE, scan |-> {}, wake |-> "none",
              inj |-> NoG, lockedg |-> NoG, nextp |-> NoP, tainted |-> FALSE, victim |-> NoP, oldp |-> NoP,
-             wasspinning |-> FALSE, polluntil |-> 0, checked |-> FALSE, inherit |-> FALSE]
+             yield |-> FALSE, wasspinning |-> FALSE, polluntil |-> 0, checked |-> FALSE, inherit |-> FALSE]
 
 Init ==
     st = [G |-> [g \in Gs |-> IF g = 1 THEN "running" ELSE "idle"],
@@ -181,7 +183,8 @@ Init ==
           M |-> [m \in Ms |-> IF m = 0
                                 THEN [pc |-> "run", p |-> 0, curg |-> 1, spinning |-> FALSE, scan |-> {},
                                       wake |-> "none", inj |-> NoG, lockedg |-> NoG, nextp |-> NoP,
-                                      tainted |-> FALSE, victim |-> NoP, oldp |-> NoP, wasspinning |-> FALSE, polluntil |-> 0,
+                                      tainted |-> FALSE, victim |-> NoP, oldp |-> NoP, yield |-> FALSE,
+                                      wasspinning |-> FALSE, polluntil |-> 0,
                                       checked |-> FALSE, inherit |-> FALSE]
                                 ELSE IdleMRec],
           Runq |-> <<>>,
@@ -258,7 +261,7 @@ NoIdleM == [startm |-> "no idle M"]
 Cut(s) == s = NoIdleM
 NewMRec(p, spinning, tainted) ==
     [pc |-> "sched", p |-> p, curg |-> NoG, spinning |-> spinning, scan |-> {}, wake |-> "none",
-     inj |-> NoG, lockedg |-> NoG, nextp |-> NoP, tainted |-> tainted, victim |-> NoP, oldp |-> NoP,
+     inj |-> NoG, lockedg |-> NoG, nextp |-> NoP, tainted |-> tainted, victim |-> NoP, oldp |-> NoP, yield |-> FALSE,
      wasspinning |-> FALSE, polluntil |-> 0, checked |-> FALSE, inherit |-> FALSE]
 \* StartMX is startm where slot, if not NoM, is the M slot of a thread that
 \* a locked G's exit is ending (GoExit): with no idle M, newm's thread
@@ -512,7 +515,9 @@ Top(m, pc) == PC(m) = pc /\ ~Locked(m)
 -----------------------------------------------------------------------------
 (* Goroutine actions: M m runs its G, which decides (no fairness).         *)
 
-Running(m) == st.M[m].pc = "run" /\ st.M[m].wake = "none" /\ st.G[st.M[m].curg] = "running"
+\* A running G's M, not inside wakep; a G whose semrelease hand-off
+\* readied a waiter (yield) does nothing but its goyield next.
+Running(m) == st.M[m].pc = "run" /\ st.M[m].wake = "none" /\ st.G[st.M[m].curg] = "running" /\ ~st.M[m].yield
 
 NewProc(m) ==
     /\ Running(m) /\ st.SpawnLeft > 0 /\ Gfget(st) # NoG
@@ -546,6 +551,21 @@ Ready(m, g) ==
     /\ Running(m) /\ NetWaiting(st, g)
     /\ LET s1 == RunqPut([st EXCEPT !.G[g] = "runnable"], st.M[m].p, g, TRUE) IN
        st' = IF Bug = "ready-no-wakep" THEN s1 ELSE CallWakep(s1, m)
+
+\* semrelease1's direct hand-off (GoyieldOn): readyWithTime readies the
+\* waiter g as Ready does, and the G's goyield is its next action.
+ReadyHandoff(m, g) ==
+    /\ GoyieldOn /\ Running(m) /\ NetWaiting(st, g)
+    /\ LET s1 == RunqPut([st EXCEPT !.G[g] = "runnable", !.M[m].yield = TRUE], st.M[m].p, g, TRUE) IN
+       st' = IF Bug = "ready-no-wakep" THEN s1 ELSE CallWakep(s1, m)
+
+\* goyield_m: the G to its P's ring tail (runqput, next = FALSE), then
+\* schedule; the hand-off's ready made the wakep.
+Goyield(m) ==
+    /\ st.M[m].pc = "run" /\ st.M[m].wake = "none" /\ st.G[st.M[m].curg] = "running" /\ st.M[m].yield
+    /\ LET g == st.M[m].curg IN
+       st' = RunqPut([st EXCEPT !.G[g] = "runnable", !.M[m].curg = NoG, !.M[m].pc = "sched", !.M[m].yield = FALSE],
+                     st.M[m].p, g, FALSE)
 
 \* Under gcwaiting, entersyscall stops its P for the stop-the-world at once.
 EnterSyscall(m) ==
@@ -1076,7 +1096,7 @@ WakeStep(m) == Wakep(m) \/ WakepSkip(m) \/ WakepStartM(m) \/ WakepNoP(m)
 PreemptEnabled(p) ==
     /\ st.P[p].status = "running" /\ HasHolder(st, p)
     /\ LET m == Holder(st, p) IN
-       st.M[m].curg # NoG /\ st.G[st.M[m].curg] = "running" /\ st.M[m].wake = "none"
+       st.M[m].curg # NoG /\ st.G[st.M[m].curg] = "running" /\ st.M[m].wake = "none" /\ ~st.M[m].yield
 Preempt(p) ==
     /\ PreemptEnabled(p)
     /\ LET m == Holder(st, p)
@@ -1280,7 +1300,7 @@ SchedStep(m) ==
 
 GoroutineStep(m) ==
     \/ NewProc(m) \/ GoExit(m) \/ Gosched(m) \/ Park(m)
-    \/ (\E g \in Gs : Ready(m, g)) \/ EnterSyscall(m)
+    \/ (\E g \in Gs : Ready(m, g)) \/ (\E g \in Gs : ReadyHandoff(m, g)) \/ Goyield(m) \/ EnterSyscall(m)
     \/ EnterSyscallBlock(m) \/ LockOSThread(m) \/ UnlockOSThread(m)
     \/ ExitSyscallFast(m) \/ ExitSyscallOldP(m) \/ ExitSyscallIdleP(m) \/ ExitSyscallNoP(m)
     \/ (\E d \in 1..NTimers : TimerSleep(m, d))
@@ -1363,6 +1383,7 @@ TypeOK ==
                      /\ st.M[m].tainted \in BOOLEAN
                      /\ st.M[m].victim \in Ps \cup {NoP}
                      /\ st.M[m].oldp \in Ps \cup {NoP}
+                     /\ st.M[m].yield \in BOOLEAN
                      /\ st.M[m].wasspinning \in BOOLEAN
                      /\ st.M[m].polluntil \in 0..NTimers + 1
                      /\ st.M[m].checked \in BOOLEAN
@@ -1467,6 +1488,7 @@ InvMShape ==
         LET r == st.M[m] IN
         /\ r.scan # {} => r.pc \in {"steal", "stealnext", "recheckrunqs"}
         /\ r.victim # NoP => r.pc = "stealnext"
+        /\ r.yield => (GoyieldOn /\ r.pc = "run" /\ r.p # NoP /\ r.curg # NoG /\ st.G[r.curg] = "running")
         /\ r.oldp # NoP => (r.pc = "run" /\ r.p = NoP /\ r.curg # NoG /\ st.G[r.curg] = "syscall")
         /\ r.wake # "none" => /\ r.p # NoP
                               /\ \/ r.pc \in {"run", "resetspin", "startlocked"} /\ r.curg # NoG

@@ -113,7 +113,7 @@ func TestKeyMapping(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const label = `st=[G |-> <<"running", "idle">>, GCWaiting |-> false, M |-> (0 :> [curg |-> 1, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> 0, pc |-> "run", scan |-> {}, spinning |-> false, wake |-> "none", tainted |-> false, victim |-> -1, oldp |-> -1] @@ 1 :> [curg |-> 0, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> -1, pc |-> "idle", scan |-> {}, spinning |-> false, wake |-> "none", tainted |-> false, victim |-> -1, oldp |-> -1] @@ 2 :> [curg |-> 0, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> -1, pc |-> "idle", scan |-> {}, spinning |-> false, wake |-> "none", tainted |-> false, victim |-> -1, oldp |-> -1]), NMSpinning |-> 0, NPIdle |-> 1, NeedSpinning |-> false, NilRead |-> false, RetakeP |-> -1, P |-> (0 :> [ring |-> <<>>, runnext |-> 0, status |-> "running", tick |-> 0] @@ 1 :> [ring |-> <<>>, runnext |-> 0, status |-> "idle", tick |-> 0]), Procs |-> 2, Runq |-> <<>>, STWLeft |-> 0, STWPhase |-> "none", SpawnLeft |-> 1, StopWait |-> 0]`
+	const label = `st=[G |-> <<"running", "idle">>, GCWaiting |-> false, M |-> (0 :> [curg |-> 1, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> 0, pc |-> "run", scan |-> {}, spinning |-> false, wake |-> "none", tainted |-> false, victim |-> -1, oldp |-> -1, yield |-> false] @@ 1 :> [curg |-> 0, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> -1, pc |-> "idle", scan |-> {}, spinning |-> false, wake |-> "none", tainted |-> false, victim |-> -1, oldp |-> -1, yield |-> false] @@ 2 :> [curg |-> 0, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> -1, pc |-> "idle", scan |-> {}, spinning |-> false, wake |-> "none", tainted |-> false, victim |-> -1, oldp |-> -1, yield |-> false]), NMSpinning |-> 0, NPIdle |-> 1, NeedSpinning |-> false, NilRead |-> false, RetakeP |-> -1, P |-> (0 :> [ring |-> <<>>, runnext |-> 0, status |-> "running", tick |-> 0] @@ 1 :> [ring |-> <<>>, runnext |-> 0, status |-> "idle", tick |-> 0]), Procs |-> 2, Runq |-> <<>>, STWLeft |-> 0, STWPhase |-> "none", SpawnLeft |-> 1, StopWait |-> 0]`
 	vars, err := tlacheck.ParseAssignments(label)
 	if err != nil {
 		t.Fatal(err)
@@ -177,8 +177,8 @@ func TestKeyMappingPoll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const m0 = `[curg |-> 1, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> 0, pc |-> "run", scan |-> {}, spinning |-> false, wake |-> "none", tainted |-> false, victim |-> -1, oldp |-> -1, wasspinning |-> false, polluntil |-> 0, checked |-> false, inherit |-> false]`
-	const m1 = `[curg |-> 0, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> -1, pc |-> "idle", scan |-> {}, spinning |-> false, wake |-> "none", tainted |-> false, victim |-> -1, oldp |-> -1, wasspinning |-> false, polluntil |-> 0, checked |-> false, inherit |-> false]`
+	const m0 = `[curg |-> 1, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> 0, pc |-> "run", scan |-> {}, spinning |-> false, wake |-> "none", tainted |-> false, victim |-> -1, oldp |-> -1, yield |-> false, wasspinning |-> false, polluntil |-> 0, checked |-> false, inherit |-> false]`
+	const m1 = `[curg |-> 0, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> -1, pc |-> "idle", scan |-> {}, spinning |-> false, wake |-> "none", tainted |-> false, victim |-> -1, oldp |-> -1, yield |-> false, wasspinning |-> false, polluntil |-> 0, checked |-> false, inherit |-> false]`
 	label := `st=[G |-> <<"running", "idle">>, GCWaiting |-> false, M |-> (0 :> ` + m0 + ` @@ 1 :> ` + m1 + `), NMSpinning |-> 0, NPIdle |-> 1, NeedSpinning |-> false, NilRead |-> false, RetakeP |-> -1, P |-> (0 :> [ring |-> <<>>, runnext |-> 0, status |-> "running", tick |-> 0] @@ 1 :> [ring |-> <<>>, runnext |-> 0, status |-> "idle", tick |-> 0]), Procs |-> 2, Runq |-> <<>>, STWLeft |-> 0, STWPhase |-> "none", SpawnLeft |-> 1, StopWait |-> 0, LastPoll |-> true, PollUntil |-> 0, TimerP |-> <<-1, -1>>, TimerWhen |-> <<0, 0>>]`
 	key := func(text string) string {
 		t.Helper()

@@ -31,7 +31,8 @@ package tlacheck
 // them the test command took 10 min 58 s; and GMP_hist_38860 (golang/go#38860
 // at GMP_timers' bounds, 12652 states to its deadlock: 1 m 46 s, TLC 19 s);
 // GMP_timers_g2 (GMP_timers with two Gs, 193302 states: an hour of
-// tla-checker, so .ci/run's no-jar pass leaves it out as it does GMP_np3). In the default tier the
+// tla-checker, so .ci/run's no-jar pass leaves it out as it does GMP_np3);
+// GMP_goyield (semrelease's hand-off and goyield, 8696 states). In the default tier the
 // explorer checks their bounds, the impl's comparison and the explorer
 // catch their seeded bugs, and TLC, when present, checks the cfgs and
 // compares the graph it dumps for each passing one with the spec's
@@ -47,4 +48,4 @@ var LongCfgs = map[string]bool{"GMP_np3": true, "GMP_go121": true, "GMP_live": t
 	"GMP_go122": true, "GMP_injectlist": true, "GMP_lockosthread": true, "GMP_syscallblock": true, "GMP_p2_tick1": true,
 	"GMP_hist_52934": true, "GMP_stw": true, "GMP_bug_findrunnable_ignores_gcwaiting": true, "GMP_hist_13546": true,
 	"GMP_bug_procresize_drops_runq": true, "GMP_timers": true, "GMP_bug_timers_not_stolen": true, "GMP_pollblock": true,
-	"GMP_timers_p1": true, "GMP_bug_handoffp_ignores_poller": true, "GMP_hist_38860": true, "GMP_timers_g2": true}
+	"GMP_timers_p1": true, "GMP_bug_handoffp_ignores_poller": true, "GMP_hist_38860": true, "GMP_timers_g2": true, "GMP_goyield": true}
