@@ -962,7 +962,7 @@ func (c *checker) longRetake(s spec.State, p int) (spec.State, error) {
 	if h < 0 || s.M[h].PC != spec.MRun || s.G[s.M[h].CurG] != spec.GSyscall || s.RetakeP != 0 {
 		return s, fmt.Errorf("spec: sysmon: Retake(p%d) is not enabled (p%d's G is not in a syscall, or sysmon holds a P)", p, p)
 	}
-	s.M[h].P = spec.NoP
+	s.M[h].P, s.M[h].OldP = spec.NoP, int8(p)+1
 	s.RetakeP = int8(p) + 1
 	return s, nil
 }
