@@ -27,7 +27,9 @@ func runMutate(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		`Makes mutants of impl/, spec/ and the TLA+ modules and runs the checks on each
 (docs/mutation.md): operator mutants listed by go-gremlins (pinned, run with
 'go run'), semantic mutants from internal/mutate's catalog. Go mutants run on an
-overlay (go test -c -overlay), never a copy of the tree; TLA+ mutants in a
+overlay (go test -c -overlay), never a copy of the tree: the operator mutants
+of a package all in one build (a mutant schema, each behind a run-time switch),
+the rest one build each; TLA+ mutants in a
 temporary directory with tla-checker (and TLC with -tlc or TLA2TOOLS_JAR).
 Every technique is first run on the unmutated tree: one that fails there is
 reported and not used. Run it in a clean worktree of the commit to measure.
@@ -44,6 +46,7 @@ least -min-rate in every area.`)
 	parallel := fs.Int("parallel", 2, "mutants judged at once (1..2: the checks are CPU-bound)")
 	mutantTimeout := fs.Duration("mutant-timeout", mutate.DefaultMutantTimeout, "time limit per mutant, builds included (a mutant cut short is inconclusive)")
 	partTimeout := fs.Duration("test-timeout", mutate.DefaultPartTimeout, "-test.timeout of each test binary run (a hang is a kill)")
+	noSchemata := fs.Bool("no-schemata", false, "build every Go mutant on its own overlay instead of its package's mutant schema (one build per package, the mutant chosen at run time)")
 	matrix := fs.Bool("matrix", false, "run every technique on every mutant (the full kill matrix), not only up to the first kill")
 	tlc := fs.String("tlc", os.Getenv("TLA2TOOLS_JAR"), "tla2tools.jar: also check TLA+ mutants with TLC (default $TLA2TOOLS_JAR)")
 	report := fs.String("report", "", "write the summary and the kill matrix (markdown) to this file")
@@ -182,7 +185,7 @@ least -min-rate in every area.`)
 	done := 0
 	r := mutate.NewRunner(mutate.Options{
 		Root: *root, Parallel: *parallel, MutantTimeout: *mutantTimeout, PartTimeout: *partTimeout,
-		Matrix: *matrix, TLC: *tlc, Log: log, TLAModules: tlaMods,
+		Matrix: *matrix, TLC: *tlc, Log: log, TLAModules: tlaMods, NoSchemata: *noSchemata,
 		OnResult: func(res mutate.Result) {
 			done++
 			fmt.Fprintf(log, "[%d/%d] %s\n", done, len(sel), res.Line())
