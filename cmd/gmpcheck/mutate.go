@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -41,6 +42,7 @@ least -min-rate in every area.`)
 	kinds := fs.String("kinds", "operator,semantic", "which mutants: operator (go-gremlins), semantic (the catalog)")
 	sample := fs.Int("sample", 0, "judge only this many mutants, chosen at random by -seed (0: all)")
 	seed := fs.Uint64("seed", 0, "the sample's seed (0: one from the clock, printed)")
+	shuffle := fs.Bool("shuffle", false, "judge the selected catalog mutants first, then the operator mutants in an order shuffled by -seed, so that a run cut short has judged the catalog and a random sample of the rest")
 	perArea := fs.Bool("per-area", false, "-sample n takes n mutants from each area rather than n in all")
 	fullCatalog := fs.Bool("full-catalog", false, "with -sample: sample the operator mutants only and judge every catalog mutant")
 	parallel := fs.Int("parallel", 2, "mutants judged at once (1..2: the checks are CPU-bound)")
@@ -158,6 +160,22 @@ least -min-rate in every area.`)
 		fmt.Fprintf(log, "mutate: sample of %d out of %d mutants, seed %d (rerun: -sample %d -seed %d%s)\n", len(sel), n, *seed, *sample, *seed,
 			map[bool]string{true: " -per-area"}[*perArea])
 		sel = append(sel, keep...)
+	}
+	if *shuffle {
+		if *seed == 0 {
+			*seed = uint64(time.Now().UnixNano())
+		}
+		var sem, ops []mutate.Mutant
+		for _, m := range sel {
+			if m.Kind == mutate.KindSemantic {
+				sem = append(sem, m)
+			} else {
+				ops = append(ops, m)
+			}
+		}
+		rand.New(rand.NewPCG(*seed, *seed^0x5eed)).Shuffle(len(ops), func(i, j int) { ops[i], ops[j] = ops[j], ops[i] })
+		sel = append(sem, ops...)
+		fmt.Fprintf(log, "mutate: %d mutants in an order shuffled by seed %d (rerun: -shuffle -seed %d)\n", len(sel), *seed, *seed)
 	}
 	if *list {
 		for _, m := range sel {
