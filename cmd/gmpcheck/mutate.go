@@ -54,6 +54,7 @@ least -min-rate in every area.`)
 	report := fs.String("report", "", "write the summary and the kill matrix (markdown) to this file")
 	list := fs.Bool("list", false, "list the selected mutants and exit")
 	minRate := fs.Float64("min-rate", 0.95, "the kill rate each area must reach to pass (0..1)")
+	resume := fs.String("resume", "", "a -json output of an earlier run of the same selection: its judged mutants are not run again and count in this run's summary (a full run in pieces)")
 	root := fs.String("root", "", "the module root to mutate (default: the checkout above the working directory)")
 	if code, ok := fs.parse(args, stdout, stderr); !ok {
 		return code
@@ -177,6 +178,23 @@ least -min-rate in every area.`)
 		sel = append(sem, ops...)
 		fmt.Fprintf(log, "mutate: %d mutants in an order shuffled by seed %d (rerun: -shuffle -seed %d)\n", len(sel), *seed, *seed)
 	}
+	var earlier []mutate.Result
+	if *resume != "" {
+		prev, err := readMutationResults(*resume)
+		if err != nil {
+			return usageError(stderr, "mutate", "-resume: %v", err)
+		}
+		var rest []mutate.Mutant
+		for _, m := range sel {
+			if r, ok := prev[m.ID]; ok {
+				earlier = append(earlier, r)
+			} else {
+				rest = append(rest, m)
+			}
+		}
+		fmt.Fprintf(log, "mutate: -resume %s: %d of the %d selected mutants already judged there, %d to run\n", *resume, len(earlier), len(sel), len(rest))
+		sel = rest
+	}
 	if *list {
 		for _, m := range sel {
 			fmt.Fprintf(stdout, "%s\t%s\t%s\n", m.Area, m.ID, m.What)
@@ -224,7 +242,7 @@ least -min-rate in every area.`)
 			fmt.Fprintf(log, "mutate: the baseline FAILS technique %s (%s): its verdicts are not used\n", t, why)
 		}
 	}
-	results = r.Run(ctx, sel)
+	results = append(earlier, r.Run(ctx, sel)...)
 	fmt.Fprintln(log)
 	mutate.WriteSummary(log, results)
 	if *report != "" {
@@ -320,4 +338,34 @@ func writeMutationReport(path string, rs []mutate.Result, base []mutate.TechResu
 	}
 	fmt.Fprintln(f, "```")
 	return f.Close()
+}
+
+// readMutationResults reads the mutant rows of a 'gmpcheck mutate -json'
+// output: the judged ones (not inconclusive), by mutant ID.
+func readMutationResults(path string) (map[string]mutate.Result, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]mutate.Result{}
+	for i, line := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		var row struct {
+			Kind   string         `json:"kind"`
+			Result *mutate.Result `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(line), &row); err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", path, i+1, err)
+		}
+		if row.Kind == "mutant" && row.Result != nil && row.Result.Status != mutate.Inconclusive {
+			r := *row.Result
+			if r.Status == mutate.Survived {
+				r.Equivalent = mutate.Equivalents[r.Mutant.ID] // as argued now
+			}
+			out[r.Mutant.ID] = r
+		}
+	}
+	return out, nil
 }
