@@ -113,3 +113,42 @@ func TestMutationKillSpecScanString(t *testing.T) {
 		}
 	}
 }
+
+// TestMutationKillMechSpecHandoffpWakesPoller kills the catalog mutant
+// spec/handoffp-timers-no-wakenetpoller: handoffp idles a P with a timer
+// while an M sleeps in netpoll past that timer, and must break the sleep
+// (wakeNetPoller), or the timer waits for the poller's own deadline. No
+// explored bound of the other checks reached a handoffp of a P with
+// timers under a poller sleeping later.
+func TestMutationKillMechSpecHandoffpWakesPoller(t *testing.T) {
+	md, err := NewModel(Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 0, SchedTick: 1, Netpoll: true, PollBlock: true, Timers: 2, SyscallBlock: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := md.Init()
+	s.G[2], s.TimerP[2], s.TimerWhen[2] = GWaiting, 1, 1 // g2's timer on p0, due in a tick
+	s.M[1] = MState{PC: MNetpoll, P: NoP}                // m1 asleep in netpoll until +2
+	s.LastPoll, s.PollUntil = false, 3
+	if err := md.Check(s); err != nil {
+		t.Fatal(err)
+	}
+	var block *Action
+	for _, a := range md.Enabled(s) {
+		if a.Kind == ActEnterSyscallBlock && a.M == 0 {
+			block = &a
+		}
+	}
+	if block == nil {
+		t.Fatalf("m0 cannot enter a blocking syscall: %v", md.Enabled(s))
+	}
+	ns, err := md.Step(s, *block)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ns.P[0].Status != PIdle {
+		t.Fatalf("want p0 idled by handoffp: %v", ns)
+	}
+	if ns.M[1].PC != MNetpollRet {
+		t.Fatalf("handoffp idled p0 with a timer due before the poller's deadline and the poller sleeps on: %v", ns)
+	}
+}

@@ -74,7 +74,7 @@ var (
 	// techSpecMechanisms are the spec's tests of the poller, timers,
 	// LockOSThread, procresize, injectglist and the steps' granularity.
 	techSpecMechanisms = Technique{Name: "spec-mechanisms", Parts: []Part{
-		{Pkg: "spec", Run: "^(TestPoll(BoundsOffChangeNothing|BlockPasses|InvariantBites|ersExclude|BoundsValidate)|TestHandoffpLastPollerClause|TestTimer(sPass|LivenessNeedsAQuietNetwork|Steps)|TestStartLockedM(BeforeThePark|AfterThePark)|TestLockedGExitEndsItsM|TestEnterSyscallBlockHandsOff|TestLockedAndSyscallBlockPass|TestProcResizeShrinkEndsTheStealScan|TestInjectglist(FinalWakep|GlobalWay)|TestSpinLimitReadApartFromBecomeSpinning|TestTopReadsOneWordPerStep|TestResetSpinningAfterTheFind|TestRecheckNeedsTheLiveIdleMask|TestRunnextStarvesTheRing|TestCycleFairnessCheckBites|TestMutationKillSpecMech.*)$"},
+		{Pkg: "spec", Run: "^(TestPoll(BoundsOffChangeNothing|BlockPasses|InvariantBites|ersExclude|BoundsValidate)|TestHandoffpLastPollerClause|TestTimer(sPass|LivenessNeedsAQuietNetwork|Steps)|TestStartLockedM(BeforeThePark|AfterThePark)|TestLockedGExitEndsItsM|TestEnterSyscallBlockHandsOff|TestLockedAndSyscallBlockPass|TestProcResizeShrinkEndsTheStealScan|TestInjectglist(FinalWakep|GlobalWay)|TestSpinLimitReadApartFromBecomeSpinning|TestTopReadsOneWordPerStep|TestResetSpinningAfterTheFind|TestRecheckNeedsTheLiveIdleMask|TestRunnextStarvesTheRing|TestCycleFairnessCheckBites|TestMutationKillMech.*)$"},
 	}}
 	techExplorer = Technique{Name: "explorer", Parts: []Part{
 		{Pkg: "spec", Run: "^(TestCorrectModelPasses|TestSeededBugsAreFound|TestOldReleasesLoseWakeup|TestNonAtomicScanNeedsRecheckRunqs|TestAllGroupsViolations|TestCutLivenessIsInconclusive|TestCutShortIsIncomplete)$"},
