@@ -438,12 +438,12 @@ func (f *schemaFile) renderRange(b *bytes.Buffer, start, end int, sites []*schem
 
 func (f *schemaFile) off(p token.Pos) int { return f.tf.Offset(p) }
 
-// args are the switch arguments: the original operator, then up to two
-// (mutant number, operator) pairs.
+// args are the switch arguments: up to two (mutant number, operator)
+// pairs; the original operator is in the helper's name (schemaFastPaths).
 func (s *schemaSite) args() string {
 	a := [2]schemaAlt{}
 	copy(a[:], s.alts)
-	return fmt.Sprintf("%d, %d, %d, %d, %d", s.op, a[0].id, a[0].to, a[1].id, a[1].to)
+	return fmt.Sprintf("%d, %d, %d, %d", a[0].id, a[0].to, a[1].id, a[1].to)
 }
 
 func (s *schemaSite) ids() string {
@@ -468,7 +468,7 @@ func (f *schemaFile) renderSite(b *bytes.Buffer, s *schemaSite, sites []*schemaS
 			return
 		}
 		helper := map[siteKind]string{siteEq: "EqB", siteOrd: "Ord", siteArith: "Arith", siteInt: "Int", siteShift: "Shift"}[s.kind]
-		fmt.Fprintf(b, "%s%s(", schemaPrefix, helper)
+		fmt.Fprintf(b, "%s%s%s(", schemaPrefix, helper, opName(s.op))
 		if s.conv[0] != "" {
 			b.WriteString(s.conv[0] + "(")
 		}
@@ -497,14 +497,14 @@ func (f *schemaFile) renderSite(b *bytes.Buffer, s *schemaSite, sites []*schemaS
 		}
 		fmt.Fprintf(b, ", %s)", s.ids())
 	case *ast.IncDecStmt:
-		fmt.Fprintf(b, "%sIncDec(&(", schemaPrefix)
+		fmt.Fprintf(b, "%sIncDec%s(&(", schemaPrefix, opName(s.op))
 		sub(x.X)
 		b.WriteString(")")
 		b.Write(f.src[f.off(x.X.End()):f.off(s.opPos)])
 		fmt.Fprintf(b, ", %s)", s.args())
 	case *ast.AssignStmt:
 		helper := map[siteKind]string{siteAssign: "AssignArith", siteAssignInt: "AssignInt", siteAssignShift: "AssignShift"}[s.kind]
-		fmt.Fprintf(b, "%s%s(&(", schemaPrefix, helper)
+		fmt.Fprintf(b, "%s%s%s(&(", schemaPrefix, helper, opName(s.op))
 		sub(x.Lhs[0])
 		b.WriteString(")")
 		b.Write(f.src[f.off(x.Lhs[0].End()):f.off(s.opPos)])

@@ -22,7 +22,62 @@ func schemaHelperFile(pkgName string) []byte {
 		fmt.Fprintf(&consts, "\t%s%s = %d // %s\n", schemaPrefix, opName(op), op, op)
 	}
 	r := strings.NewReplacer("PKG", pkgName, "PFX", schemaPrefix, "ENV", MutantEnv, "CONSTS", consts.String())
-	return []byte(r.Replace(schemaHelperTemplate))
+	return []byte(r.Replace(schemaHelperTemplate) + schemaFastPaths())
+}
+
+// A schemaWrap is one helper's signature, for its per-operator fast paths.
+type schemaWrap struct {
+	helper, tparams, params, args, ret string
+	ops                                []token.Token
+}
+
+var schemaWraps = []schemaWrap{
+	{"Ord", "[T cmp.Ordered]", "x, y T", "x, y", " bool", []token.Token{token.LSS, token.LEQ, token.GTR, token.GEQ}},
+	{"EqB", "", "eq bool", "eq", " bool", []token.Token{token.EQL, token.NEQ}},
+	{"Arith", "[T " + schemaPrefix + "Number]", "x, y T", "x, y", " T", []token.Token{token.ADD, token.SUB, token.MUL, token.QUO}},
+	{"Int", "[T " + schemaPrefix + "Integer]", "x, y T", "x, y", " T", []token.Token{token.ADD, token.SUB, token.MUL, token.QUO,
+		token.REM, token.AND, token.OR, token.XOR, token.AND_NOT}},
+	{"Shift", "[T, U " + schemaPrefix + "Integer]", "x T, y U", "x, y", " T", []token.Token{token.SHL, token.SHR}},
+	{"IncDec", "[T " + schemaPrefix + "Number]", "p *T", "p", "", []token.Token{token.INC, token.DEC}},
+	{"AssignArith", "[T " + schemaPrefix + "Number]", "p *T, y T", "p, y", "", []token.Token{token.ADD_ASSIGN, token.SUB_ASSIGN,
+		token.MUL_ASSIGN, token.QUO_ASSIGN}},
+	{"AssignInt", "[T " + schemaPrefix + "Integer]", "p *T, y T", "p, y", "", []token.Token{token.ADD_ASSIGN, token.SUB_ASSIGN,
+		token.MUL_ASSIGN, token.QUO_ASSIGN, token.REM_ASSIGN, token.AND_ASSIGN, token.OR_ASSIGN, token.XOR_ASSIGN, token.AND_NOT_ASSIGN}},
+	{"AssignShift", "[T, U " + schemaPrefix + "Integer]", "p *T, y U", "p, y", "", []token.Token{token.SHL_ASSIGN, token.SHR_ASSIGN}},
+}
+
+// schemaFastPaths are the helpers the rewritten sites call: one per
+// helper and original operator, small enough for the compiler to inline,
+// which apply the original operator unless one of the site's mutants is
+// on (then the general helper). Without them the spec's explorer ran 2.4
+// times slower on its schema than on the tree.
+func schemaFastPaths() string {
+	var b strings.Builder
+	for _, w := range schemaWraps {
+		for _, op := range w.ops {
+			var expr string
+			switch {
+			case w.helper == "EqB" && op == token.EQL:
+				expr = "return eq"
+			case w.helper == "EqB":
+				expr = "return !eq"
+			case w.helper == "IncDec":
+				expr = "*p" + op.String() + "\n\t\treturn"
+			case w.ret == "":
+				expr = "*p " + op.String() + " y\n\t\treturn"
+			default:
+				expr = "return x " + op.String() + " y"
+			}
+			ret := ""
+			if w.ret != "" {
+				ret = "return "
+			}
+			fmt.Fprintf(&b, "\nfunc %s%s%s%s(%s, a, opa, b, opb int)%s {\n\tif %sant == 0 || %sant != a && %sant != b {\n\t\t%s\n\t}\n\t%s%s%s(%s, %s%s, a, opa, b, opb)\n}\n",
+				schemaPrefix, w.helper, opName(op), w.tparams, w.params, w.ret, schemaPrefix, schemaPrefix, schemaPrefix, expr,
+				ret, schemaPrefix, w.helper, w.args, schemaPrefix, opName(op))
+		}
+	}
+	return b.String()
 }
 
 func opName(op token.Token) string {

@@ -154,17 +154,17 @@ func TestSchemaRewriteKeepsLines(t *testing.T) {
 		t.Fatalf("the schema has %d lines, the file %d", len(b), len(a))
 	}
 	for _, want := range []string{
-		"gmpcheckMutOrd(a , b, ",                       // a < b
-		"gmpcheckMutEqB(p == nil, 44, ",                // p != nil
-		"gmpcheckMutInt(gmpcheckMutInt(",               // nested arithmetic
-		"gmpcheckMutArith(a , b, ",                     // float a / b
-		"gmpcheckMutShift(uint32(1) , n, ",             // the untyped constant converted
+		"gmpcheckMutOrdLSS(a , b, ",                    // a < b
+		"gmpcheckMutEqBNEQ(p == nil, ",                 // p != nil
+		"gmpcheckMutIntADD(gmpcheckMutIntSUB(",         // nested arithmetic
+		"gmpcheckMutArithQUO(a , b, ",                  // float a / b
+		"gmpcheckMutShiftSHL(uint32(1) , n, ",          // the untyped constant converted
 		"gmpcheckMutNeg(a, ",                           // -a
 		"gmpcheckMutNeg(small(1), ",                    // -1 as a small
-		"gmpcheckMutIncDec(&(i), ",                     // i++
-		"gmpcheckMutAssignInt(&(a) , b, ",              // a -= b
-		"gmpcheckMutAssignShift(&(a) , 1, ",            // a <<= 1
-		"gmpcheckMutAssignArith(&(x) , 2, ",            // x /= 2
+		"gmpcheckMutIncDecINC(&(i), ",                  // i++
+		"gmpcheckMutAssignIntSUBASSIGN(&(a) , b, ",     // a -= b
+		"gmpcheckMutAssignShiftSHLASSIGN(&(a) , 1, ",   // a <<= 1
+		"gmpcheckMutAssignArithQUOASSIGN(&(x) , 2, ",   // x /= 2
 		"{ break } else { continue }",                  // continue
 		"(gmpcheckMutOn(",                              // && and ||
 		"const limit = 3 + 1",                          // untouched
