@@ -152,3 +152,51 @@ func TestMutationKillMechSpecHandoffpWakesPoller(t *testing.T) {
 		t.Fatalf("handoffp idled p0 with a timer due before the poller's deadline and the poller sleeps on: %v", ns)
 	}
 }
+
+// TestMutationKillMechSpecLockCheckM0 kills spec/model.go's
+// ExitSyscallLockCheck mutant "s.lockedm(g) >= 0" -> "> 0": in go1.17dev a
+// G locked to m0 that left its syscall through the global queue must send
+// m0 to stoplockedm (MLockedWait), not stopm. The explored bounds of the
+// other checks never reach that step with the G locked to m0 (only the
+// historical cfg does, where it is a failing trace). A breadth-first walk
+// of a one-P model takes the step from every state where it is enabled.
+func TestMutationKillMechSpecLockCheckM0(t *testing.T) {
+	md, err := NewModel(Bounds{Ps: 1, Ms: 2, Gs: 1, Cap: 2, SchedTick: 1, Syscalls: true, LockOSThread: true, Go: Go117dev})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[State]bool{}
+	queue := []State{md.Init()}
+	checked := 0
+	for len(queue) > 0 && len(seen) < 50000 {
+		s := queue[0]
+		queue = queue[1:]
+		if seen[s] {
+			continue
+		}
+		seen[s] = true
+		for _, a := range md.Enabled(s) {
+			next, err := md.Step(s, a)
+			if err != nil {
+				continue
+			}
+			if a.Kind == ActExitSyscallLockCheck {
+				g := s.M[a.M].Inj
+				if lg := s.M[a.M].LockedG; lg != NoG {
+					g = lg
+				}
+				if m := s.lockedm(g); m >= 0 {
+					checked++
+					if next.M[a.M].PC != MLockedWait {
+						t.Fatalf("m%d's lock check with g%d locked to m%d: pc %v, want MLockedWait\n%v", a.M, g, m, next.M[a.M].PC, s)
+					}
+				}
+			}
+			queue = append(queue, next)
+		}
+	}
+	if checked == 0 {
+		t.Fatalf("no lock check of a locked G in %d states", len(seen))
+	}
+	t.Logf("%d lock checks of a locked G in %d states", checked, len(seen))
+}
