@@ -2,12 +2,14 @@ package impl
 
 import (
 	"errors"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/gmpcheck/gmpcheck/spec"
+	"go.uber.org/goleak"
 )
 
 // Tests added for the mutants of docs/mutation.md that every other check
@@ -279,4 +281,31 @@ func TestMutationKillGMDeadlock(t *testing.T) {
 		t.Fatalf("Wait = %v, want ErrDeadlock", err)
 	}
 	s.Shutdown()
+}
+
+// TestMutationKillSchedTaskInSyscallPanics kills impl/task.go's mutant of
+// mustRun ("status != Grunning || m == nil" -> "&&"): a Task method called
+// from inside the G's own Syscall (the G is in _Gsyscall, still on its M)
+// is misuse and must panic as on any G that is not running. The misuse
+// tests only called Task methods on exited Gs, whose M is already nil.
+func TestMutationKillSchedTaskInSyscallPanics(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	s, err := New(Config{Procs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Shutdown()
+	var got any
+	s.Go(func(tk Task) {
+		tk.Syscall(func() {
+			defer func() { got = recover() }()
+			tk.Gosched()
+		})
+	})
+	if err := s.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if msg, _ := got.(string); !strings.Contains(msg, "not running") {
+		t.Fatalf("Gosched inside the G's own Syscall: recovered %v, want a 'not running' panic", got)
+	}
 }

@@ -1,6 +1,9 @@
 package spec
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Tests added for the mutants of docs/mutation.md that every other check
 // let live. Each names the mutant it kills.
@@ -160,6 +163,9 @@ func TestMutationKillMechSpecHandoffpWakesPoller(t *testing.T) {
 // other checks never reach that step with the G locked to m0 (only the
 // historical cfg does, where it is a failing trace). A breadth-first walk
 // of a one-P model takes the step from every state where it is enabled.
+// It also kills spec/check.go:164:71 (InvMShape's "exactly one of Inj and
+// LockedG" at MExitLockCheck, == -> !=): every state of the walk with an M
+// at the check must pass that clause of Check.
 func TestMutationKillMechSpecLockCheckM0(t *testing.T) {
 	md, err := NewModel(Bounds{Ps: 1, Ms: 2, Gs: 1, Cap: 2, SchedTick: 1, Syscalls: true, LockOSThread: true, Go: Go117dev})
 	if err != nil {
@@ -167,7 +173,7 @@ func TestMutationKillMechSpecLockCheckM0(t *testing.T) {
 	}
 	seen := map[State]bool{}
 	queue := []State{md.Init()}
-	checked := 0
+	checked, atCheck := 0, 0
 	for len(queue) > 0 && len(seen) < 50000 {
 		s := queue[0]
 		queue = queue[1:]
@@ -175,6 +181,17 @@ func TestMutationKillMechSpecLockCheckM0(t *testing.T) {
 			continue
 		}
 		seen[s] = true
+		for m := 0; m < s.NumMs(); m++ {
+			if s.M[m].PC == MExitLockCheck {
+				atCheck++
+				// go1.17dev's own bug (golang/go#46524: an M at the check
+				// handed a P by startlockedm) is an InvMShape failure too;
+				// the mutated clause's message is another.
+				if err := md.Check(s); err != nil && strings.Contains(err.Error(), "about to read the lockedm") {
+					t.Fatalf("a reachable state with m%d about to read the lockedm fails Check: %v\n%v", m, err, s)
+				}
+			}
+		}
 		for _, a := range md.Enabled(s) {
 			next, err := md.Step(s, a)
 			if err != nil {
@@ -195,8 +212,8 @@ func TestMutationKillMechSpecLockCheckM0(t *testing.T) {
 			queue = append(queue, next)
 		}
 	}
-	if checked == 0 {
-		t.Fatalf("no lock check of a locked G in %d states", len(seen))
+	if checked == 0 || atCheck == 0 {
+		t.Fatalf("%d lock checks of a locked G, %d states at the check, in %d states", checked, atCheck, len(seen))
 	}
-	t.Logf("%d lock checks of a locked G in %d states", checked, len(seen))
+	t.Logf("%d lock checks of a locked G, %d states at the check (each passes Check), in %d states", checked, atCheck, len(seen))
 }
