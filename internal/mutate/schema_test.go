@@ -210,13 +210,13 @@ func TestSchemaRewriteKeepsLines(t *testing.T) {
 // mutant prints; with no switch on, the schema prints what the tree does;
 // and the mutants do change the output (the schema bites). The overlay
 // mutants that do not compile are the ones the schema left out. The
-// default tier builds every fourth mutant's overlay (about 17 builds), the
+// default tier builds every sixth mutant's overlay (about 12 builds), the
 // long tier (GMPCHECK_LONG=1) all of them.
 func TestSchemaMatchesOverlay(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the fixture once per mutant")
 	}
-	every := 4
+	every := 6
 	if os.Getenv("GMPCHECK_LONG") == "1" {
 		every = 1
 	}
