@@ -309,3 +309,55 @@ func TestMutationKillSchedTaskInSyscallPanics(t *testing.T) {
 		t.Fatalf("Gosched inside the G's own Syscall: recovered %v, want a 'not running' panic", got)
 	}
 }
+
+// TestMutationKillSchedClampMicros kills impl/timers.go's clampMicros
+// mutant 1<<31-1 -> 1>>31-1 (every event's microseconds become -1): the
+// conversion keeps a duration in range, negative ones at 0.
+func TestMutationKillSchedClampMicros(t *testing.T) {
+	for _, c := range []struct {
+		ns   int64
+		want int32
+	}{{5000, 5}, {-7, 0}, {0, 0}, {1 << 62, 1<<31 - 1}} {
+		if got := clampMicros(c.ns); got != c.want {
+			t.Errorf("clampMicros(%d) = %d, want %d", c.ns, got, c.want)
+		}
+	}
+}
+
+// TestMutationKillSchedStartTheWorldWakepEvent kills impl/stw.go's mutant
+// of startTheWorldWakep's event (P -1 -> +1): the stopper's wakep is taken
+// with no P, as the spec's StartTheWorldWakep, and its event says so.
+func TestMutationKillSchedStartTheWorldWakepEvent(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	var mu sync.Mutex
+	var evs []Event
+	s, err := New(Config{Procs: 2, Trace: func(e Event) {
+		mu.Lock()
+		evs = append(evs, e)
+		mu.Unlock()
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Shutdown()
+	if err := s.StopTheWorld(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.StartTheWorld(); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	found := false
+	for _, e := range evs {
+		if e.Kind == EvAction && e.Action == spec.ActStartTheWorldWakep {
+			found = true
+			if e.P != -1 || e.M != -1 {
+				t.Errorf("StartTheWorldWakep's event names M %d P %d, want -1 and -1: %+v", e.M, e.P, e)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no StartTheWorldWakep in %d events", len(evs))
+	}
+}

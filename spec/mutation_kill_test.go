@@ -217,3 +217,18 @@ func TestMutationKillMechSpecLockCheckM0(t *testing.T) {
 	}
 	t.Logf("%d lock checks of a locked G, %d states at the check (each passes Check), in %d states", checked, atCheck, len(seen))
 }
+
+// TestMutationKillSpecDropSpinShape kills spec/check.go's MDropSpin shape
+// clause mutant (P != NoP || CurG != NoG || !Spinning, first || -> &&):
+// an M dropping its spinning state still holding a P must fail InvMShape
+// with that clause's message, whatever else holds.
+func TestMutationKillSpecDropSpinShape(t *testing.T) {
+	md, _ := NewModel(Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1})
+	s := md.Init()
+	s.M[1] = MState{PC: MDropSpin, P: 1, Spinning: true}
+	s.NMSpinning = 1
+	err := md.Check(s)
+	if err == nil || !strings.Contains(err.Error(), "dropping spinning") {
+		t.Fatalf("an M at MDropSpin holding p1: Check says %v, want InvMShape's dropping-spinning clause", err)
+	}
+}
