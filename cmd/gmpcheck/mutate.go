@@ -201,13 +201,17 @@ least -min-rate in every area.`)
 		}
 		return exitPass
 	}
-	var used []mutate.Area
+	var used []mutate.Area // the areas of the mutants judged, here or in the -resume file
 	for _, a := range mutate.Areas {
+		in := false
 		for _, m := range sel {
-			if m.Area == a {
-				used = append(used, a)
-				break
-			}
+			in = in || m.Area == a
+		}
+		for _, r := range earlier {
+			in = in || r.Mutant.Area == a
+		}
+		if in {
+			used = append(used, a)
 		}
 	}
 	fmt.Fprintf(log, "mutate: %d mutants in %v; root %s; %d at a time\n", len(sel), used, *root, *parallel)
@@ -228,8 +232,13 @@ least -min-rate in every area.`)
 			out.row("mutant", map[string]any{"result": res})
 		},
 	})
-	fmt.Fprintln(log, "mutate: baseline (every technique on the unmutated tree)")
-	base, err := r.Baseline(ctx, used)
+	var base []mutate.TechResult
+	if len(sel) > 0 || len(earlier) == 0 {
+		fmt.Fprintln(log, "mutate: baseline (every technique on the unmutated tree)")
+		base, err = r.Baseline(ctx, used)
+	} else {
+		fmt.Fprintln(log, "mutate: every selected mutant was judged in the -resume file: no baseline, no run")
+	}
 	for _, tr := range base {
 		out.row("baseline", map[string]any{"technique": tr.Technique, "outcome": tr.Outcome, "seconds": tr.Elapsed.Seconds(), "detail": tr.Detail})
 	}
