@@ -232,3 +232,25 @@ func TestMutationKillSpecDropSpinShape(t *testing.T) {
 		t.Fatalf("an M at MDropSpin holding p1: Check says %v, want InvMShape's dropping-spinning clause", err)
 	}
 }
+
+// TestMutationKillSpecMaxPsEnabled kills spec/model.go's preemption loop
+// mutant p < nP -> p <= nP, which reads one P past the model's: harmless
+// below MaxPs (that slot is never running), an index out of range at
+// MaxPs, the bound the trace checker uses for GOMAXPROCS 8. No explored
+// bound of the other checks has eight Ps.
+func TestMutationKillSpecMaxPsEnabled(t *testing.T) {
+	md, err := NewModel(Bounds{Ps: MaxPs, Ms: MaxPs, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := md.Init()
+	for range 20 {
+		acts := md.Enabled(s)
+		if len(acts) == 0 {
+			break
+		}
+		if s, err = md.Step(s, acts[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
