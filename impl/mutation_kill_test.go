@@ -361,3 +361,59 @@ func TestMutationKillSchedStartTheWorldWakepEvent(t *testing.T) {
 		t.Fatalf("no StartTheWorldWakep in %d events", len(evs))
 	}
 }
+
+// TestMutationKillSchedRetakeAfterForcePreempt kills impl/sysmon.go's
+// mutant "!sysretake && first sight" -> "||": a P whose G has held it for
+// a whole time slice and is now in a syscall (it cannot see the preempt
+// request) is retaken at once, without the one sysmon tick a syscall gets
+// on first sight. sysmon's pass takes its clock as an argument, so the
+// test drives two passes with chosen times on the deterministic driver.
+func TestMutationKillSchedRetakeAfterForcePreempt(t *testing.T) {
+	d, err := NewDriver(Config{Procs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := d.Sched()
+	defer s.Shutdown()
+	// A first syscall, over before sysmon looks: p0's syscalltick moves
+	// on, so the next one is a syscall sysmon has not seen.
+	if err := d.EnterSyscall(0); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.ExitSyscall(0); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.retake(0); n != 0 {
+		t.Fatalf("first pass, g1 running: took %d Ps", n)
+	}
+	if err := d.EnterSyscall(0); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.retake(s.cfg.ForcePreempt); n != 1 {
+		t.Fatalf("a pass a time slice later, g1 in a syscall since: took %d Ps, want p0 retaken at once", n)
+	}
+}
+
+// TestMutationKillSchedReadyNilG kills impl/task.go's Ready mutant
+// (!ok || gp == nil || ... -> !ok && gp == nil || ...): Ready of a nil *G
+// is misuse reported as an error, not a nil dereference.
+func TestMutationKillSchedReadyNilG(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	s, err := New(Config{Procs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Shutdown()
+	var rerr error
+	var rec any
+	s.Go(func(tk Task) {
+		defer func() { rec = recover() }()
+		rerr = tk.Ready((*G)(nil))
+	})
+	if err := s.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if rec != nil || rerr == nil {
+		t.Fatalf("Ready((*G)(nil)): error %v, panic %v; want an error", rerr, rec)
+	}
+}
