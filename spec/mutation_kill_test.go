@@ -254,3 +254,18 @@ func TestMutationKillSpecMaxPsEnabled(t *testing.T) {
 		}
 	}
 }
+
+// TestMutationKillSpecSnapshotScanShape kills spec/check.go's mutant of
+// the scan-shape clause's idle-snapshot exception (idleSnapshot && PC in
+// {drop, dropspin, recheck} -> ||): in the snapshot variant too, an M at
+// findRunnable's top with a steal scan in progress is a broken state.
+func TestMutationKillSpecSnapshotScanShape(t *testing.T) {
+	md, _ := NewModel(Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1})
+	md.idleSnapshot = true
+	s := md.Init()
+	s.M[0].Scan = 1 << 1
+	err := md.Check(s)
+	if err == nil || !strings.Contains(err.Error(), "scan in progress") {
+		t.Fatalf("m0 at %v with scan %02b in the idle-snapshot variant: Check says %v", s.M[0].PC, s.M[0].Scan, err)
+	}
+}
