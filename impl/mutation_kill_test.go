@@ -417,3 +417,16 @@ func TestMutationKillSchedReadyNilG(t *testing.T) {
 		t.Fatalf("Ready((*G)(nil)): error %v, panic %v; want an error", rerr, rec)
 	}
 }
+
+// TestMutationKillSchedPMaskPast64 kills impl/p.go's lowest() mutant
+// w*64 -> w/64: the idle mask's lowest bit past the first word (SetProcs
+// allows up to 65,536 Ps; every other check runs at most 8).
+func TestMutationKillSchedPMaskPast64(t *testing.T) {
+	for _, i := range []int{0, 63, 64, 100, 200} {
+		m := newPMask(256)
+		m.set(i)
+		if got := m.lowest(); got != i {
+			t.Errorf("a mask with bit %d set: lowest() = %d", i, got)
+		}
+	}
+}
