@@ -218,18 +218,31 @@ func TestMutationKillMechSpecLockCheckM0(t *testing.T) {
 	t.Logf("%d lock checks of a locked G, %d states at the check (each passes Check), in %d states", checked, atCheck, len(seen))
 }
 
-// TestMutationKillSpecDropSpinShape kills spec/check.go's MDropSpin shape
-// clause mutant (P != NoP || CurG != NoG || !Spinning, first || -> &&):
-// an M dropping its spinning state still holding a P must fail InvMShape
-// with that clause's message, whatever else holds.
+// TestMutationKillSpecDropSpinShape kills spec/check.go's InvMShape
+// clause mutants where the first || of "P != NoP || ..." became && (an M
+// holding a P where it must hold none passes when the next clause does
+// not fire): at MDropSpin (spinning, no G) and at MSyscallNoP (with its
+// G), an M still holding p1 must fail with that clause's message.
 func TestMutationKillSpecDropSpinShape(t *testing.T) {
-	md, _ := NewModel(Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1})
-	s := md.Init()
-	s.M[1] = MState{PC: MDropSpin, P: 1, Spinning: true}
-	s.NMSpinning = 1
-	err := md.Check(s)
-	if err == nil || !strings.Contains(err.Error(), "dropping spinning") {
-		t.Fatalf("an M at MDropSpin holding p1: Check says %v, want InvMShape's dropping-spinning clause", err)
+	md, _ := NewModel(Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, Syscalls: true})
+	for _, c := range []struct {
+		name, msg string
+		set       func(s *State)
+	}{
+		{"MDropSpin", "dropping spinning", func(s *State) {
+			s.M[1] = MState{PC: MDropSpin, P: 1, Spinning: true}
+			s.NMSpinning = 1
+		}},
+		{"MSyscallNoP", "in exitsyscallNoP", func(s *State) {
+			s.M[0].PC = MSyscallNoP
+			s.G[1] = GSyscall
+		}},
+	} {
+		s := md.Init()
+		c.set(&s)
+		if err := md.Check(s); err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s holding a P: Check says %v, want InvMShape's %q clause\n%v", c.name, err, c.msg, s)
+		}
 	}
 }
 
