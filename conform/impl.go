@@ -75,6 +75,9 @@ type obs struct {
 	handoff uint8
 	// handoffSpin: the M handoffp started was spinning (EvStartM's On).
 	handoffSpin bool
+	// lockedExit, for GoExit: the G exits locked to its M, which ends
+	// with it (mexit).
+	lockedExit bool
 }
 
 const (
@@ -304,9 +307,20 @@ func (c *checker) inconclusive(format string, args ...any) ImplResult {
 // observe extracts the EvAction observations and their intervals.
 func (c *checker) observe(evs []impl.Event) error {
 	aidx := map[int]int{}
+	locked := map[uint64]bool{} // goid -> locked to its M (LockOSThread seen, no UnlockOSThread since)
 	for pos, e := range evs {
 		if e.Kind != impl.EvAction {
 			continue
+		}
+		exitLocked := false
+		switch e.Action {
+		case spec.ActLockOSThread:
+			locked[e.G] = true
+		case spec.ActUnlockOSThread:
+			delete(locked, e.G)
+		case spec.ActGoExit:
+			exitLocked = locked[e.G]
+			delete(locked, e.G)
 		}
 		actor := int(e.M)
 		switch e.Action {
@@ -325,7 +339,7 @@ func (c *checker) observe(evs []impl.Event) error {
 			c.actors = append(c.actors, actor)
 			c.next = append(c.next, nil)
 		}
-		o := obs{ev: e, pos: pos, actor: actor, aidx: a, lo: -1, hi: len(evs)}
+		o := obs{ev: e, pos: pos, actor: actor, aidx: a, lo: -1, hi: len(evs), lockedExit: exitLocked}
 		if n := len(c.next[a]); n > 0 {
 			prev := &c.obs[c.next[a][n-1]]
 			o.lo = prev.pos
@@ -823,7 +837,10 @@ func (c *checker) renameStartM(nc *config, st *spec.State, o *obs, a int, i int3
 				if int(k) == len(c.obs) || c.obs[k].pos >= at {
 					break
 				}
-				if c.obs[k].ev.Action == spec.ActStopM {
+				// stopm, or the exit of a G locked to the M, which
+				// ends the M (mexit) and frees its slot for the thread
+				// startm makes next (the impl reuses its number).
+				if a := c.obs[k].ev.Action; a == spec.ActStopM || a == spec.ActGoExit && c.obs[k].lockedExit {
 					stop = k
 				}
 			}

@@ -621,6 +621,7 @@ type MSnapshot struct {
 	NextP    int  // m.nextp's number plus one, 0: none (as spec.MState.NextP)
 	Victim   int  // pc MStealNext: the number plus one of the P whose ring runqgrab read empty (as spec.MState.Victim)
 	OldP     int  // m.oldp's number plus one while the M's G is in a syscall without its P (0 otherwise; as spec.MState.OldP)
+	SnapPs   int  // in the no-P recheck (pc MDropSpin to MRecheckP): how many Ps its allp snapshot has
 	// findRunnable's locals of the poller and timers: wasSpinning, the
 	// earliest timer seen (pollUntil, 0: none), checkTimers done at this
 	// top (m.checked), and the inheritTime of the G a spinning M holds
@@ -655,6 +656,9 @@ func (s *Sched) Snapshot() Snapshot {
 			WasSpinning: m.wasSpinning, PollUntil: m.pollUntil, Checked: m.checked, Inherit: m.inherit}
 		if g := ms.CurG; m.pc == spec.MRun && ms.P < 0 && g != nil && g.Status()&^gscan == Gsyscall && m.oldp != nil {
 			ms.OldP = int(m.oldp.id) + 1
+		}
+		if m.pc.Rechecking() && m.snap != nil {
+			ms.SnapPs = len(m.snap.allp)
 		}
 		switch m.pc {
 		case spec.MSteal:

@@ -344,6 +344,11 @@ func (r *specRun) implState() (spec.State, error) {
 			}
 			ms = spec.MState{PC: x.PC, P: int8(x.P), Spinning: x.Spinning, Scan: uint8(x.Scan), NextP: int8(x.NextP), Victim: int8(x.Victim), OldP: int8(x.OldP),
 				Yield: r.d.yieldingM(m)}
+			if r.md.Bounds().ProcResize {
+				// The spec keeps the allp snapshot's size only where
+				// procresize can make it differ from every P slot.
+				ms.SnapPs = int8(x.SnapPs)
+			}
 			if b := r.md.Bounds(); b.PollBlock {
 				ms.WasSpinning, ms.Checked, ms.Inherit = x.WasSpinning, x.Checked, x.Inherit
 				ms.PollUntil = pollUntilTicks(x.PollUntil, sn.Now)
@@ -489,12 +494,13 @@ func drawBounds(c Chooser) spec.Bounds {
 }
 
 // drawSTW adds a stop-the-world (spec.Bounds.STW) to a third of the Go
-// 1.26 bounds; drawn after every other draw, for the same reason.
-// ProcResize is not drawn: after a shrink the impl's no-P recheck visits
-// its allp snapshot's Ps, the spec's every P slot.
+// 1.26 bounds, and to half of those a procresize (the no-P recheck walks
+// its allp snapshot's Ps on both sides); drawn after every other draw, for
+// the same reason.
 func drawSTW(c Chooser, b *spec.Bounds) {
 	if b.Go == spec.Go126 && c.Intn(3, "stw") == 0 {
 		b.STW = true
+		b.ProcResize = c.Intn(2, "procresize") == 0
 	}
 }
 

@@ -129,6 +129,9 @@ func (md *Model) check(s *State) error {
 		if ms.Yield && (ms.PC != MRun || ms.P == NoP || ms.CurG == NoG || s.G[ms.CurG] != GRunning || !md.b.Goyield) {
 			return inv(InvMShape, "m%d at %v with P=%d curg=%s is to goyield", m, ms.PC, ms.P, gName(ms.CurG))
 		}
+		if ms.SnapPs != 0 && (!ms.PC.rechecking() || int(ms.SnapPs) > nP || !md.b.ProcResize || ms.Scan>>ms.SnapPs != 0) {
+			return inv(InvMShape, "m%d at %v keeps an allp snapshot of %d Ps (scan %s)", m, ms.PC, ms.SnapPs, scanString(ms.Scan))
+		}
 		if ms.Victim != 0 && ms.PC != MStealNext {
 			return inv(InvMShape, "m%d at %v keeps runqgrab's victim p%d", m, ms.PC, ms.Victim-1)
 		}

@@ -466,7 +466,7 @@ func (md *Model) appendRecheckRunqs(dst []Action, s *State, mi int8) []Action {
 	if md.noRecheckRunqs {
 		return append(dst, Action{Kind: ActStopM, M: mi, P: NoP})
 	}
-	for p := 0; p < int(s.nP); p++ {
+	for p := 0; p < ms.snapPs(s); p++ {
 		if ms.Scan&(1<<p) != 0 {
 			continue
 		}
@@ -513,6 +513,15 @@ func (s *State) oldPInSyscall(ms *MState) int {
 		return -1
 	}
 	return h
+}
+
+// snapPs is how many Ps the M's no-P recheck walks: its allp snapshot's,
+// or every P slot.
+func (ms *MState) snapPs(s *State) int {
+	if ms.SnapPs != 0 {
+		return int(ms.SnapPs)
+	}
+	return int(s.nP)
 }
 
 // holder is the M holding P p, or -1.
@@ -808,6 +817,11 @@ func (md *Model) step1(s *State, ms *MState, a Action) (info stepInfo, err error
 		ms.P = NoP
 		if ms.Spinning {
 			ms.PC = MDropSpin
+			if md.b.ProcResize && !md.b.liveAllp() {
+				// findRunnable's allpSnapshot, taken with the P held:
+				// gomaxprocs Ps, whatever procresize does next.
+				ms.SnapPs = s.Procs
+			}
 		} else {
 			md.findRunnableTail(ms, false)
 			ms.Scan = 0
@@ -817,6 +831,7 @@ func (md *Model) step1(s *State, ms *MState, a Action) (info stepInfo, err error
 		s.NMSpinning--
 		ms.PC = MRecheck
 	case ActRecheckGlobal:
+		ms.SnapPs = 0
 		ms.P = int8(s.pidleget())
 		ms.PC = MSched
 		md.becomeSpinning(s, ms)
@@ -827,10 +842,12 @@ func (md *Model) step1(s *State, ms *MState, a Action) (info stepInfo, err error
 	case ActRecheckFound:
 		ms.PC, ms.Scan = MRecheckP, 0
 	case ActRecheckRunqs:
+		ms.SnapPs = 0
 		ms.P = int8(s.pidleget())
 		ms.PC = MSched
 		md.becomeSpinning(s, ms)
 	case ActRecheckRunqsNoP:
+		ms.SnapPs = 0
 		md.noIdleP(s)
 		md.findRunnableTail(ms, true)
 	case ActRecheckMiss:
@@ -841,8 +858,8 @@ func (md *Model) step1(s *State, ms *MState, a Action) (info stepInfo, err error
 		}
 		ms.Scan |= 1 << a.P
 		ms.PC = MRecheckRunqs
-		if ms.Scan == 1<<s.nP-1 {
-			ms.Scan = 0
+		if ms.Scan == 1<<ms.snapPs(s)-1 {
+			ms.Scan, ms.SnapPs = 0, 0
 			md.findRunnableTail(ms, true)
 		}
 	case ActStopM:
@@ -955,7 +972,9 @@ func (md *Model) step1(s *State, ms *MState, a Action) (info stepInfo, err error
 // returns nothing and the M goes on to the lock section that releases its
 // P. (With one P there is no victim and the scan ends at once.)
 func (md *Model) scanDone(s *State, ms *MState) {
-	all := uint8(1)<<s.nP - 1
+	// The live Ps: gomaxprocs cannot change during a scan (the M holds a
+	// P, so the world is not stopped).
+	all := uint8(1)<<s.procs() - 1
 	if ms.Scan|1<<ms.P == all {
 		ms.PC = MDrop
 		md.endScan(s, ms)

@@ -12,7 +12,8 @@ import (
 // figures below were measured on the code without them, and re-measured
 // when the model gained what the bounds do not touch: sysmon's handoffp
 // as its own step, RetakeHandoff; runqgrab's runnext, StealEmptyRing then
-// StealRunnext; exitsyscall's old P, ExitSyscallOldP), no new action
+// StealRunnext; exitsyscall's old P, ExitSyscallOldP; the no-P recheck's
+// allp snapshot, MState.SnapPs), no new action
 // and no new PC ever, and keys no longer than before.
 func TestPollBoundsOffChangeNothing(t *testing.T) {
 	sequentialUnderRace(t)
@@ -21,7 +22,7 @@ func TestPollBoundsOffChangeNothing(t *testing.T) {
 		states, trans, dpth int
 	}{
 		{Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Syscalls: true, Netpoll: true, LockOSThread: true, SyscallBlock: true}, 60193, 167307, 44},
-		{Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, STW: true, ProcResize: true}, 124000, 335856, 49},
+		{Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, STW: true, ProcResize: true}, 126554, 342102, 49},
 	} {
 		r, err := Explore(context.Background(), c.b, Options{Liveness: true, ThreadLimit: true})
 		if err != nil {

@@ -104,6 +104,10 @@ func (pc MPC) String() string {
 	return "MPC(" + strconv.Itoa(int(pc)) + ")"
 }
 
+// Rechecking reports whether an M at pc is in findRunnable's no-P recheck
+// (rechecking, exported for the impl's snapshot).
+func (pc MPC) Rechecking() bool { return pc.rechecking() }
+
 // rechecking reports whether an M at pc is in findRunnable's no-P recheck:
 // it has dropped (or is about to drop) nmspinning and will look at every
 // source of work again before it stops.
@@ -172,6 +176,11 @@ type MState struct {
 	// oldp there too, but reads it only when m.p is nil) and after
 	// entersyscallblock, which sets none.
 	OldP int8
+	// SnapPs is the length of findRunnable's allp snapshot for the no-P
+	// recheck (Bounds.ProcResize; 0 elsewhere, where it is every P slot):
+	// gomaxprocs when the M released its P. checkRunqsNoP walks those Ps
+	// only, though procresize may grow allp meanwhile.
+	SnapPs int8
 	// Yield marks a running G whose semrelease hand-off (ReadyHandoff)
 	// has readied a waiter: its goyield is its next action (Bounds.Goyield).
 	Yield bool
@@ -350,6 +359,9 @@ func (s *State) AppendKey(dst []byte) []byte {
 		if ms.PC == MStealNext {
 			b3 = byte(ms.Victim) // Inj's nibble: a thief injects nothing
 		}
+		if ms.PC.rechecking() {
+			b3 = byte(ms.SnapPs) // Inj's nibble: a rechecking M injects nothing
+		}
 		if ms.LockedG != NoG {
 			b2, b3 = byte(ms.NextP), byte(ms.LockedG)|0x10
 		}
@@ -443,6 +455,8 @@ func decodeKey(proto *State, key []byte) State {
 			ms.LockedG, ms.NextP = GID(inj&15), int8(scan)
 		case ms.PC == MStealNext:
 			ms.Victim, ms.Scan = int8(inj&15), scan
+		case ms.PC.rechecking():
+			ms.SnapPs, ms.Scan = int8(inj&15), scan
 		default:
 			ms.Inj, ms.Scan = GID(inj&15), scan
 		}
@@ -563,6 +577,9 @@ func (s State) String() string {
 		}
 		if ms.Victim != 0 {
 			b.WriteString(" victim=p" + strconv.Itoa(int(ms.Victim)-1))
+		}
+		if ms.SnapPs != 0 {
+			b.WriteString(" allp-snapshot=" + strconv.Itoa(int(ms.SnapPs)))
 		}
 		if ms.Wake != WakeNone {
 			b.WriteString(" in " + ms.Wake.String())

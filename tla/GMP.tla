@@ -174,7 +174,7 @@ VARIABLE st
 \* is 0 for none, 1 for due now, k+1 for due in k ticks.
 IdleMRec == [pc |-> "idle", p |-> NoP, curg |-> NoG, spinning |-> FALSE, scan |-> {}, wake |-> "none",
              inj |-> NoG, lockedg |-> NoG, nextp |-> NoP, tainted |-> FALSE, victim |-> NoP, oldp |-> NoP,
-             yield |-> FALSE, wasspinning |-> FALSE, polluntil |-> 0, checked |-> FALSE, inherit |-> FALSE]
+             yield |-> FALSE, snapps |-> 0, wasspinning |-> FALSE, polluntil |-> 0, checked |-> FALSE, inherit |-> FALSE]
 
 Init ==
     st = [G |-> [g \in Gs |-> IF g = 1 THEN "running" ELSE "idle"],
@@ -183,7 +183,7 @@ Init ==
           M |-> [m \in Ms |-> IF m = 0
                                 THEN [pc |-> "run", p |-> 0, curg |-> 1, spinning |-> FALSE, scan |-> {},
                                       wake |-> "none", inj |-> NoG, lockedg |-> NoG, nextp |-> NoP,
-                                      tainted |-> FALSE, victim |-> NoP, oldp |-> NoP, yield |-> FALSE,
+                                      tainted |-> FALSE, victim |-> NoP, oldp |-> NoP, yield |-> FALSE, snapps |-> 0,
                                       wasspinning |-> FALSE, polluntil |-> 0,
                                       checked |-> FALSE, inherit |-> FALSE]
                                 ELSE IdleMRec],
@@ -261,7 +261,7 @@ NoIdleM == [startm |-> "no idle M"]
 Cut(s) == s = NoIdleM
 NewMRec(p, spinning, tainted) ==
     [pc |-> "sched", p |-> p, curg |-> NoG, spinning |-> spinning, scan |-> {}, wake |-> "none",
-     inj |-> NoG, lockedg |-> NoG, nextp |-> NoP, tainted |-> tainted, victim |-> NoP, oldp |-> NoP, yield |-> FALSE,
+     inj |-> NoG, lockedg |-> NoG, nextp |-> NoP, tainted |-> tainted, victim |-> NoP, oldp |-> NoP, yield |-> FALSE, snapps |-> 0,
      wasspinning |-> FALSE, polluntil |-> 0, checked |-> FALSE, inherit |-> FALSE]
 \* StartMX is startm where slot, if not NoM, is the M slot of a thread that
 \* a locked G's exit is ending (GoExit): with no idle M, newm's thread
@@ -498,7 +498,7 @@ RetakeCond(s, p) ==
 \* scanDone: a steal scan that has looked at every other P has failed; the
 \* M goes on to the lock section that releases its P.
 ScanDone(s, m) ==
-    IF s.M[m].scan \cup {s.M[m].p} = Ps
+    IF s.M[m].scan \cup {s.M[m].p} = LivePs(s)
       THEN [s EXCEPT !.M[m].pc = "drop", !.M[m].scan = {}]
       ELSE s
 
@@ -856,7 +856,10 @@ ReleaseP(m) ==
        \* From pc "steal" (the live victims all visited, short of
        \* ScanDone's every P after procresize shrank gomaxprocs) the scan
        \* ends here.
-       st' = Post(m, IF Spinning(m) THEN [s1 EXCEPT !.M[m].pc = "dropspin", !.M[m].scan = {}]
+       \* A spinning M's allp snapshot (ProcResize; 0: every P slot):
+       \* gomaxprocs, taken with its P held.
+       st' = Post(m, IF Spinning(m) THEN [s1 EXCEPT !.M[m].pc = "dropspin", !.M[m].scan = {},
+                                                    !.M[m].snapps = IF ProcResize /\ ~LiveAllp THEN st.Procs ELSE 0]
                      ELSE FindRunnableTail(s1, m, FALSE))
 
 (* The no-P recheck of an M that released its P while spinning.           *)
@@ -868,7 +871,7 @@ DropSpinning(m) ==
 \* The recheck of sched.runq under sched.lock: pidlegetSpinning got a P.
 RecheckGlobal(m) ==
     /\ PC(m) = "recheck" /\ RecheckGlobalOn /\ st.Runq # <<>> /\ st.NPIdle > 0
-    /\ Succ(Post(m, TakeGlobalBatch(BecomeSpin([TakeIdleP(st, m) EXCEPT !.M[m].pc = "sched"], m), m)))
+    /\ Succ(Post(m, TakeGlobalBatch(BecomeSpin([TakeIdleP(st, m) EXCEPT !.M[m].pc = "sched", !.M[m].snapps = 0], m), m)))
 
 \* ... no idle P: needspinning is set, and the M goes on to checkRunqsNoP.
 RecheckGlobalNoP(m) ==
@@ -877,7 +880,9 @@ RecheckGlobalNoP(m) ==
 
 \* checkRunqsNoP, one P per step (from "recheck" when sched.runq is empty).
 AtRecheckRunqs(m) == PC(m) = "recheckrunqs" \/ (PC(m) = "recheck" /\ (st.Runq = <<>> \/ ~RecheckGlobalOn))
-RecheckAt(m, p) == AtRecheckRunqs(m) /\ p \notin st.M[m].scan
+\* The Ps the recheck walks: the M's allp snapshot, or every P slot.
+SnapSet(m) == IF st.M[m].snapps # 0 THEN 0..st.M[m].snapps - 1 ELSE Ps
+RecheckAt(m, p) == AtRecheckRunqs(m) /\ p \in SnapSet(m) /\ p \notin st.M[m].scan
 
 \* checkRunqsNoP sees work on p (runqempty false); its sched.lock section
 \* is the next step (pc "recheckp").
@@ -888,13 +893,13 @@ RecheckFound(m, p) ==
 \* sched.lock: pidlegetSpinning got a P; the M spins on it (goto top).
 RecheckRunqs(m) ==
     /\ PC(m) = "recheckp" /\ st.NPIdle > 0
-    /\ st' = Post(m, BecomeSpin([TakeIdleP(st, m) EXCEPT !.M[m].pc = "sched"], m))
+    /\ st' = Post(m, BecomeSpin([TakeIdleP(st, m) EXCEPT !.M[m].pc = "sched", !.M[m].snapps = 0], m))
 
 \* sched.lock: no idle P; needspinning is set and the M stops (or, with
 \* the poller, goes on to findRunnable's tail).
 RecheckRunqsNoP(m) ==
     /\ PC(m) = "recheckp" /\ ~(st.NPIdle > 0)
-    /\ st' = Post(m, FindRunnableTail(NoIdleP(st), m, TRUE))
+    /\ st' = Post(m, FindRunnableTail([NoIdleP(st) EXCEPT !.M[m].snapps = 0], m, TRUE))
 
 \* In go1.10dev, the slot procresize has grown allp by but not filled yet
 \* (STWPhase "grown", P Procs) is nil: its read is the crash (NilRead,
@@ -904,7 +909,7 @@ RecheckMiss(m, p) ==
     /\ LET sc == st.M[m].scan \cup {p}
            s1 == IF LiveAllp /\ st.STWPhase = "grown" /\ p = st.Procs
                    THEN [st EXCEPT !.NilRead = TRUE] ELSE st
-       IN st' = Post(m, IF sc = Ps THEN FindRunnableTail([s1 EXCEPT !.M[m].scan = {}], m, TRUE)
+       IN st' = Post(m, IF sc = SnapSet(m) THEN FindRunnableTail([s1 EXCEPT !.M[m].scan = {}, !.M[m].snapps = 0], m, TRUE)
                         ELSE [s1 EXCEPT !.M[m].pc = "recheckrunqs", !.M[m].scan = sc])
 
 \* stopm: mput under sched.lock; with the poller also from the poll
@@ -1384,6 +1389,7 @@ TypeOK ==
                      /\ st.M[m].victim \in Ps \cup {NoP}
                      /\ st.M[m].oldp \in Ps \cup {NoP}
                      /\ st.M[m].yield \in BOOLEAN
+                     /\ st.M[m].snapps \in 0..NP
                      /\ st.M[m].wasspinning \in BOOLEAN
                      /\ st.M[m].polluntil \in 0..NTimers + 1
                      /\ st.M[m].checked \in BOOLEAN
@@ -1488,6 +1494,7 @@ InvMShape ==
         LET r == st.M[m] IN
         /\ r.scan # {} => r.pc \in {"steal", "stealnext", "recheckrunqs"}
         /\ r.victim # NoP => r.pc = "stealnext"
+        /\ r.snapps # 0 => (ProcResize /\ r.pc \in {"dropspin", "recheck", "recheckrunqs", "recheckp"})
         /\ r.yield => (GoyieldOn /\ r.pc = "run" /\ r.p # NoP /\ r.curg # NoG /\ st.G[r.curg] = "running")
         /\ r.oldp # NoP => (r.pc = "run" /\ r.p = NoP /\ r.curg # NoG /\ st.G[r.curg] = "syscall")
         /\ r.wake # "none" => /\ r.p # NoP

@@ -72,7 +72,7 @@ var Catalog = []Mutant{
 	sem("sched/dropspinning-no-dec", AreaSched, "impl/schedule.go", "dropped step: the delicate dance does not decrement nmspinning",
 		"\tif s.nmspinning.Add(-1) < 0 {\n\t\tpanic(\"findRunnable: negative nmspinning\")\n\t}\n\tm.pc = spec.MRecheck", "\tm.pc = spec.MRecheck"),
 	sem("sched/exitsyscall-oldp-kept", AreaSched, "impl/syscall.go", "field not cleared: exitsyscall keeps m.oldp",
-		"\t}\n\tm.oldp = nil\n", "\t}\n"),
+		"\toldp := m.oldp\n\tm.oldp = nil\n", "\toldp := m.oldp\n"),
 
 	// The poller, timers, stop-the-world, LockOSThread and procresize.
 	sem("sched/timer-no-wakenetpoller", AreaSched, "impl/timers.go", "dropped call: a G's Sleep that adds its P's earliest timer does not call wakeNetPoller",
@@ -151,7 +151,8 @@ var Catalog = []Mutant{
 	sem("tla/rq-nolossnodup-weakened", AreaTLA, "tla/RunQueue.tla", "invariant weakened: NoLossNoDup allows a G to be lost",
 		"NoLossNoDup == \\A g \\in G : Count(g) = IF g < nextg THEN 1 ELSE 0", "NoLossNoDup == \\A g \\in G : Count(g) <= IF g < nextg THEN 1 ELSE 0"),
 	sem("tla/gmp-ready-no-wakep", AreaTLA, "tla/GMP.tla", "dropped wakep: Ready (the seeded bug, unconditionally)",
-		"       st' = IF Bug = \"ready-no-wakep\" THEN s1 ELSE CallWakep(s1, m)", "       st' = s1"),
+		"    /\\ LET s1 == RunqPut([st EXCEPT !.G[g] = \"runnable\"], st.M[m].p, g, TRUE) IN\n       st' = IF Bug = \"ready-no-wakep\" THEN s1 ELSE CallWakep(s1, m)",
+		"    /\\ LET s1 == RunqPut([st EXCEPT !.G[g] = \"runnable\"], st.M[m].p, g, TRUE) IN\n       st' = s1"),
 	sem("tla/gmp-needspinning-guard-removed", AreaTLA, "tla/GMP.tla", "guard removed: NeedSpinning no longer requires the flag",
 		"    /\\ AtDrop(m) /\\ st.Runq = <<>> /\\ ~Spinning(m) /\\ st.NeedSpinning\n", "    /\\ AtDrop(m) /\\ st.Runq = <<>> /\\ ~Spinning(m)\n"),
 	sem("tla/gmp-dropspinning-no-dec", AreaTLA, "tla/GMP.tla", "dropped step: DropSpinning keeps NMSpinning",
@@ -184,7 +185,6 @@ func sem(id string, a Area, file, what, orig, repl string) Mutant {
 var Equivalents = map[string]string{
 	"sched/dropg-m-not-cleared":                  "dropg keeps g.x.m: g.x.m is read only on the G's own goroutine while the G runs (mustRun checks Grunning first, the carrier after fn returns), and execute sets it before the status becomes Grunning again, so a stale value is never read; the runtime clears gp.m for the GC and tracebacks, and here Ms are never freed",
 	"sched/recheck-runqs-skips-idle-check":       "checkRunqsNoP's m.rpos = 0 after a hit removed: the M leaves MRecheckRunqs (to MRecheckP, whose step does not read rpos, or MStop) and every way back in (recheckStep's three paths) sets rpos to 0 first; rpos is read only at MRecheckRunqs (the step and the driver's snapshot)",
-	"sched/exitsyscall-oldp-kept":                "exitsyscall keeps m.oldp: the field is written (entersyscall, exitsyscall) and never read in impl/ (the runtime reads oldp in exitsyscallfast to retry its old P; this implementation's fast path looks at m.p), so clearing it has no effect",
 	"spec/steal-scan-not-cleared":                "ActSteal's ms.Scan = 0 removed: the step goes on to md.run, which sets ms.CurG, ms.PC, ms.Scan = g, MRun, 0 in the same step, so no state differs",
 	"spec/poller.go:44:9/INVERT_NEGATIVES":       "pollerM's 'none' -1 -> +1: every caller reads the result only through s.M[m].PC == MNetpoll (appendNetpollReady, netpollBreak, Check's InvPoll, the timer tick) or where a poller exists (NetpollReady is enabled only then); when pollerM finds none, no M is at MNetpoll or MNetpollRet, so m = 1 names an M that is not in netpoll and every decision is the same",
 	"impl/stw.go:307:26/INVERT_LOGICAL":          "gcstopmLocked's reset of an M at MSteal or MDrop when gcwaiting is gone (|| -> &&, never true): dropStep reads gcwaiting under the same sched.lock, so an MDrop M never gets there; an MSteal M does only if gcwaiting was cleared between schedStep's read and gcstopmStep's, and only startTheWorldSection clears it, which cannot run while that M's P is still running unless a time-limited stop was abandoned (a P that never stopped: a broken scheduler); even then the M goes on with the steal scan it was in, which is what it would do had it not read gcwaiting",

@@ -37,6 +37,7 @@ import (
 //	st.M[m].victim   ↔ State.M[m].Victim - 1          (NoP = -1 ↔ 0, none)
 //	st.M[m].oldp     ↔ State.M[m].OldP - 1            (NoP = -1 ↔ 0, none)
 //	st.M[m].yield    ↔ State.M[m].Yield
+//	st.M[m].snapps   ↔ State.M[m].SnapPs                (0: every P slot)
 //	st.Runq          ↔ State.Runq.Gs[:N]
 //	st.NPIdle, st.NMSpinning, st.NeedSpinning, st.SpawnLeft ↔ the fields of the same names
 //	st.RetakeP       ↔ State.RetakeP - 1              (NoP = -1 ↔ 0, sysmon holds none)
@@ -258,8 +259,8 @@ func SpecKey(s spec.State) string {
 		if int(ms.Wake) < len(tlaWake) {
 			wake = tlaWake[ms.Wake]
 		}
-		fmt.Fprintf(&b, "|M%d %s %d %d %v %v %s %d %d %d %v %v %d %v %v %d %d %v", m, ms.PC, ms.P, ms.CurG, ms.Spinning, scan, wake, ms.Inj,
-			ms.LockedG, int(ms.NextP)-1, ms.Tainted, ms.WasSpinning, ms.PollUntil, ms.Checked, ms.Inherit, int(ms.Victim)-1, int(ms.OldP)-1, ms.Yield)
+		fmt.Fprintf(&b, "|M%d %s %d %d %v %v %s %d %d %d %v %v %d %v %v %d %d %v %d", m, ms.PC, ms.P, ms.CurG, ms.Spinning, scan, wake, ms.Inj,
+			ms.LockedG, int(ms.NextP)-1, ms.Tainted, ms.WasSpinning, ms.PollUntil, ms.Checked, ms.Inherit, int(ms.Victim)-1, int(ms.OldP)-1, ms.Yield, ms.SnapPs)
 	}
 	fmt.Fprintf(&b, "|Runq %v|%d %d %v %d %d", s.Runq.Gs[:s.Runq.N], s.NPIdle, s.NMSpinning, s.NeedSpinning, s.SpawnLeft, int(s.RetakeP)-1)
 	procs := int(s.Procs)
@@ -372,9 +373,9 @@ func tlaState(vars map[string]Value, b spec.Bounds) (string, tlaView, error) {
 			ms[m].wasSpinning, ms[m].pollUntil = field(mv, "wasspinning").Str == "TRUE", field(mv, "polluntil").Int
 			ms[m].checked, ms[m].inherit = field(mv, "checked").Str == "TRUE", field(mv, "inherit").Str == "TRUE"
 		}
-		fmt.Fprintf(&out, "|M%d %s %d %d %v %s %s %d %d %d %v %v %d %v %v %d %d %v", m, ms[m].pc, ms[m].p, ms[m].curg, ms[m].spinning, ms[m].scan, ms[m].wake,
+		fmt.Fprintf(&out, "|M%d %s %d %d %v %s %s %d %d %d %v %v %d %v %v %d %d %v %d", m, ms[m].pc, ms[m].p, ms[m].curg, ms[m].spinning, ms[m].scan, ms[m].wake,
 			field(mv, "inj").Int, field(mv, "lockedg").Int, field(mv, "nextp").Int, field(mv, "tainted").Str == "TRUE",
-			ms[m].wasSpinning, ms[m].pollUntil, ms[m].checked, ms[m].inherit, field(mv, "victim").Int, field(mv, "oldp").Int, field(mv, "yield").Str == "TRUE")
+			ms[m].wasSpinning, ms[m].pollUntil, ms[m].checked, ms[m].inherit, field(mv, "victim").Int, field(mv, "oldp").Int, field(mv, "yield").Str == "TRUE", field(mv, "snapps").Int)
 	}
 	retakeP := field(st, "RetakeP").Int
 	fmt.Fprintf(&out, "|Runq %s|%d %d %v %d %d", gids(field(st, "Runq")), field(st, "NPIdle").Int,
