@@ -51,9 +51,14 @@ func TestReadyHandoffRunsWaiterNext(t *testing.T) {
 		}
 		// a went to its P's ring (a RunqPut of a, not into runnext),
 		// never to the global queue, after its Goyield.
+		// Ms still emit their idle steps after Wait returns: read a
+		// snapshot under the trace's lock.
+		mu.Lock()
+		seen := slices.Clone(evs)
+		mu.Unlock()
 		var acts []spec.ActionKind
 		put := false
-		for _, e := range evs {
+		for _, e := range seen {
 			if e.Kind == EvAction && (e.Action == spec.ActReadyHandoff || e.Action == spec.ActGoyield) {
 				acts = append(acts, e.Action)
 			}
