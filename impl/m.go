@@ -70,6 +70,9 @@ func (m *M) ID() int { return int(m.id) }
 func (s *Sched) mput(m *M) {
 	m.idle = true
 	m.pc = spec.MIdle
+	// stopm returns to findRunnable's top, whose checkTimers runs
+	// afresh: nothing of the last pass survives the idle list.
+	m.checked, m.inherit = false, false
 	s.nmidle++
 	s.checkdead()
 }

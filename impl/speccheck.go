@@ -587,6 +587,9 @@ func checkPollAgainstSpec(c Chooser, implBug spec.Bug, steps int, seen func(spec
 	if implBug == spec.BugTimersNotStolen && b.Timers == 0 {
 		b.Timers = 1 // the bug needs timers to show
 	}
+	// Last of all: a stop-the-world, with a procresize in half, whose
+	// destroy moves the dead P's timers to p0 on both sides.
+	drawSTW(c, &b)
 	r, err := newSpecRun(b, b.Go, implBug, uint64(c.Intn(1<<30, "seed")))
 	if err != nil {
 		return err

@@ -197,7 +197,7 @@ type Bounds struct {
 	// sleeping G's timer on its P's heap, checkTimers at findRunnable's
 	// top, stealWork's timers, checkTimersNoP, wakeNetPoller, and the
 	// clock's TimerTick (timers.go). It needs PollBlock, at most 4 Ps,
-	// and no STW (procresize's moveTimers is not modelled).
+	// (with ProcResize, procresize moves a destroyed P's timers to p0).
 	Timers int
 	// Go selects the runtime release whose scheduler the model follows
 	// (docs/versions.md). The zero value is Go126.
@@ -392,8 +392,6 @@ func (b Bounds) Validate() error {
 		return fmt.Errorf("bounds: Timers=%d, want 0..%d", b.Timers, MaxTimerDelay)
 	case b.Timers > 0 && !b.PollBlock:
 		return fmt.Errorf("bounds: Timers needs PollBlock (an M with no work sleeps in netpoll until its timer)")
-	case b.Timers > 0 && b.STW:
-		return fmt.Errorf("bounds: Timers and STW are exclusive: procresize's moveTimers is not modelled")
 	case b.Timers > 0 && b.Ps > 4:
 		return fmt.Errorf("bounds: Timers needs Ps <= 4 (the key keeps pollUntil beside the scan mask)")
 	case (b.Bug == BugTimersNotStolen && b.Timers == 0) || (b.Bug == BugHandoffIgnoresPoller && !b.PollBlock):

@@ -319,7 +319,7 @@ func (md *Model) check(s *State) error {
 }
 
 // checkSTWP is invariant 9 for P p: a P past gomaxprocs is dead and
-// empty, one below it is not dead; a stopped P exists only while
+// empty, its timers moved too, one below it is not dead; a stopped P exists only while
 // gcwaiting is set; and while it is set, no P is idle (the stopper took
 // every idle P, and every P released since was stopped instead).
 func (md *Model) checkSTWP(s *State, p int) error {
@@ -332,6 +332,11 @@ func (md *Model) checkSTWP(s *State, p int) error {
 	case p >= s.procs():
 		if ps.Status != PDead || !ps.empty() || ps.SchedTick != 0 {
 			return inv(InvSTW, "p%d past gomaxprocs=%d is %v with runnext=%s and %d in its ring", p, s.Procs, ps.Status, gName(ps.RunNext), ps.N)
+		}
+		for g := 1; g <= int(s.nG); g++ {
+			if int(s.TimerP[g]) == p+1 {
+				return inv(InvSTW, "p%d past gomaxprocs=%d still holds g%d's timer (destroy's moveTimers lost it)", p, s.Procs, g)
+			}
 		}
 	case ps.Status == PDead:
 		return inv(InvSTW, "p%d below gomaxprocs=%d is dead", p, s.Procs)

@@ -1196,6 +1196,15 @@ func (md *Model) startTheWorld(s *State, procs int) error {
 			ps.RunNext = NoG
 		}
 		*ps = PState{Status: PDead} // the queue, moved or (the bug) dropped
+		// destroy's moveTimers: the timers go to the P procresize runs
+		// on, the stopper's own if it survives, else p0, which
+		// procresize acquires first. The model's stopper holds no P,
+		// so p0, which always survives, takes them.
+		for g := 1; g <= int(s.nG); g++ {
+			if int(s.TimerP[g]) == p+1 {
+				s.TimerP[g] = 1
+			}
+		}
 	}
 	for p := s.procs(); p < procs; p++ {
 		s.P[p] = PState{Status: PGCStop}

@@ -67,7 +67,8 @@ CONSTANTS
                 \* NetpollPidleget, NetpollNoP, NetpollReady, and handoffp's
                 \* "last running P and nobody polling" clause
     NTimers,    \* 0: no timers; else the longest sleep in clock ticks
-                \* (spec.Bounds.Timers, needs PollBlock, excludes STW):
+                \* (spec.Bounds.Timers, needs PollBlock; with ProcResize
+                \* a destroyed P's timers move to p0):
                 \* TimerSleep, CheckTimers, StealTimers, CheckTimersNoP,
                 \* TimerTick
     GoVersion,  \* 126: Go 1.26; 122: Go 1.22 (injectglist has no final
@@ -102,7 +103,7 @@ ASSUME /\ NP \in 1..4 /\ NM \in NP..8 /\ NG \in 1..8
        /\ STW \in BOOLEAN /\ ProcResize \in BOOLEAN /\ (ProcResize => STW)
        /\ GoVersion \in {104, 105, 110, 111, 113, 115, 117, 119, 121, 122, 126} /\ Bug \in BugNames
        /\ PollBlock \in BOOLEAN /\ (PollBlock => NetpollOn) /\ NTimers \in 0..3
-       /\ (NTimers > 0 => (PollBlock /\ ~STW))
+       /\ (NTimers > 0 => PollBlock)
        /\ (Bug = "timers-not-stolen" => (NTimers > 0))
        /\ (Bug = "handoffp-ignores-poller" => PollBlock)
 
@@ -1198,12 +1199,14 @@ StopTheWorld ==
 DeadP == [status |-> "dead", tick |-> 0, runnext |-> NoG, ring |-> <<>>]
 \* procresize destroys P p: its local queue (runnext, then the ring in
 \* order) goes to the head of sched.runq (the procresize-drops-runq bug
-\* drops it).
+\* drops it), and its timers to p0 (moveTimers: to the P procresize
+\* runs on; the model's stopper holds none, so p0, which always lives).
 DestroyP(s, p) ==
     LET q == s.P[p]
         moved == (IF q.runnext # NoG THEN <<q.runnext>> ELSE <<>>) \o q.ring
     IN [s EXCEPT !.Runq = IF Bug = "procresize-drops-runq" THEN s.Runq ELSE moved \o s.Runq,
-                 !.P[p] = DeadP]
+                 !.P[p] = DeadP,
+                 !.TimerP = [g \in Gs |-> IF s.TimerP[g] = p THEN 0 ELSE s.TimerP[g]]]
 \* procresize to n Ps (one fewer, the same, or one more; a new P starts
 \* empty and stopped), then gcwaiting cleared; the stopper's wakep next.
 Resize(s, n) ==
@@ -1553,7 +1556,8 @@ InvSTW ==
     /\ \A p \in Ps :
         /\ (st.P[p].status \in {"gcstop", "dead"} => HolderCount(p) = 0)
         /\ CASE ~STW -> st.P[p].status \notin {"gcstop", "dead"}
-             [] p >= st.Procs -> st.P[p].status = "dead" /\ LocalEmpty(st, p) /\ st.P[p].tick = 0
+             [] p >= st.Procs -> /\ st.P[p].status = "dead" /\ LocalEmpty(st, p) /\ st.P[p].tick = 0
+                                 /\ \A g \in Gs : st.TimerP[g] # p
              [] OTHER -> /\ st.P[p].status # "dead"
                          /\ (st.P[p].status = "gcstop" => st.GCWaiting)
                          /\ (st.P[p].status = "idle" => ~st.GCWaiting)
@@ -1608,12 +1612,14 @@ WorkConservation == []<>(~LostWakeup)
 
 \* The stuttering half of (a) as a state invariant, which every checker can
 \* check: LostWakeup in a state where no fair action is enabled (no M is in
-\* its schedule loop, no Retake is possible and the clock cannot tick) is
-\* a fair behaviour that stays there forever by stuttering.
+\* its schedule loop, no Retake is possible, the clock cannot tick and the
+\* stopper has no step to take) is a fair behaviour that stays there
+\* forever by stuttering.
 FairEnabled ==
     \/ \E m \in Ms : InLoop(m)
     \/ \E p \in Ps : RetakeEnabled(p)
     \/ TickEnabled
+    \/ STW /\ StopperEnabled
 NoStuckLostWakeup == ~(LostWakeup /\ ~FairEnabled)
 
 \* A step of P p that starts a fresh time slice (execute with inheritTime
