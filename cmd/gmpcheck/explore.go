@@ -170,11 +170,15 @@ func specGoVersions() string {
 }
 
 func specBugNames() string {
-	var names []string
-	for _, b := range spec.Bugs() {
-		names = append(names, b.String())
+	join := func(bugs []spec.Bug) string {
+		var names []string
+		for _, b := range bugs {
+			names = append(names, b.String())
+		}
+		return strings.Join(names, ", ")
 	}
-	return strings.Join(names, ", ")
+	return join(spec.Bugs()) + "; with -stw: " + join(spec.STWBugs()) +
+		"; with -pollblock (timers-not-stolen also -timers): " + join(spec.PollBugs())
 }
 
 // parseBytes reads a size: a number of bytes with an optional KiB, MiB,
