@@ -18,10 +18,24 @@ var exploreOptions = spec.Options{Liveness: true, ThreadLimit: true}
 
 // explored keeps the complete explorations of this process by bounds and
 // properties: the go1.26 twin of every variant on the verify bound is one
-// search.
+// search. A search under way is shared too: the explore and impl
+// techniques run at once and may ask for the same bound (hist-38860's).
 var explored struct {
 	sync.Mutex
-	m map[exploreKey]spec.Result
+	m map[exploreKey]*exploration
+}
+
+// exploration is one search, done when done is closed.
+type exploration struct {
+	done chan struct{}
+	r    spec.Result
+	err  error
+}
+
+// conclusive reports whether the search may be kept: it completed or found
+// a violation (a search cut short is redone by the next caller).
+func (x *exploration) conclusive() bool {
+	return x.err == nil && (x.r.Complete || x.r.Violation != nil)
 }
 
 // exploreKey is one exploration: the bound, and whether property (c) is
@@ -35,25 +49,43 @@ func explore(ctx context.Context, b spec.Bounds) (spec.Result, error) {
 	return exploreWith(ctx, exploreKey{b: b})
 }
 
+// exploreWith runs the search k, or waits for the same search under way in
+// another goroutine and takes its result. A wait cut short by ctx returns
+// an empty, incomplete Result, which the techniques report as
+// inconclusive.
 func exploreWith(ctx context.Context, k exploreKey) (spec.Result, error) {
-	explored.Lock()
-	r, ok := explored.m[k]
-	explored.Unlock()
-	if ok {
-		return r, nil
-	}
-	opt := exploreOptions
-	opt.LocalStarvation, opt.All = k.local, k.local
-	r, err := spec.Explore(ctx, k.b, opt)
-	if err == nil && (r.Complete || r.Violation != nil) {
+	for {
 		explored.Lock()
-		if explored.m == nil {
-			explored.m = map[exploreKey]spec.Result{}
+		x, ok := explored.m[k]
+		if !ok {
+			x = &exploration{done: make(chan struct{})}
+			if explored.m == nil {
+				explored.m = map[exploreKey]*exploration{}
+			}
+			explored.m[k] = x
+			explored.Unlock()
+			opt := exploreOptions
+			opt.LocalStarvation, opt.All = k.local, k.local
+			x.r, x.err = spec.Explore(ctx, k.b, opt)
+			if !x.conclusive() {
+				explored.Lock()
+				delete(explored.m, k)
+				explored.Unlock()
+			}
+			close(x.done)
+			return x.r, x.err
 		}
-		explored.m[k] = r
 		explored.Unlock()
+		select {
+		case <-x.done:
+		case <-ctx.Done():
+			return spec.Result{}, nil
+		}
+		if x.conclusive() {
+			return x.r, nil
+		}
+		// That search was cut short (its own context): search here.
 	}
-	return r, err
 }
 
 // broken is the first counterexample of kind in r (any property with

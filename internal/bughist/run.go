@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -94,6 +95,29 @@ func (r Report) Summary() string {
 	return fmt.Sprintf("%s (%s, %s): %s: %s", r.Entry.Name, r.Entry.Link(), r.Entry.VariantName(), r.Verdict, strings.Join(parts, "; "))
 }
 
+// lockedWriter serializes writes to w (nil stays nil): the techniques of
+// a reproduction log from their own goroutines.
+func lockedWriter(w io.Writer) io.Writer {
+	if w == nil {
+		return nil
+	}
+	if _, ok := w.(*syncWriter); ok {
+		return w
+	}
+	return &syncWriter{w: w}
+}
+
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}
+
 func (o Options) logf(format string, a ...any) {
 	if o.Log != nil {
 		fmt.Fprintf(o.Log, format+"\n", a...)
@@ -115,6 +139,13 @@ func (o Options) wants(tech string) bool {
 // Reproduce runs every applicable technique on the entry's variant and on
 // go1.26. An entry the model cannot express is reported Unexpressed, with
 // no technique run.
+//
+// The techniques run at once, each in its own goroutine: explore and impl
+// are the Go explorer and the reference scheduler in this process, tla is
+// one or more checker processes (tla-checker under node, TLC under java),
+// so on two cores the slowest technique sets the wall time instead of the
+// sum of all three. Results keep the order of Entry.Applicable, and log
+// lines are whole lines.
 func Reproduce(ctx context.Context, e Entry, opt Options) Report {
 	start := time.Now()
 	rep := Report{Entry: e}
@@ -122,25 +153,34 @@ func Reproduce(ctx context.Context, e Entry, opt Options) Report {
 		rep.Verdict = Unexpressed
 		return rep
 	}
-	for _, tech := range e.Applicable() {
+	opt.Log = lockedWriter(opt.Log)
+	techs := e.Applicable()
+	rep.Results = make([]TechResult, len(techs))
+	var wg sync.WaitGroup
+	for i, tech := range techs {
 		if !opt.wants(tech) {
-			rep.Results = append(rep.Results, TechResult{Technique: tech, Verdict: NotRun})
+			rep.Results[i] = TechResult{Technique: tech, Verdict: NotRun}
 			continue
 		}
-		opt.logf("%s: %s ...", e.Name, tech)
-		var tr TechResult
-		switch tech {
-		case TechExplore:
-			tr = runExplore(ctx, e.Variant)
-		case TechTLA:
-			tr = runTLA(ctx, e.Variant, opt)
-		case TechImpl:
-			tr = runImpl(ctx, e.Variant)
-		}
-		tr.Technique = tech
-		opt.logf("%s: %s: %s: %s", e.Name, tech, tr.Verdict, tr.Detail)
-		rep.Results = append(rep.Results, tr)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			opt.logf("%s: %s ...", e.Name, tech)
+			var tr TechResult
+			switch tech {
+			case TechExplore:
+				tr = runExplore(ctx, e.Variant)
+			case TechTLA:
+				tr = runTLA(ctx, e.Variant, opt)
+			case TechImpl:
+				tr = runImpl(ctx, e.Variant)
+			}
+			tr.Technique = tech
+			opt.logf("%s: %s: %s: %s", e.Name, tech, tr.Verdict, tr.Detail)
+			rep.Results[i] = tr
+		}()
 	}
+	wg.Wait()
 	rep.Verdict = Caught
 	ran := 0
 	for _, t := range rep.Results {
