@@ -85,7 +85,7 @@ cannot express the bug (the mechanism it needs is named), 3 when cut short.`)
 	fmt.Fprintf(w, "  affected: %s\n  fixed:    %s\n  mechanism: %s\n", e.Affected, e.Fixed, e.Mechanism)
 	rep := bughist.Reproduce(ctx, e, opt)
 	for _, t := range rep.Results {
-		fields := map[string]any{"bug": e.Name, "technique": t.Technique, "verdict": string(t.Verdict),
+		fields := map[string]any{"bug": e.Name, "technique": t.Technique, "engine": t.Engine, "verdict": string(t.Verdict),
 			"detail": t.Detail, "bounds": t.Bounds, "trace_steps": t.TraceLen, "seconds": t.Elapsed.Seconds(),
 			"go126_pass": t.BasePass, "go126_detail": t.BaseDetail, "go126_seconds": t.BaseElapsed.Seconds()}
 		if !*quiet {
@@ -98,6 +98,9 @@ cannot express the bug (the mechanism it needs is named), 3 when cut short.`)
 			continue
 		}
 		fmt.Fprintf(w, " (%s)\n", t.Elapsed.Round(time.Millisecond))
+		if t.Engine != "" {
+			fmt.Fprintf(w, "  engine: %s\n", t.Engine)
+		}
 		if t.Bounds != "" {
 			fmt.Fprintf(w, "  bounds: %s\n", t.Bounds)
 		}

@@ -108,7 +108,7 @@ func broken(r spec.Result, kind spec.ViolationKind) *spec.Violation {
 func runExplore(ctx context.Context, va *Variant) TechResult {
 	b, kind := va.Explore, va.Kind
 	b.Go = va.Go
-	tr := TechResult{Bounds: b.String()}
+	tr := TechResult{Bounds: b.String(), Engine: "spec.Explore"}
 	if va.LocalStarvation {
 		tr.Bounds += " with property (c)"
 	}

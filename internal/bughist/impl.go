@@ -17,7 +17,7 @@ import (
 func runImpl(ctx context.Context, va *Variant) TechResult {
 	b := va.Driver
 	b.Go = va.Go
-	tr := TechResult{Bounds: b.String()}
+	tr := TechResult{Bounds: b.String(), Engine: "impl.Driver"}
 	start := time.Now()
 	r, err := explore(ctx, b)
 	switch {

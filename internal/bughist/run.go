@@ -39,9 +39,13 @@ type Options struct {
 // TechResult is one technique's outcome on the variant and on go1.26.
 type TechResult struct {
 	Technique string
-	Verdict   Verdict
-	Detail    string // what the variant did
-	Bounds    string // the model checked
+	// Engine names what checked the model: "spec.Explore", "impl.Driver",
+	// or the tla technique's checkers ("tla-checker graph + Go liveness",
+	// "TLC"), in the order they were judged.
+	Engine  string
+	Verdict Verdict
+	Detail  string // what the variant did
+	Bounds  string // the model checked
 	// The counterexample: its length in actions and the trace as the
 	// explorer prints it (for impl, the trace replayed).
 	TraceLen int

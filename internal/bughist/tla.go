@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"sync"
 	"time"
 
@@ -102,10 +103,10 @@ func stepsIn(trace string) int {
 }
 
 // runTLA: GMP.tla's cfg for the variant must fail with the property it
-// names and the go1.26 twin must pass. The engine is tla-checker (its
-// graph, shown equal to the spec's, with the Go explorer's liveness), TLC
-// too given a jar; for a LargeTLA variant given a jar, TLC alone, which
-// checks those cfgs in seconds where tla-checker takes minutes.
+// names and the go1.26 twin must pass. The engines (tlaEngines) run at
+// once, each on the variant's cfg and its twin at once; the first judged
+// sets the verdict and the trace, a later one can only take a Caught
+// verdict away. TechResult.Engine names the engines judged.
 func runTLA(ctx context.Context, va *Variant, opt Options) TechResult {
 	tr := TechResult{}
 	dir, err := tlaDir(opt)
@@ -113,8 +114,8 @@ func runTLA(ctx context.Context, va *Variant, opt Options) TechResult {
 		tr.Verdict, tr.Detail = Failed, err.Error()
 		return tr
 	}
-	tlcOnly := opt.TLCJar != "" && va.LargeTLA
-	if !tlcOnly {
+	engines := tlaEngines(dir, va, opt)
+	if engines[0].name == engineChecker {
 		if err := tlacheck.EnsureInstalled(ctx, dir, logWriter(opt)); err != nil {
 			tr.Verdict, tr.Detail = Inconclusive, err.Error()
 			if !errors.Is(err, tlacheck.ErrNotInstalled) {
@@ -141,21 +142,19 @@ func runTLA(ctx context.Context, va *Variant, opt Options) TechResult {
 		}
 		defer os.RemoveAll(tmp)
 	}
-	tlc := func(ctx context.Context, c tlacheck.Cfg) (tlacheck.Result, error) {
-		return tlacheck.RunTLC(ctx, opt.TLCJar, c)
+	runs := make([]pairRun, len(engines))
+	var wg sync.WaitGroup
+	for i, e := range engines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			runs[i] = runPair(ctx, e, c, twin, va.Open)
+		}()
 	}
-	checker := func(ctx context.Context, c tlacheck.Cfg) (tlacheck.Result, error) {
-		return tlacheck.CheckCfg(ctx, dir, c)
-	}
-	first := checker
-	if tlcOnly {
-		first = tlc
-	}
-	judgePair(ctx, &tr, first, c, twin, va.Open, true)
-	if tlcOnly {
+	wg.Wait()
+	tr.Engine = strings.Join(judgeRuns(&tr, runs, c, twin, va.Open), ", ")
+	if len(engines) == 1 && engines[0].name == engineTLC {
 		tr.Detail += " (TLC alone: tla-checker takes a minute or more on this cfg or its twin)"
-	} else if opt.TLCJar != "" && tr.Verdict == Caught {
-		judgePair(ctx, &tr, tlc, c, twin, va.Open, false)
 	}
 	if va.Open && tr.Verdict == Caught {
 		// The cfg is go1.26 already: there is no fixed twin. The explorer
@@ -165,25 +164,96 @@ func runTLA(ctx context.Context, va *Variant, opt Options) TechResult {
 	return tr
 }
 
-// judgePair runs one engine on the variant's cfg c and, unless the bug is
-// open, on its go1.26 twin, at once (each checker is its own process: on
-// two cores that halves the wall time), and judges both against their
-// expect lines into tr. The first engine sets the verdict, the trace and
-// the times; a later one (first false) appends its findings and can only
-// take a Caught verdict away.
-func judgePair(ctx context.Context, tr *TechResult, run func(context.Context, tlacheck.Cfg) (tlacheck.Result, error), c, twin tlacheck.Cfg, open, first bool) {
-	var rb tlacheck.Result
-	var errb error
+// Engine names, as TechResult.Engine gives them. The tla-checker engine is
+// tlacheck.CheckCfg, whose result on a temporal cfg says
+// tlacheck.ToolGoLiveness ("tla-checker graph + Go liveness"): a judged
+// engine is named by its result's Tool when it has one.
+const (
+	engineChecker = "tla-checker"
+	engineTLC     = "TLC"
+)
+
+// tlaEngine is one checker as the tla technique runs it.
+type tlaEngine struct {
+	name string
+	run  func(context.Context, tlacheck.Cfg) (tlacheck.Result, error)
+}
+
+// tlaEngines are the engines for the variant: without a jar, tla-checker
+// (tlacheck.CheckCfg: its graph, shown equal to the spec's, and the Go
+// explorer's liveness for a temporal cfg); with a jar, TLC too, or TLC
+// alone on a LargeTLA variant, which TLC checks in seconds where
+// tla-checker takes minutes. TLC runs with one worker per process (the
+// variant's and the twin's run side by side on two cores). On the small
+// cfgs (not LargeTLA) the JVM starts with its first-tier compiler only
+// (tlacheck.TLCOptions.QuickStart), which halves TLC's CPU time there.
+func tlaEngines(dir string, va *Variant, opt Options) []tlaEngine {
+	checker := tlaEngine{engineChecker, func(ctx context.Context, c tlacheck.Cfg) (tlacheck.Result, error) {
+		return tlacheck.CheckCfg(ctx, dir, c)
+	}}
+	if opt.TLCJar == "" {
+		return []tlaEngine{checker}
+	}
+	to := tlacheck.TLCOptions{QuickStart: !va.LargeTLA}
+	tlc := tlaEngine{engineTLC, func(ctx context.Context, c tlacheck.Cfg) (tlacheck.Result, error) {
+		return tlacheck.RunTLCWith(ctx, opt.TLCJar, c, to)
+	}}
+	if va.LargeTLA {
+		return []tlaEngine{tlc}
+	}
+	return []tlaEngine{checker, tlc}
+}
+
+// pairRun is one engine's results on the variant's cfg and on its twin.
+type pairRun struct {
+	engine       string // the engine's name, or its results' Tool
+	res, twin    tlacheck.Result
+	err, twinErr error
+}
+
+// runPair runs one engine on the variant's cfg c and, unless the bug is
+// open, on its go1.26 twin, at once: each checker is its own process, and
+// on two cores that halves the wall time.
+func runPair(ctx context.Context, e tlaEngine, c, twin tlacheck.Cfg, open bool) pairRun {
+	p := pairRun{engine: e.name}
 	var wg sync.WaitGroup
 	if !open {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			rb, errb = run(ctx, twin)
+			p.twin, p.twinErr = e.run(ctx, twin)
 		}()
 	}
-	res, err := run(ctx, c)
+	p.res, p.err = e.run(ctx, c)
 	wg.Wait()
+	if p.err == nil && p.res.Tool != "" {
+		p.engine = p.res.Tool
+	}
+	return p
+}
+
+// judgeRuns judges the engines' pairs in order into tr and returns the
+// names of the engines judged: the first always, a later one only while
+// the verdict is Caught (it can take that away, never give it, nor turn a
+// miss into an inconclusive run).
+func judgeRuns(tr *TechResult, runs []pairRun, c, twin tlacheck.Cfg, open bool) []string {
+	var judged []string
+	for i, p := range runs {
+		if i > 0 && tr.Verdict != Caught {
+			break
+		}
+		judgePair(tr, p, c, twin, open, i == 0)
+		judged = append(judged, p.engine)
+	}
+	return judged
+}
+
+// judgePair judges one engine's pair against the cfgs' expect lines into
+// tr. The first engine sets the verdict, the trace and the times; a later
+// one (first false) appends its findings and can only take a Caught
+// verdict away.
+func judgePair(tr *TechResult, p pairRun, c, twin tlacheck.Cfg, open, first bool) {
+	res, rb, err, errb := p.res, p.twin, p.err, p.twinErr
 	note := func(dst *string, s string) {
 		if first {
 			*dst = s
