@@ -13,13 +13,12 @@ import (
 type Verdict string
 
 const (
-	Caught       Verdict = "caught"        // the variant fails the check, and go1.26 passes it
-	Missed       Verdict = "not caught"    // the variant passed, go1.26 failed, or the mechanism is missing
-	Inconclusive Verdict = "inconclusive"  // cut short (time limit, interrupt) or the tool is missing
-	NotRun       Verdict = "not run"       // filtered out by Options.Techniques
-	Failed       Verdict = "error"         // the check could not run
-	NotModelled  Verdict = "not modelled"  // the entry is not expressible
-	Unexpressed  Verdict = "inexpressible" // (the whole reproduction of such an entry)
+	Caught       Verdict = "caught"            // the variant fails the check, and go1.26 passes it
+	Missed       Verdict = "not caught"        // the variant passed, or go1.26 failed
+	Inconclusive Verdict = "inconclusive"      // cut short (time limit, interrupt) or the tool is missing
+	NotRun       Verdict = "not run"           // filtered out by Options.Techniques
+	Failed       Verdict = "error"             // the check could not run
+	Unexpressed  Verdict = "outside the model" // (the whole reproduction of an Outside entry)
 )
 
 // Options tune a reproduction.
@@ -82,7 +81,7 @@ func (r Report) ExitCode() int {
 // Summary is one line: the verdict and each technique's.
 func (r Report) Summary() string {
 	if !r.Entry.Expressible() {
-		return fmt.Sprintf("%s (%s): not caught: expressible: no, needs %s", r.Entry.Name, r.Entry.Link(), r.Entry.Needs)
+		return fmt.Sprintf("%s (%s): not reproducible: outside the model, which needs %s; nothing was checked, so nothing passed", r.Entry.Name, r.Entry.Link(), r.Entry.Needs)
 	}
 	var parts []string
 	for _, t := range r.Results {
@@ -141,8 +140,8 @@ func (o Options) wants(tech string) bool {
 }
 
 // Reproduce runs every applicable technique on the entry's variant and on
-// go1.26. An entry the model cannot express is reported Unexpressed, with
-// no technique run.
+// go1.26. An entry outside the model (Outside) is reported Unexpressed,
+// exit 1, with no technique run.
 //
 // The techniques run at once, each in its own goroutine: explore and impl
 // are the Go explorer and the reference scheduler in this process, tla is
