@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/gmpcheck/gmpcheck/impl"
+	"github.com/gmpcheck/gmpcheck/spec"
 	"io"
 	"os"
 	"path/filepath"
@@ -152,4 +153,103 @@ func readTraceFile(file string) ([]impl.Event, error) {
 		return evs, err
 	}
 	return ReadEvents(strings.NewReader(string(b)))
+}
+
+// TestImplFind is a manual tool that finds regression runs for
+// testdata/impl: CONFORM_FIND=procs,n[,first] records n runs from seed
+// first (default 1000) and writes to $CONFORM_DUMP (default /tmp), as
+// pP-sS-WHY.events, every run that shows one of the behaviours the
+// recorded runs keep: retake-exit (a syscalling M leaves its syscall
+// between sysmon's Retake of its P and the end of the RetakeHandoff's
+// handoffp, its EvHandoff), steal-refill
+// (a thief takes a victim's runnext after its ring read empty, with a G
+// put on that ring in between), startm-move (the checker parks a startm
+// until a busy M's stopm), or a run accepted through a filter (WHY: the
+// filter's name).
+func TestImplFind(t *testing.T) {
+	v := os.Getenv("CONFORM_FIND")
+	if v == "" {
+		t.Skip()
+	}
+	f := strings.Split(v, ",")
+	procs, _ := strconv.Atoi(f[0])
+	n, _ := strconv.Atoi(f[1])
+	first := uint64(1000)
+	if len(f) > 2 {
+		first, _ = strconv.ParseUint(f[2], 10, 64)
+	}
+	dir := os.Getenv("CONFORM_DUMP")
+	if dir == "" {
+		dir = "/tmp"
+	}
+	for seed := first; seed < first+uint64(n); seed++ {
+		r := ImplRun{Procs: procs, Seed: seed}
+		evs, q, err := r.Record(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		moves := 0
+		debugMoves = &moves
+		res := CheckImpl(context.Background(), evs, r.Options(q))
+		debugMoves = nil
+		if res.Verdict != Accepted {
+			t.Logf("procs %d seed %d: %v", procs, seed, res.Verdict)
+			continue
+		}
+		whys := behaviours(evs)
+		if moves > 0 {
+			whys = append(whys, "startm-move")
+		}
+		for name := range res.Filtered {
+			whys = append(whys, name)
+		}
+		for _, why := range whys {
+			var ev strings.Builder
+			WriteEvents(&ev, evs)
+			os.WriteFile(filepath.Join(dir, fmt.Sprintf("p%d-s%d-%s.events", procs, seed, why)), []byte(ev.String()), 0o644)
+			t.Logf("procs %d seed %d: %s", procs, seed, why)
+		}
+	}
+}
+
+// behaviours names what TestImplFind looks for in a run's events.
+func behaviours(evs []impl.Event) []string {
+	var out []string
+	retaken := map[int32]uint64{} // P -> its syscalling G, between Retake and RetakeHandoff
+	exited := false
+	emptyRing := map[int32]int32{} // thief M -> victim P, after StealEmptyRing
+	refilled := map[int32]bool{}   // thief M: a G went onto its victim's ring since
+	refill := false
+	for _, e := range evs {
+		switch {
+		case e.Kind == impl.EvAction && e.Action == spec.ActRetake:
+			retaken[e.P] = e.G
+		case e.Kind == impl.EvHandoff:
+			delete(retaken, e.P) // the end of its handoffp
+		case e.Kind == impl.EvAction && (e.Action == spec.ActExitSyscallNoP || e.Action == spec.ActExitSyscallIdleP):
+			for _, g := range retaken {
+				exited = exited || g == e.G
+			}
+		case e.Kind == impl.EvAction && e.Action == spec.ActStealEmptyRing:
+			emptyRing[e.M], refilled[e.M] = e.Victim, false
+		case e.Kind == impl.EvRunqPut && !e.On:
+			for m, v := range emptyRing {
+				if v == e.P {
+					refilled[m] = true
+				}
+			}
+		case e.Kind == impl.EvAction && e.Action == spec.ActStealRunnext:
+			refill = refill || refilled[e.M]
+			delete(emptyRing, e.M)
+		case e.Kind == impl.EvAction && e.M >= 0:
+			delete(emptyRing, e.M)
+		}
+	}
+	if exited {
+		out = append(out, "retake-exit")
+	}
+	if refill {
+		out = append(out, "steal-refill")
+	}
+	return out
 }

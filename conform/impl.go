@@ -41,7 +41,7 @@ func (r *Recorder) Stop() []impl.Event {
 
 // Actors of observations that are not Ms.
 const (
-	actorSysmon  = -1 // Retake
+	actorSysmon  = -1 // Retake, RetakeHandoff
 	actorOutside = -2 // InjectGList: Go or Ready from outside the scheduler
 )
 
@@ -54,10 +54,11 @@ var emitAfter = map[spec.ActionKind]bool{
 	spec.ActBecomeSpinning: true, spec.ActSpinLimit: true, spec.ActStealMiss: true,
 	spec.ActNeedSpinning: true, spec.ActReleaseP: true, spec.ActDropSpinning: true,
 	spec.ActRecheckGlobalNoP: true, spec.ActRecheckRunqs: true, spec.ActRecheckRunqsNoP: true,
-	spec.ActRecheckMiss: true, spec.ActExitSyscallFast: true, spec.ActExitSyscallIdleP: true,
+	spec.ActRecheckMiss: true, spec.ActExitSyscallFast: true, spec.ActExitSyscallOldP: true, spec.ActExitSyscallIdleP: true,
 	spec.ActExitSyscallNoP: true, spec.ActExitSyscallGlobrunq: true,
 	spec.ActRecheckFound: true, spec.ActWakep: true, spec.ActWakepSkip: true, spec.ActWakepNoP: true,
 	spec.ActGlobal61Miss: true, spec.ActGlobRunqMiss: true, spec.ActSpinOK: true,
+	spec.ActRetake: true, spec.ActStealEmptyRing: true,
 }
 
 // obs is one observed spec action. Its step took effect strictly after the
@@ -69,11 +70,14 @@ type obs struct {
 	actor  int
 	aidx   int // index of the actor in checker.actors
 	lo, hi int
-	// handoff, for Retake: the P went idle (handoffIdle) or to an M
-	// (handoffM), as the EvHandoff after it says; 0 if not seen.
+	// handoff, for RetakeHandoff: the P went idle (handoffIdle) or to an
+	// M (handoffM), as the EvHandoff after it says; 0 if not seen.
 	handoff uint8
 	// handoffSpin: the M handoffp started was spinning (EvStartM's On).
 	handoffSpin bool
+	// lockedExit, for GoExit: the G exits locked to its M, which ends
+	// with it (mexit).
+	lockedExit bool
 }
 
 const (
@@ -95,15 +99,11 @@ type ImplOptions struct {
 	// then be able to end there too (a lost wakeup shows here: the spec
 	// would have started an M the run never had).
 	Quiescent bool
-	// StaleHandoff accepts a retake whose handoffp started an M on work
+	// StaleHandoff accepts a retake's handoffp that started an M on work
 	// (or a spinning need) it read before its startm ran, when the state
 	// at the startm no longer shows it (the spec takes handoffp's reads
 	// and its startm as one step: filter "stale-handoff").
 	StaleHandoff bool
-	// LatePidleput accepts an ExitSyscallNoP where the spec, with an idle
-	// P, enables ExitSyscallIdleP, if that P is one a retake's handoffp put
-	// on the idle list after the exiting M looked (filter "late-pidleput").
-	LatePidleput bool
 	// RunnextKick accepts a steal that took a victim's runnext while the
 	// G that runnext displaced was not yet in the victim's ring (runqput's
 	// two atomic steps, one in the spec: filter "runnext-kick").
@@ -112,17 +112,13 @@ type ImplOptions struct {
 	// a syscall for 10 ms when the spec's untimed rule does not allow it
 	// (the spec leaves the timed rule out: filter "long-syscall-retake").
 	LongSyscallRetake bool
-	// StaleRing accepts a steal of the victim's runnext while its ring
-	// holds Gs, if the ring was empty at some point since the thief's
-	// previous observation: runqgrab reads head and tail, and only then,
-	// having seen an empty ring, runnext (separate atomic reads; the
-	// spec's Steal reads both at once: filter "stale-ring").
-	StaleRing bool
-	// LateHandoff accepts a syscall exit that saw its P taken by a retake
-	// whose handoffp had not yet read the queues: retake's takeP and
-	// handoffp are two steps in the runtime (the M is resumed between
-	// them), one in the spec (filter "late-handoffp").
-	LateHandoff bool
+	// StealRetry accepts a steal from the victim's ring right after the
+	// thief read that ring empty (StealEmptyRing): runqgrab's CAS of
+	// runnext lost (runnext changed since its load) and runqgrab started
+	// over from the ring, in the impl's same step. The thief's empty read
+	// changed nothing anyone reads, so the retry is the spec's Steal as if
+	// that read had come later (filter "steal-retry").
+	StealRetry bool
 }
 
 // ImplResult is the verdict on one recorded run.
@@ -194,14 +190,6 @@ type config struct {
 	// that the move waits for: m's last StopM before the run's startm
 	// named it (an M may stop and start several times before that).
 	movingAt [spec.MaxMs]int32
-	// limbo is 1 + the P that sysmon's next observation, a Retake, has
-	// taken from its M (takeP) without its handoffp yet (0: none): the P
-	// is held by no M and not idle (filter "late-handoffp").
-	limbo int8
-	// ringEmpty has bit a set if actor a's next observation is a Steal
-	// and its victim's ring was empty in some state since a's previous
-	// observation was taken (filter "stale-ring").
-	ringEmpty uint32
 }
 
 type kick struct {
@@ -231,7 +219,6 @@ func (c *config) key(dst []byte) []byte {
 			dst = append(dst, byte(x), byte(x>>8), byte(x>>16))
 		}
 	}
-	dst = append(dst, byte(c.limbo), byte(c.ringEmpty), byte(c.ringEmpty>>8), byte(c.ringEmpty>>16), byte(c.ringEmpty>>24))
 	for _, k := range c.kicks {
 		dst = append(dst, byte(k.actor), byte(k.p), byte(k.g))
 	}
@@ -250,6 +237,10 @@ func (c *config) slot(goid uint64) (spec.GID, bool) {
 // noCanonG, set by tests, keeps the candidates' G numbers as the spec
 // steps chose them (no canonG).
 var noCanonG bool
+
+// debugMoves, set by tests, counts the startm renamings that park the
+// started state until a busy M's stopm (in any candidate).
+var debugMoves *int
 
 // debugFront, set by tests, sees every level of the search.
 var debugFront func(c *checker, taken int, front []config, fails []stepFail)
@@ -304,9 +295,6 @@ func CheckImpl(ctx context.Context, evs []impl.Event, opt ImplOptions) ImplResul
 	for a := range c.actors {
 		init.cur[a] = c.next[a][0]
 	}
-	if c.opt.StaleRing {
-		c.markRingEmpty(&init, -1)
-	}
 	return c.search(ctx, init)
 }
 
@@ -319,13 +307,24 @@ func (c *checker) inconclusive(format string, args ...any) ImplResult {
 // observe extracts the EvAction observations and their intervals.
 func (c *checker) observe(evs []impl.Event) error {
 	aidx := map[int]int{}
+	locked := map[uint64]bool{} // goid -> locked to its M (LockOSThread seen, no UnlockOSThread since)
 	for pos, e := range evs {
 		if e.Kind != impl.EvAction {
 			continue
 		}
+		exitLocked := false
+		switch e.Action {
+		case spec.ActLockOSThread:
+			locked[e.G] = true
+		case spec.ActUnlockOSThread:
+			delete(locked, e.G)
+		case spec.ActGoExit:
+			exitLocked = locked[e.G]
+			delete(locked, e.G)
+		}
 		actor := int(e.M)
 		switch e.Action {
-		case spec.ActRetake:
+		case spec.ActRetake, spec.ActRetakeHandoff:
 			actor = actorSysmon
 		case spec.ActInjectGList:
 			actor = actorOutside
@@ -340,7 +339,7 @@ func (c *checker) observe(evs []impl.Event) error {
 			c.actors = append(c.actors, actor)
 			c.next = append(c.next, nil)
 		}
-		o := obs{ev: e, pos: pos, actor: actor, aidx: a, lo: -1, hi: len(evs)}
+		o := obs{ev: e, pos: pos, actor: actor, aidx: a, lo: -1, hi: len(evs), lockedExit: exitLocked}
 		if n := len(c.next[a]); n > 0 {
 			prev := &c.obs[c.next[a][n-1]]
 			o.lo = prev.pos
@@ -358,7 +357,7 @@ func (c *checker) observe(evs []impl.Event) error {
 	for i := range c.obs {
 		o := &c.obs[i]
 		switch o.ev.Action {
-		case spec.ActRunqGet, spec.ActGlobal61, spec.ActGlobRunqGetBatch, spec.ActSteal,
+		case spec.ActRunqGet, spec.ActGlobal61, spec.ActGlobRunqGetBatch, spec.ActSteal, spec.ActStealRunnext,
 			spec.ActRecheckGlobal, spec.ActExitSyscallLateP:
 			// run: execute, whose status change is the step's last
 			// effect (a spinning M's comes with ResetSpinning, its next
@@ -374,7 +373,7 @@ func (c *checker) observe(evs []impl.Event) error {
 					break
 				}
 			}
-		case spec.ActRetake:
+		case spec.ActRetakeHandoff:
 			// handoffp ends with EvHandoff (P idle) or its startm's EvStartM.
 			started := false
 			for j := o.pos + 1; j < o.hi && j < len(evs); j++ {
@@ -606,20 +605,20 @@ func quiescent(s *spec.State) bool {
 // postP lists the actions whose event names the P the M holds after the
 // step (it acquired one); the other M actions name the P held before.
 var postP = map[spec.ActionKind]bool{
-	spec.ActExitSyscallIdleP: true, spec.ActExitSyscallLateP: true,
+	spec.ActExitSyscallOldP: true, spec.ActExitSyscallIdleP: true, spec.ActExitSyscallLateP: true,
 	spec.ActRecheckGlobal: true, spec.ActRecheckRunqs: true,
 }
 
 // runsG lists the actions after which the event's G runs on the M.
 var runsG = map[spec.ActionKind]bool{
 	spec.ActGlobal61: true, spec.ActRunqGet: true, spec.ActGlobRunqGetBatch: true,
-	spec.ActSteal: true, spec.ActRecheckGlobal: true, spec.ActExitSyscallLateP: true,
+	spec.ActSteal: true, spec.ActStealRunnext: true, spec.ActRecheckGlobal: true, spec.ActExitSyscallLateP: true,
 }
 
 // curG lists the actions taken by (or on) the M's current G, the event's G.
 var curG = map[spec.ActionKind]bool{
 	spec.ActGoExit: true, spec.ActGosched: true, spec.ActPark: true, spec.ActEnterSyscall: true,
-	spec.ActExitSyscallFast: true, spec.ActExitSyscallIdleP: true, spec.ActExitSyscallNoP: true,
+	spec.ActExitSyscallFast: true, spec.ActExitSyscallOldP: true, spec.ActExitSyscallIdleP: true, spec.ActExitSyscallNoP: true,
 	spec.ActExitSyscallGlobrunq: true, spec.ActPreempt: true,
 	spec.ActEnterSyscallBlock: true, spec.ActLockOSThread: true, spec.ActUnlockOSThread: true,
 	spec.ActStartLockedM: true,
@@ -694,28 +693,8 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 	var next spec.State
 	var err error
 	filter := ""
-	limbo := cf.limbo
-	var extra []string // filters used besides filter
-	if limbo != 0 {
-		if e.Action != spec.ActRetake || int(limbo)-1 != int(e.P) {
-			// Only sysmon's Retake of the P in limbo can be next of its
-			// observations: it is that P's handoffp.
-			if o.actor == actorSysmon {
-				return fail("observed", "p%d is between takeP and handoffp in the spec", limbo-1)
-			}
-		}
-	}
-	if limbo != 0 && e.Action == spec.ActRetake {
-		next, err = c.limboHandoff(st, int(e.P), o)
-		if err == nil && o.handoff == handoffM && next.P[e.P].Status == spec.PIdle && c.opt.StaleHandoff {
-			next, err = c.limboStart(st, int(e.P), o.handoffSpin)
-			extra = append(extra, "stale-handoff")
-		}
-		limbo = 0
-	} else {
-		next, err = c.md.Step(st, act)
-	}
-	if err != nil && e.Action == spec.ActRetake && cf.limbo == 0 && c.opt.LongSyscallRetake {
+	next, err = c.md.Step(st, act)
+	if err != nil && e.Action == spec.ActRetake && c.opt.LongSyscallRetake {
 		next, err = c.longRetake(st, int(e.P))
 		filter = "long-syscall-retake"
 	}
@@ -729,33 +708,18 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 			}
 		}
 	}
-	if e.Action == spec.ActSteal && c.opt.StaleRing && cf.ringEmpty&(1<<a) != 0 &&
-		(err != nil || next.M[o.actor].CurG != c.slotOr(cf, e.G)) {
-		// The thief saw the ring empty earlier, then read runnext.
-		if n2, err2 := c.staleRingSteal(st, act); err2 == nil && n2.M[o.actor].CurG == c.slotOr(cf, e.G) {
-			next, err, filter = n2, nil, "stale-ring"
+	if e.Action == spec.ActStealEmptyRing && c.opt.RunnextKick && err != nil {
+		// The ring read empty while the G a runqput displaced from
+		// runnext was not in it yet.
+		if n2, err2 := c.kickSteal(cf, act); err2 == nil {
+			next, err = n2, nil
+			filter = "runnext-kick"
 		}
 	}
-	if err != nil && e.Action == spec.ActExitSyscallNoP && c.opt.LatePidleput {
-		if n2, ok := c.latePidleput(cf, o, act, spec.NoP); ok {
-			next, err, filter = n2, nil, "late-pidleput"
-		}
-	}
-	if e.Action == spec.ActExitSyscallIdleP && c.opt.LatePidleput && (err != nil || int(next.M[o.actor].P) != int(e.P)) {
-		// The spec's pidleget took a lower P than the run's: one a
-		// retake's handoffp put on the idle list after the M looked.
-		if n2, ok := c.latePidleput(cf, o, act, int8(e.P)); ok && int(n2.M[o.actor].P) == int(e.P) {
-			next, err, filter = n2, nil, "late-pidleput"
-		}
-	}
-	if (e.Action == spec.ActExitSyscallNoP || e.Action == spec.ActExitSyscallIdleP) && c.opt.LateHandoff && limbo == 0 &&
-		(err != nil || (e.Action == spec.ActExitSyscallIdleP && int(next.M[o.actor].P) != int(e.P))) {
-		// The M found its P taken by a retake whose handoffp comes later.
-		if n2, p, long, ok := c.takePFirst(cf, o, act); ok && (e.Action == spec.ActExitSyscallNoP || int(n2.M[o.actor].P) == int(e.P)) {
-			next, err, filter, limbo = n2, nil, "late-handoffp", int8(p)+1
-			if long {
-				extra = append(extra, "long-syscall-retake")
-			}
+	if e.Action == spec.ActSteal && c.opt.StealRetry && err != nil && st.M[o.actor].PC == spec.MStealNext {
+		// runqgrab's runnext CAS lost; it started over from the ring.
+		if n2, err2 := c.stealRetry(st, o.actor, act); err2 == nil {
+			next, err, filter = n2, nil, "steal-retry"
 		}
 	}
 	switch {
@@ -764,7 +728,7 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 	case err != nil:
 		return fail("enabled", "%v", err)
 	}
-	if e.Action == spec.ActRetake && cf.limbo == 0 && c.opt.StaleHandoff && o.handoff == handoffM &&
+	if e.Action == spec.ActRetakeHandoff && c.opt.StaleHandoff && o.handoff == handoffM &&
 		(err != nil || next.P[e.P].Status == spec.PIdle || c.startedSpinning(next, int(e.P)) != o.handoffSpin) {
 		if n2, err2 := c.staleHandoff(st, int(e.P), o.handoffSpin); err2 == nil {
 			next, err, filter = n2, nil, "stale-handoff"
@@ -786,7 +750,7 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 		}
 	}
 	next.SpawnLeft = spec.MaxSpawn // a model budget, not runtime state
-	nc := config{cur: slices.Clone(cf.cur), st: next, bind: cf.bind, moving: cf.moving, movingAt: cf.movingAt, limbo: limbo, ringEmpty: cf.ringEmpty}
+	nc := config{cur: slices.Clone(cf.cur), st: next, bind: cf.bind, moving: cf.moving, movingAt: cf.movingAt}
 	if f := c.renameStartM(&nc, &st, o, a, i); f != "" {
 		return fail("observed", "%s", f)
 	}
@@ -803,9 +767,6 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 		}
 	}
 	nc.cur[a] = c.nextOf(a, i)
-	if c.opt.StaleRing {
-		c.markRingEmpty(&nc, a)
-	}
 	switch e.Action {
 	case spec.ActNewProc:
 		k := spec.NoG
@@ -823,13 +784,8 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 		nc.bind = slices.DeleteFunc(slices.Clone(cf.bind), func(b binding) bool { return b.goid == e.G })
 	}
 	nc.filtered = cf.filtered
-	if filter != "" || len(extra) > 0 {
-		nc.filtered = slices.Clone(cf.filtered)
-		for _, f := range append(extra, filter) {
-			if f != "" {
-				nc.filtered = append(nc.filtered, filterUse{f, int(i)})
-			}
-		}
+	if filter != "" {
+		nc.filtered = append(slices.Clone(cf.filtered), filterUse{filter, int(i)})
 	}
 	return nc, nil
 }
@@ -881,7 +837,10 @@ func (c *checker) renameStartM(nc *config, st *spec.State, o *obs, a int, i int3
 				if int(k) == len(c.obs) || c.obs[k].pos >= at {
 					break
 				}
-				if c.obs[k].ev.Action == spec.ActStopM {
+				// stopm, or the exit of a G locked to the M, which
+				// ends the M (mexit) and frees its slot for the thread
+				// startm makes next (the impl reuses its number).
+				if a := c.obs[k].ev.Action; a == spec.ActStopM || a == spec.ActGoExit && c.obs[k].lockedExit {
 					stop = k
 				}
 			}
@@ -910,6 +869,9 @@ func (c *checker) renameStartM(nc *config, st *spec.State, o *obs, a int, i int3
 			next.M[s], next.M[h] = next.M[h], next.M[s]
 			nc.moving[r] = int8(h) + 1
 			nc.movingAt[r] = stop
+			if debugMoves != nil {
+				*debugMoves++
+			}
 		}
 	}
 	return ""
@@ -933,49 +895,6 @@ func cmpU64(a, b uint64) int {
 		return 1
 	}
 	return 0
-}
-
-// latePidleput is ExitSyscallNoP taken while a retake's handoffp had not
-// yet put its P on the idle list (the spec's Retake does both at once):
-// the spec's step from the state without that idle P, which is idle again
-// after. It applies only if a retake that handed its P to the idle list
-// has been taken, that P is idle, and the retake's handoffp may still have
-// been running when the exiting M looked (its interval reaches past the
-// exit's start).
-//
-// For ExitSyscallIdleP (got, the P the run's M acquired), the same: the
-// spec's step from the state in which that retake's P is not yet idle, so
-// that pidleget takes the run's P.
-func (c *checker) latePidleput(cf *config, o *obs, act spec.Action, got int8) (spec.State, bool) {
-	for a, actor := range c.actors {
-		if actor != actorSysmon {
-			continue
-		}
-		for _, i := range c.next[a] {
-			if i >= cf.cur[a] {
-				break // not taken yet
-			}
-			r := &c.obs[i]
-			if r.handoff != handoffIdle || r.hi <= o.lo || cf.st.P[r.ev.P].Status != spec.PIdle || int8(r.ev.P) == got {
-				continue
-			}
-			mid := cf.st
-			mid.NPIdle--
-			if got != spec.NoP {
-				mid.P[r.ev.P].Status = spec.PRunning
-			}
-			next, err := c.md.Step(mid, act)
-			if err != nil {
-				continue
-			}
-			next.NPIdle++
-			if got != spec.NoP {
-				next.P[r.ev.P].Status = spec.PIdle
-			}
-			return next, true
-		}
-	}
-	return cf.st, false
 }
 
 func (c *checker) slotOr(cf *config, goid uint64) spec.GID {
@@ -1020,133 +939,15 @@ func (c *checker) startedSpinning(s spec.State, p int) bool {
 	return false
 }
 
-// staleHandoff is a retake whose handoffp started an M (spinning or not,
-// as observed) on a decision read before that startm ran: the work it saw
-// may be gone, so the branch is the observed one, not the one the state
-// at the startm would choose. Filter "stale-handoff".
+// staleHandoff is a retake's handoffp (RetakeHandoff) that started an M
+// (spinning or not, as observed) on a decision read before that startm
+// ran: the work it saw may be gone, so the branch is the observed one, not
+// the one the state at the startm would choose. Filter "stale-handoff".
 func (c *checker) staleHandoff(s spec.State, p int, spinning bool) (spec.State, error) {
-	h := -1
-	for m := 0; m < s.NumMs(); m++ {
-		if int(s.M[m].P) == p {
-			h = m
-		}
+	if int(s.RetakeP) != p+1 {
+		return s, fmt.Errorf("sysmon does not hold p%d", p)
 	}
-	if h < 0 || s.M[h].PC != spec.MRun || s.G[s.M[h].CurG] != spec.GSyscall {
-		return s, fmt.Errorf("p%d's G is not in a syscall", p)
-	}
-	s.M[h].P = spec.NoP
-	return c.limboStart(s, p, spinning)
-}
-
-// longRetake is sysmon's retake of a P whose G has been in a syscall for
-// 10 ms (the timed rule the spec leaves out): the M loses its P and
-// handoffp runs, with the spec's handoffp rules. It is used only where the
-// spec's own Retake is not enabled, under the filter long-syscall-retake.
-func (c *checker) longRetake(s spec.State, p int) (spec.State, error) {
-	h := -1
-	for m := 0; m < s.NumMs(); m++ {
-		if int(s.M[m].P) == p {
-			h = m
-		}
-	}
-	if h < 0 || s.M[h].PC != spec.MRun || s.G[s.M[h].CurG] != spec.GSyscall {
-		return s, fmt.Errorf("spec: sysmon: Retake(p%d) is not enabled (p%d's G is not in a syscall)", p, p)
-	}
-	s.M[h].P = spec.NoP
-	ps := &s.P[p]
-	local := ps.N > 0 || ps.RunNext != spec.NoG
-	startm := func(spinning bool) error {
-		for m := 0; m < s.NumMs(); m++ {
-			if s.M[m].PC == spec.MIdle {
-				s.M[m] = spec.MState{PC: spec.MSched, P: int8(p), Spinning: spinning}
-				return nil
-			}
-		}
-		return spec.ErrNoIdleM
-	}
-	switch {
-	case local || s.Runq.N > 0:
-		return s, startm(false)
-	case s.NMSpinning+s.NPIdle == 0:
-		s.NMSpinning++
-		s.NeedSpinning = false
-		return s, startm(true)
-	}
-	ps.Status = spec.PIdle
-	s.NPIdle++
-	return s, nil
-}
-
-// takePFirst is a syscall exit (act, observation o) taken after a retake
-// of its M's P took the P (takeP) and before that retake's handoffp: the
-// runtime's retake takes the P and resumes the exiting M, then calls
-// handoffp, which reads the queues, nmspinning and npidle afresh; the
-// spec's Retake does both at once. It applies when sysmon's next untaken
-// observation is a Retake of the P the exiting M holds whose takeP may
-// precede the exit (the retake began before the exit's effect ended). The
-// successor has the P in limbo (held by no M, not idle) until the Retake
-// is taken (limboHandoff). long: the spec's untimed retake rule did not
-// hold (the retake is also a long-syscall-retake).
-func (c *checker) takePFirst(cf *config, o *obs, act spec.Action) (next spec.State, p int, long, ok bool) {
-	st := cf.st
-	for a, actor := range c.actors {
-		if actor != actorSysmon {
-			continue
-		}
-		j := cf.cur[a]
-		if int(j) == len(c.obs) {
-			return st, 0, false, false
-		}
-		r := &c.obs[j]
-		p = int(r.ev.P)
-		if r.ev.Action != spec.ActRetake || r.lo >= o.hi || p < 0 || p >= st.NumPs() || int(st.M[o.actor].P) != p {
-			return st, 0, false, false
-		}
-		ms := &st.M[o.actor]
-		if ms.PC != spec.MRun || ms.CurG == spec.NoG || st.G[ms.CurG] != spec.GSyscall || st.P[p].Status != spec.PRunning {
-			return st, 0, false, false
-		}
-		ps := &st.P[p]
-		local := ps.N > 0 || ps.RunNext != spec.NoG
-		long = !local && st.NMSpinning+st.NPIdle != 0
-		if long && !c.opt.LongSyscallRetake {
-			return st, 0, false, false
-		}
-		mid := st
-		mid.M[o.actor].P = spec.NoP
-		next, err := c.md.Step(mid, act)
-		if err != nil {
-			return st, 0, false, false
-		}
-		return next, p, long, true
-	}
-	return st, 0, false, false
-}
-
-// limboHandoff is handoffp of P p, which a retake took from its M earlier
-// (takePFirst): the spec's handoffp rules on the state now. A stop-the-world
-// in progress is not emulated (the workload has none).
-func (c *checker) limboHandoff(s spec.State, p int, o *obs) (spec.State, error) {
-	if s.GCWaiting {
-		return s, fmt.Errorf("handoffp of p%d in limbo while the world stops: not emulated", p)
-	}
-	ps := &s.P[p]
-	local := ps.N > 0 || ps.RunNext != spec.NoG
-	switch {
-	case local || s.Runq.N > 0:
-		return c.limboStart(s, p, false)
-	case s.NMSpinning+s.NPIdle == 0:
-		return c.limboStart(s, p, true)
-	}
-	ps.Status = spec.PIdle
-	s.NPIdle++
-	return s, nil
-}
-
-// limboStart is handoffp's startm of P p in limbo, spinning or not (a
-// spinning start is the CAS of nmspinning from 0, which clears
-// needspinning).
-func (c *checker) limboStart(s spec.State, p int, spinning bool) (spec.State, error) {
+	s.RetakeP = 0
 	if spinning {
 		if s.NMSpinning != 0 {
 			return s, fmt.Errorf("a spinning handoff needs nmspinning 0")
@@ -1161,6 +962,26 @@ func (c *checker) limboStart(s spec.State, p int, spinning bool) (spec.State, er
 		}
 	}
 	return s, spec.ErrNoIdleM
+}
+
+// longRetake is sysmon's retake of a P whose G has been in a syscall for
+// 10 ms (the timed rule the spec leaves out): takeP, the M losing its P to
+// sysmon, whose handoffp is the spec's own RetakeHandoff after. It is used
+// only where the spec's own Retake is not enabled, under the filter
+// long-syscall-retake.
+func (c *checker) longRetake(s spec.State, p int) (spec.State, error) {
+	h := -1
+	for m := 0; m < s.NumMs(); m++ {
+		if int(s.M[m].P) == p {
+			h = m
+		}
+	}
+	if h < 0 || s.M[h].PC != spec.MRun || s.G[s.M[h].CurG] != spec.GSyscall || s.RetakeP != 0 {
+		return s, fmt.Errorf("spec: sysmon: Retake(p%d) is not enabled (p%d's G is not in a syscall, or sysmon holds a P)", p, p)
+	}
+	s.M[h].P, s.M[h].OldP = spec.NoP, int8(p)+1
+	s.RetakeP = int8(p) + 1
+	return s, nil
 }
 
 // canonG renumbers the spec's G slots of cf canonically: the live Gs (the
@@ -1231,46 +1052,16 @@ func canonG(cf *config) {
 	}
 }
 
-// markRingEmpty updates nc.ringEmpty after actor a took an observation
-// (a < 0: the initial configuration): a's window starts afresh, and every
-// actor whose next observation is a Steal notes whether its victim's ring
-// is empty in nc's state.
-func (c *checker) markRingEmpty(nc *config, a int) {
-	if a >= 0 && a < 32 {
-		nc.ringEmpty &^= 1 << a
+// stealRetry is the thief m's Steal act from the state in which its read
+// of the victim's empty ring (StealEmptyRing, PC StealNext) had not
+// happened: back at stealWork's victim (PC Steal, the victim not yet
+// looked at). That read changed only m's own PC, scan and victim.
+func (c *checker) stealRetry(st spec.State, m int, act spec.Action) (spec.State, error) {
+	ms := &st.M[m]
+	if int(ms.Victim) != int(act.P)+1 {
+		return st, fmt.Errorf("m%d read p%d's ring, not p%d's", m, ms.Victim-1, act.P)
 	}
-	for b, j := range nc.cur {
-		if b >= 32 || int(j) == len(c.obs) {
-			continue
-		}
-		e := &c.obs[j].ev
-		if e.Action != spec.ActSteal || e.Victim < 0 || int(e.Victim) >= nc.st.NumPs() {
-			continue
-		}
-		if nc.st.P[e.Victim].N == 0 {
-			nc.ringEmpty |= 1 << b
-		}
-	}
-}
-
-// staleRingSteal is the steal act of the victim's runnext from the state
-// with the victim's ring as the thief read it earlier, empty: the spec's
-// Steal on that state, with the ring, untouched by the step, put back.
-func (c *checker) staleRingSteal(st spec.State, act spec.Action) (spec.State, error) {
-	v := act.P
-	if v < 0 || int(v) >= st.NumPs() || st.P[v].N == 0 || st.P[v].RunNext == spec.NoG {
-		return st, fmt.Errorf("no runnext behind a ring on p%d", v)
-	}
-	mid := st
-	mid.P[v].N = 0
-	mid.P[v].Ring = [spec.MaxCap]spec.GID{}
-	next, err := c.md.Step(mid, act)
-	if err != nil {
-		return next, err
-	}
-	if next.P[v].N != 0 || next.P[v].RunNext != spec.NoG {
-		return next, fmt.Errorf("the steal did not take p%d's runnext", v)
-	}
-	next.P[v].N, next.P[v].Ring = st.P[v].N, st.P[v].Ring
-	return next, nil
+	ms.PC, ms.Victim = spec.MSteal, 0
+	ms.Scan &^= 1 << act.P
+	return c.md.Step(st, act)
 }

@@ -215,9 +215,7 @@ func dumpTrace(t *testing.T, evs []impl.Event, procs int, seed uint64) {
 
 // recordedFilters maps a filter's name to the option that turns it off.
 var recordedFilters = map[string]func(*ImplOptions){
-	"late-handoffp":       func(o *ImplOptions) { o.LateHandoff = false },
-	"stale-ring":          func(o *ImplOptions) { o.StaleRing = false },
-	"late-pidleput":       func(o *ImplOptions) { o.LatePidleput = false },
+	"steal-retry":         func(o *ImplOptions) { o.StealRetry = false },
 	"stale-handoff":       func(o *ImplOptions) { o.StaleHandoff = false },
 	"runnext-kick":        func(o *ImplOptions) { o.RunnextKick = false },
 	"long-syscall-retake": func(o *ImplOptions) { o.LongSyscallRetake = false },
@@ -311,7 +309,7 @@ func TestCanonG(t *testing.T) {
 	if raceEnabled {
 		return
 	}
-	evs, err := readTraceFile("testdata/impl/p4-s102-late-handoffp.events.gz")
+	evs, err := readTraceFile("testdata/impl/p4-s2091-steal-retry.events.gz")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,7 @@ type ImplRun struct {
 func (r ImplRun) Bounds() spec.Bounds {
 	r.defaults()
 	return spec.Bounds{Ps: r.Procs, Cap: r.Cap, SchedTick: r.Tick, Syscalls: true, Go: spec.Go126,
-		SyscallBlock: true, LockOSThread: true}
+		SyscallBlock: true, LockOSThread: true, Goyield: true}
 }
 
 func (r *ImplRun) defaults() {
@@ -65,7 +65,7 @@ func (r ImplRun) Check(ctx context.Context, maxCandidates int) (ImplResult, erro
 // named filter, and whether the run ended quiescent.
 func (r ImplRun) Options(quiescent bool) ImplOptions {
 	opt := ImplOptions{Bounds: r.Bounds(), Quiescent: quiescent, LongSyscallRetake: true,
-		RunnextKick: true, StaleHandoff: true, LatePidleput: true, LateHandoff: true, StaleRing: true}
+		RunnextKick: true, StaleHandoff: true, StealRetry: true}
 	// A correct run's frontier reached 11,655 candidates at Procs 4 and
 	// 17,340 at Procs 8 (the renaming of Ms at startm keeps apart
 	// candidates that differ in which M is about to move): more Ps race
@@ -160,8 +160,9 @@ func idle(line string, procs int) bool {
 }
 
 // implWorkload is a random mix of every G action the impl has: spawn,
-// Gosched, Park/Ready, short syscalls, busy loops with Checkpoints (sysmon
-// preempts them), exit. It never deadlocks: a G parks only while another G
+// Gosched, Park/Ready (a third of the readies semrelease's hand-off,
+// ReadyHandoff, whose goyield follows), short syscalls, busy loops with
+// Checkpoints (sysmon preempts them), exit. It never deadlocks: a G parks only while another G
 // runs, and every exiting G readies a parked one first.
 type implWorkload struct {
 	mu      sync.Mutex
@@ -211,7 +212,7 @@ func (w *implWorkload) body(id uint64) func(impl.Task) {
 					w.mu.Unlock()
 				}
 			case k < 64:
-				w.readyOne(t)
+				w.readyOne(t, rng.IntN(3) == 0)
 			case k < 76:
 				d := time.Duration(rng.IntN(80)) * time.Microsecond
 				t.Syscall(func() { time.Sleep(d) })
@@ -250,10 +251,27 @@ func (w *implWorkload) body(id uint64) func(impl.Task) {
 	}
 }
 
-func (w *implWorkload) readyOne(t impl.Task) {
+// readyOne readies the G parked last, if any; with handoff, by the direct
+// hand-off, after w.mu is released (the hand-off yields the P).
+func (w *implWorkload) readyOne(t impl.Task, handoff bool) {
 	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.readyLocked(t)
+	if !handoff {
+		defer w.mu.Unlock()
+		w.readyLocked(t)
+		return
+	}
+	n := len(w.parked)
+	if n == 0 {
+		w.mu.Unlock()
+		return
+	}
+	g := w.parked[n-1]
+	w.parked = w.parked[:n-1]
+	w.running.Add(1)
+	w.mu.Unlock()
+	if err := t.(*impl.G).ReadyHandoff(g); err != nil {
+		panic(err)
+	}
 }
 
 func (w *implWorkload) readyLocked(t impl.Task) {

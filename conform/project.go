@@ -110,6 +110,8 @@ func project() ([]Change, error) {
 		{spec.Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Netpoll: true, InjectList: true}, 30_000},
 		{spec.Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Netpoll: true, SyscallBlock: true, LockOSThread: true}, 30_000},
 		{spec.Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Syscalls: true, STW: true, ProcResize: true}, 30_000},
+		// semrelease's hand-off and its goyield.
+		{spec.Bounds{Ps: 1, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Goyield: true}, 1_000},
 		// The blocking poller and timers (spec.PollActionKinds, which
 		// the impl emits as EvActions too). Its rarest step,
 		// NetpollBreak (an M with a timer finds the poller asleep with

@@ -400,6 +400,12 @@ func (c *rtChecker) fits(o *Obs, g *rtG, ch Change) string {
 			if o.CtxP == trace.NoProc || g.p != o.CtxP {
 				return "the M does not still hold the P it entered the syscall with"
 			}
+		case spec.ActExitSyscallOldP:
+			// The P the G entered its syscall with, taken back from the
+			// M that held it since (itself in a syscall).
+			if o.CtxP == trace.NoProc || c.ms[o.M] != o.CtxP || g.p != o.CtxP {
+				return "the M does not hold its old P again"
+			}
 		case spec.ActExitSyscallIdleP:
 			if o.CtxP == trace.NoProc || c.ms[o.M] != o.CtxP {
 				return "the M holds no P"

@@ -116,8 +116,14 @@ func runScheduler(data []byte) error {
 			case 8:
 				cmd, err = fmt.Sprintf("preempt p%d", p), d.Preempt(p)
 			case 9:
-				cmd = fmt.Sprintf("retake p%d", p)
-				_, err = d.Retake(p)
+				// sysmon: its retake's handoffp while it holds a P it
+				// took, else a retake (takeP) of p.
+				if h := sn.RetakeP - 1; h >= 0 {
+					cmd, err = fmt.Sprintf("retake-handoff p%d", h), d.RetakeHandoff(h)
+				} else {
+					cmd = fmt.Sprintf("retake p%d", p)
+					_, err = d.Retake(p)
+				}
 			case 11:
 				cmd, err = fmt.Sprintf("m%d entersyscallblock", m), d.EnterSyscallBlock(m)
 			case 12:
@@ -267,8 +273,16 @@ func checkSnapshot(sn impl.Snapshot, capacity int) string {
 			problems = append(problems, fmt.Sprintf("p%d is held by %d Ms", p, n))
 		}
 	}
+	if h := sn.RetakeP - 1; h >= 0 {
+		// sysmon's retake took p (takeP stores _Pidle) and has not handed
+		// it off: on no idle list, held by no M.
+		if h >= len(sn.Ps) || sn.Ps[h].Status != spec.PIdle || holder[h] != 0 {
+			problems = append(problems, fmt.Sprintf("sysmon holds p%d, which is not _Pidle and unheld", h))
+		}
+	}
 	for p, ps := range sn.Ps {
 		switch {
+		case p+1 == sn.RetakeP:
 		case ps.Status == spec.PIdle && !emptyP(p):
 			problems = append(problems, fmt.Sprintf("idle p%d has local work", p))
 		case ps.Status == spec.PRunning && holder[p] != 1:
@@ -292,8 +306,8 @@ func checkSnapshot(sn impl.Snapshot, capacity int) string {
 		problems = append(problems, fmt.Sprintf("%v is on a run queue but not among the scheduler's Gs", g))
 	}
 	idle := 0
-	for _, ps := range sn.Ps {
-		if ps.Status == spec.PIdle {
+	for p, ps := range sn.Ps {
+		if ps.Status == spec.PIdle && p+1 != sn.RetakeP {
 			idle++
 		}
 	}
@@ -344,6 +358,8 @@ func TestCheckSnapshotInvariants(t *testing.T) {
 			s.Ms[0].LockedG = g
 		}, "g1 is locked to m0 but held by m1"},
 		{"nextp of an unlocked M", func(s *impl.Snapshot) { s.Ms[1].NextP = 2 }, "m1 in idle has nextp p1"},
+		{"sysmon holds a running P", func(s *impl.Snapshot) { s.RetakeP = 1 }, "sysmon holds p0"},
+		{"sysmon's P counted idle", func(s *impl.Snapshot) { s.RetakeP = 2 }, "npidle=1 but 0 Ps are idle"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

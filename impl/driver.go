@@ -23,12 +23,17 @@ type Driver struct {
 	// netParks: the program's parked Gs wait on the network poller
 	// (UseNetpoll).
 	netParks bool
+	// retaken: the P sysmon's Retake took, until its RetakeHandoff.
+	retaken *P
+	// yielding: the Ms whose G's ReadyHandoff has readied a waiter and
+	// whose goyield is the G's next action.
+	yielding map[*M]bool
 }
 
 // NewDriver builds a deterministic scheduler. cfg.Trace, if set, also
 // receives every event.
 func NewDriver(cfg Config) (*Driver, error) {
-	d := &Driver{}
+	d := &Driver{yielding: map[*M]bool{}}
 	user := cfg.Trace
 	cfg.Trace = func(e Event) {
 		if e.Kind == EvAction {
@@ -166,6 +171,50 @@ func (d *Driver) Ready(i int, g *G) error {
 		d.s.netpollUnwait(g)
 	}
 	return d.s.ready(m, g)
+}
+
+// ReadyHandoff makes M i's G hand off to g as semrelease does: ready g
+// (into runnext, with its wakep); Goyield is then the G's next action.
+func (d *Driver) ReadyHandoff(i int, g *G) error {
+	m, err := d.running(i, Grunning)
+	if err != nil {
+		return err
+	}
+	if d.yielding[m] {
+		return fmt.Errorf("driver: m%d's G is to goyield next", i)
+	}
+	if g != nil {
+		d.s.netpollUnwait(g)
+	}
+	if err := d.s.readyAs(m, g, spec.ActReadyHandoff); err != nil {
+		return err
+	}
+	d.yielding[m] = true
+	return nil
+}
+
+// yieldingM reports whether M i's G is to goyield next.
+func (d *Driver) yieldingM(i int) bool {
+	for m := range d.yielding {
+		if int(m.id) == i {
+			return true
+		}
+	}
+	return false
+}
+
+// Goyield makes M i's G, after its ReadyHandoff, goyield.
+func (d *Driver) Goyield(i int) error {
+	m, err := d.running(i, Grunning)
+	if err != nil {
+		return err
+	}
+	if !d.yielding[m] {
+		return fmt.Errorf("driver: m%d's G has handed off nothing to goyield after", i)
+	}
+	delete(d.yielding, m)
+	d.s.goyieldm(m)
+	return nil
 }
 
 // UseNetpoll makes the Driver play a program that uses the network poller
@@ -320,17 +369,36 @@ func (d *Driver) Preempt(p int) error {
 }
 
 // Retake plays sysmon looking at P p after its G has been in a syscall for
-// one sysmon tick but less than 10 ms (the untimed rule). It reports whether
-// the P was taken.
+// one sysmon tick but less than 10 ms (the untimed rule), up to its
+// handoffp: it reports whether the P was taken, which sysmon then holds
+// until RetakeHandoff.
 func (d *Driver) Retake(p int) (bool, error) {
 	allp := d.s.ps().allp
 	if p < 0 || p >= len(allp) {
 		return false, fmt.Errorf("driver: no p%d", p)
 	}
+	if d.retaken != nil {
+		return false, fmt.Errorf("driver: sysmon holds p%d, not yet handed off", d.retaken.id)
+	}
 	s := d.s
-	return s.retakeSyscall(allp[p], func(empty bool) bool {
+	took := s.retakeTakeP(allp[p], func(empty bool) bool {
 		return retakeSyscallOK(empty, s.nmspinning.Load(), s.npidle.Load(), false)
-	}), nil
+	})
+	if took {
+		d.retaken = allp[p]
+	}
+	return took, nil
+}
+
+// RetakeHandoff plays the rest of sysmon's retake of P p: its handoffp.
+func (d *Driver) RetakeHandoff(p int) error {
+	if d.retaken == nil || int(d.retaken.id) != p {
+		return fmt.Errorf("driver: sysmon holds no p%d to hand off", p)
+	}
+	pp := d.retaken
+	d.retaken = nil
+	d.s.retakeHandoff(pp)
+	return nil
 }
 
 // Netpoll makes M i, which must be at findRunnable's netpoll (pc MPoll),
@@ -399,6 +467,10 @@ func (d *Driver) apply(a spec.Action, slots *[spec.MaxGs + 1]*G) (*G, error) {
 		return nil, d.Park(m)
 	case spec.ActReady:
 		return nil, d.Ready(m, slots[a.G])
+	case spec.ActReadyHandoff:
+		return nil, d.ReadyHandoff(m, slots[a.G])
+	case spec.ActGoyield:
+		return nil, d.Goyield(m)
 	case spec.ActEnterSyscall:
 		return nil, d.EnterSyscall(m)
 	case spec.ActEnterSyscallBlock:
@@ -407,7 +479,7 @@ func (d *Driver) apply(a spec.Action, slots *[spec.MaxGs + 1]*G) (*G, error) {
 		return nil, d.LockOSThread(m)
 	case spec.ActUnlockOSThread:
 		return nil, d.UnlockOSThread(m)
-	case spec.ActExitSyscallFast, spec.ActExitSyscallIdleP, spec.ActExitSyscallNoP:
+	case spec.ActExitSyscallFast, spec.ActExitSyscallOldP, spec.ActExitSyscallIdleP, spec.ActExitSyscallNoP:
 		return nil, d.ExitSyscall(m)
 	case spec.ActPreempt:
 		return nil, d.Preempt(int(a.P))
@@ -417,6 +489,8 @@ func (d *Driver) apply(a spec.Action, slots *[spec.MaxGs + 1]*G) (*G, error) {
 			err = fmt.Errorf("the impl's retake does not take p%d", a.P)
 		}
 		return nil, err
+	case spec.ActRetakeHandoff:
+		return nil, d.RetakeHandoff(int(a.P))
 	case spec.ActNetpoll:
 		return nil, d.Netpoll(m, slots[a.G])
 	case spec.ActNetpollInject:
@@ -512,6 +586,10 @@ type Snapshot struct {
 	// live timer.
 	LastPoll, PollUntil, Now int64
 	Timers                   []TimerSnapshot
+	// RetakeP is the number plus one of the P sysmon's retake has taken
+	// and not yet handed off (0: none, as spec.State.RetakeP): unwired,
+	// _Pidle in its status, on no idle list.
+	RetakeP int
 }
 
 // TimerSnapshot is a sleeping G's timer on P P's heap, due at When.
@@ -541,6 +619,9 @@ type MSnapshot struct {
 	Inj      []*G // the Gs netpoll gave injectglist, held by the M until queued
 	LockedG  *G   // m.lockedg
 	NextP    int  // m.nextp's number plus one, 0: none (as spec.MState.NextP)
+	Victim   int  // pc MStealNext: the number plus one of the P whose ring runqgrab read empty (as spec.MState.Victim)
+	OldP     int  // m.oldp's number plus one while the M's G is in a syscall without its P (0 otherwise; as spec.MState.OldP)
+	SnapPs   int  // in the no-P recheck (pc MDropSpin to MRecheckP): how many Ps its allp snapshot has
 	// findRunnable's locals of the poller and timers: wasSpinning, the
 	// earliest timer seen (pollUntil, 0: none), checkTimers done at this
 	// top (m.checked), and the inheritTime of the G a spinning M holds
@@ -555,7 +636,7 @@ type MSnapshot struct {
 // Snapshot reads the whole state. It is exact only when nothing runs
 // concurrently, as under the Driver.
 func (s *Sched) Snapshot() Snapshot {
-	var sn Snapshot
+	sn := Snapshot{RetakeP: int(s.retakeP.Load())}
 	s.allgs.Lock()
 	sn.Gs = append(sn.Gs, s.allgs.gs...)
 	s.allgs.Unlock()
@@ -573,9 +654,17 @@ func (s *Sched) Snapshot() Snapshot {
 		ms := MSnapshot{PC: m.pc, P: int(pidOf(m.p.Load())), CurG: m.curg.Load(), Spinning: m.spinning, Inj: m.inj.Slice(),
 			LockedG: m.lockedg, NextP: int(pidOf(m.nextp)) + 1,
 			WasSpinning: m.wasSpinning, PollUntil: m.pollUntil, Checked: m.checked, Inherit: m.inherit}
+		if g := ms.CurG; m.pc == spec.MRun && ms.P < 0 && g != nil && g.Status()&^gscan == Gsyscall && m.oldp != nil {
+			ms.OldP = int(m.oldp.id) + 1
+		}
+		if m.pc.Rechecking() && m.snap != nil {
+			ms.SnapPs = len(m.snap.allp)
+		}
 		switch m.pc {
 		case spec.MSteal:
 			ms.Scan = m.scan.seen
+		case spec.MStealNext:
+			ms.Scan, ms.Victim = m.scan.seen, int(pidOf(m.victim))+1
 		case spec.MRecheckRunqs:
 			ms.Scan = 1<<m.rpos - 1
 		}

@@ -14,7 +14,7 @@ const (
 	// implements (Event.Action, one of spec.ActionKinds): the goroutine
 	// actions, the syscall exits, every step of findRunnable and its no-P
 	// recheck, stopm, wakep's steps (which follow the action that called
-	// wakep, in the same call), Preempt, Retake, InjectGList.
+	// wakep, in the same call), Preempt, Retake, RetakeHandoff, InjectGList.
 	EvAction    EventKind = iota
 	EvGStatus             // a G changed status: From → To
 	EvRunqPut             // G put on P's local queue (On: into runnext)
@@ -72,7 +72,7 @@ func (e Event) String() string {
 	case EvAction:
 		s := fmt.Sprintf("m%d p%d %v", e.M, e.P, e.Action)
 		switch e.Action {
-		case spec.ActSteal:
+		case spec.ActSteal, spec.ActStealMiss, spec.ActStealEmptyRing, spec.ActStealRunnext:
 			s += fmt.Sprintf("(p%d)", e.Victim)
 		case spec.ActNetpollInject:
 			s += fmt.Sprintf("(inject g%d n=%d)", e.Inj, e.N)
@@ -114,7 +114,7 @@ func (s *Sched) emitStatus(g *G, from, to Gstatus) {
 
 // SpecAction is the spec action an EvAction event names, with its
 // parameters: the victim of a steal or recheck visit (of a timer steal
-// too), the P of sysmon's Preempt and Retake, a sleep's ticks (the
+// too), the P of sysmon's Preempt, Retake and RetakeHandoff, a sleep's ticks (the
 // Driver's clock counts nanoseconds as ticks), no M for the network's and
 // the clock's steps, and the spec's numbers of the Gs it names (gid maps
 // an impl goid to them). A netpoll list of more than two Gs has no spec
@@ -122,15 +122,15 @@ func (s *Sched) emitStatus(g *G, from, to Gstatus) {
 func (e Event) SpecAction(gid func(goid uint64) spec.GID) spec.Action {
 	a := spec.Action{Kind: e.Action, M: int8(e.M), P: spec.NoP}
 	switch e.Action {
-	case spec.ActReady, spec.ActNetpoll:
+	case spec.ActReady, spec.ActReadyHandoff, spec.ActNetpoll:
 		a.G = gid(e.G)
 	case spec.ActInjectGList:
 		a.M, a.G = spec.NoP, gid(e.G)
 	case spec.ActNetpollInject:
 		a.G, a.Inj = gid(e.G), gid(e.Inj)
-	case spec.ActSteal, spec.ActStealMiss, spec.ActRecheckFound, spec.ActRecheckMiss:
+	case spec.ActSteal, spec.ActStealMiss, spec.ActStealEmptyRing, spec.ActStealRunnext, spec.ActRecheckFound, spec.ActRecheckMiss:
 		a.P = int8(e.Victim)
-	case spec.ActPreempt, spec.ActRetake:
+	case spec.ActPreempt, spec.ActRetake, spec.ActRetakeHandoff:
 		a.M, a.P = spec.NoP, int8(e.P)
 	case spec.ActStartTheWorld:
 		a.P = int8(e.N)

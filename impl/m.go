@@ -23,6 +23,7 @@ type M struct {
 	pc       spec.MPC
 	spinning bool      // m.spinning: looking for work to steal
 	scan     stealScan // pc MSteal: where stealWork is
+	victim   *P        // pc MStealNext: the P whose ring runqgrab read empty; its runnext is next
 	rpos     int       // pc MRecheckRunqs: the next P checkRunqsNoP looks at
 	snap     *procSet  // the Ps as they were when the M released its P (allpSnapshot), for the no-P recheck
 	// pollUntil is the earliest timer the M saw in findRunnable (0:
@@ -69,6 +70,9 @@ func (m *M) ID() int { return int(m.id) }
 func (s *Sched) mput(m *M) {
 	m.idle = true
 	m.pc = spec.MIdle
+	// stopm returns to findRunnable's top, whose checkTimers runs
+	// afresh: nothing of the last pass survives the idle list.
+	m.checked, m.inherit = false, false
 	s.nmidle++
 	s.checkdead()
 }

@@ -2,12 +2,14 @@ package impl
 
 import (
 	"errors"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/gmpcheck/gmpcheck/spec"
+	"go.uber.org/goleak"
 )
 
 // Tests added for the mutants of docs/mutation.md that every other check
@@ -279,4 +281,152 @@ func TestMutationKillGMDeadlock(t *testing.T) {
 		t.Fatalf("Wait = %v, want ErrDeadlock", err)
 	}
 	s.Shutdown()
+}
+
+// TestMutationKillSchedTaskInSyscallPanics kills impl/task.go's mutant of
+// mustRun ("status != Grunning || m == nil" -> "&&"): a Task method called
+// from inside the G's own Syscall (the G is in _Gsyscall, still on its M)
+// is misuse and must panic as on any G that is not running. The misuse
+// tests only called Task methods on exited Gs, whose M is already nil.
+func TestMutationKillSchedTaskInSyscallPanics(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	s, err := New(Config{Procs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Shutdown()
+	var got any
+	s.Go(func(tk Task) {
+		tk.Syscall(func() {
+			defer func() { got = recover() }()
+			tk.Gosched()
+		})
+	})
+	if err := s.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if msg, _ := got.(string); !strings.Contains(msg, "not running") {
+		t.Fatalf("Gosched inside the G's own Syscall: recovered %v, want a 'not running' panic", got)
+	}
+}
+
+// TestMutationKillSchedClampMicros kills impl/timers.go's clampMicros
+// mutant 1<<31-1 -> 1>>31-1 (every event's microseconds become -1): the
+// conversion keeps a duration in range, negative ones at 0.
+func TestMutationKillSchedClampMicros(t *testing.T) {
+	for _, c := range []struct {
+		ns   int64
+		want int32
+	}{{5000, 5}, {-7, 0}, {0, 0}, {1 << 62, 1<<31 - 1}} {
+		if got := clampMicros(c.ns); got != c.want {
+			t.Errorf("clampMicros(%d) = %d, want %d", c.ns, got, c.want)
+		}
+	}
+}
+
+// TestMutationKillSchedStartTheWorldWakepEvent kills impl/stw.go's mutant
+// of startTheWorldWakep's event (P -1 -> +1): the stopper's wakep is taken
+// with no P, as the spec's StartTheWorldWakep, and its event says so.
+func TestMutationKillSchedStartTheWorldWakepEvent(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	var mu sync.Mutex
+	var evs []Event
+	s, err := New(Config{Procs: 2, Trace: func(e Event) {
+		mu.Lock()
+		evs = append(evs, e)
+		mu.Unlock()
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Shutdown()
+	if err := s.StopTheWorld(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.StartTheWorld(); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	found := false
+	for _, e := range evs {
+		if e.Kind == EvAction && e.Action == spec.ActStartTheWorldWakep {
+			found = true
+			if e.P != -1 || e.M != -1 {
+				t.Errorf("StartTheWorldWakep's event names M %d P %d, want -1 and -1: %+v", e.M, e.P, e)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no StartTheWorldWakep in %d events", len(evs))
+	}
+}
+
+// TestMutationKillSchedRetakeAfterForcePreempt kills impl/sysmon.go's
+// mutant "!sysretake && first sight" -> "||": a P whose G has held it for
+// a whole time slice and is now in a syscall (it cannot see the preempt
+// request) is retaken at once, without the one sysmon tick a syscall gets
+// on first sight. sysmon's pass takes its clock as an argument, so the
+// test drives two passes with chosen times on the deterministic driver.
+func TestMutationKillSchedRetakeAfterForcePreempt(t *testing.T) {
+	d, err := NewDriver(Config{Procs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := d.Sched()
+	defer s.Shutdown()
+	// A first syscall, over before sysmon looks: p0's syscalltick moves
+	// on, so the next one is a syscall sysmon has not seen.
+	if err := d.EnterSyscall(0); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.ExitSyscall(0); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.retake(0); n != 0 {
+		t.Fatalf("first pass, g1 running: took %d Ps", n)
+	}
+	if err := d.EnterSyscall(0); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.retake(s.cfg.ForcePreempt); n != 1 {
+		t.Fatalf("a pass a time slice later, g1 in a syscall since: took %d Ps, want p0 retaken at once", n)
+	}
+}
+
+// TestMutationKillSchedReadyNilG kills impl/task.go's Ready mutant
+// (!ok || gp == nil || ... -> !ok && gp == nil || ...): Ready of a nil *G
+// is misuse reported as an error, not a nil dereference.
+func TestMutationKillSchedReadyNilG(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	s, err := New(Config{Procs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Shutdown()
+	var rerr error
+	var rec any
+	s.Go(func(tk Task) {
+		defer func() { rec = recover() }()
+		rerr = tk.Ready((*G)(nil))
+	})
+	if err := s.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if rec != nil || rerr == nil {
+		t.Fatalf("Ready((*G)(nil)): error %v, panic %v; want an error", rerr, rec)
+	}
+}
+
+// TestMutationKillSchedPMaskPast64 kills impl/p.go's lowest() mutant
+// w*64 -> w/64: the idle mask's lowest bit past the first word (SetProcs
+// allows up to 65,536 Ps; every other check runs at most 8).
+func TestMutationKillSchedPMaskPast64(t *testing.T) {
+	for _, i := range []int{0, 63, 64, 100, 200} {
+		m := newPMask(256)
+		m.set(i)
+		if got := m.lowest(); got != i {
+			t.Errorf("a mask with bit %d set: lowest() = %d", i, got)
+		}
+	}
 }

@@ -46,6 +46,7 @@ const (
 	reqPreempt
 	reqPark
 	reqExitSyscallNoP
+	reqGoyield
 )
 
 // newproc1 makes a runnable G for fn: a dead G from pp's free list (or the
@@ -279,12 +280,16 @@ func (s *Sched) parkm(m *M, unlock sync.Locker) {
 // runnext of m's P, so that a G that wakes a partner and then blocks hands
 // its P (and its remaining time slice) straight to the partner; wakep finds
 // an idle P for the work this G may have displaced.
-func (s *Sched) ready(m *M, gp *G) error {
+func (s *Sched) ready(m *M, gp *G) error { return s.readyAs(m, gp, spec.ActReady) }
+
+// readyAs is ready, reported as act: Ready, or ReadyHandoff when it is
+// semrelease's hand-off, whose goyield follows.
+func (s *Sched) readyAs(m *M, gp *G, act spec.ActionKind) error {
 	if !gp.casStatus(Gwaiting, Grunnable) {
 		return readyErr(gp)
 	}
 	pp := m.p.Load()
-	s.emit(Event{Kind: EvAction, Action: spec.ActReady, M: m.id, P: pp.id, G: gp.goid})
+	s.emit(Event{Kind: EvAction, Action: act, M: m.id, P: pp.id, G: gp.goid})
 	s.emitStatus(gp, Gwaiting, Grunnable)
 	pp.runq.Put(gp, true)
 	s.emit(Event{Kind: EvRunqPut, P: pp.id, G: gp.goid, On: true})
@@ -292,6 +297,23 @@ func (s *Sched) ready(m *M, gp *G) error {
 		s.wakep(m)
 	}
 	return nil
+}
+
+// goyieldm is goyield_m: the G to the tail of its P's local run queue (a
+// full ring spills half of it to the global queue), then schedule. No
+// wakep: the hand-off's ready that came before made one.
+func (s *Sched) goyieldm(m *M) {
+	g := m.curg.Load()
+	pp := m.p.Load()
+	s.emit(Event{Kind: EvAction, Action: spec.ActGoyield, M: m.id, P: pp.id, G: g.goid})
+	if !g.casStatus(Grunning, Grunnable) {
+		panic(fmt.Sprintf("goyield: bad g status %v", g.Status()))
+	}
+	s.emitStatus(g, Grunning, Grunnable)
+	dropg(m)
+	m.pc = spec.MSched
+	pp.runq.Put(g, false)
+	s.emit(Event{Kind: EvRunqPut, P: pp.id, G: g.goid})
 }
 
 // injectglist puts a runnable G made without a P (Go or Ready from outside

@@ -261,6 +261,23 @@ func (q *Runq) Drain() GQueue {
 // decides whether the copy counts.
 func (q *Runq) grab(victim *Runq, dst uint32, stealRunNext bool) uint32 {
 	for {
+		if n, empty := q.grabRing(victim, dst); !empty {
+			return n
+		}
+		if !stealRunNext {
+			return 0
+		}
+		if n, done := q.grabNext(victim, dst); done {
+			return n
+		}
+	}
+}
+
+// grabRing is runqgrab up to an empty ring: the loads of head and tail,
+// retried after an inconsistent read or a lost CAS of head; it returns the
+// number of Gs taken from a non-empty ring, or empty.
+func (q *Runq) grabRing(victim *Runq, dst uint32) (n uint32, empty bool) {
+	for {
 		h := victim.loadHead()
 		t := victim.loadTail()
 		n := t - h
@@ -270,21 +287,7 @@ func (q *Runq) grab(victim *Runq, dst uint32, stealRunNext bool) uint32 {
 			n = n - n/2
 		}
 		if n == 0 {
-			if !stealRunNext {
-				return 0
-			}
-			next := victim.loadRunnext()
-			if next == nil {
-				return 0
-			}
-			if victim.stealBackoff != nil {
-				victim.stealBackoff()
-			}
-			if !victim.casRunnext(next, nil) {
-				continue
-			}
-			q.storeSlot(dst, next)
-			return 1
+			return 0, true
 		}
 		if n > victim.size()/2 {
 			continue // inconsistent read of head and tail
@@ -294,12 +297,31 @@ func (q *Runq) grab(victim *Runq, dst uint32, stealRunNext bool) uint32 {
 		}
 		if hooksEnabled && seeded(BugStealNoCAS) {
 			victim.storeHead(h + n)
-			return n
+			return n, false
 		}
 		if victim.casHead(h, h+n) {
-			return n
+			return n, false
 		}
 	}
+}
+
+// grabNext is runqgrab after it read an empty ring: the load of runnext,
+// the backoff, and its CAS. It returns 1 if it took the G, 0 if runnext
+// was empty; done is false when the CAS lost (runnext changed since the
+// load), and runqgrab starts over from the ring.
+func (q *Runq) grabNext(victim *Runq, dst uint32) (n uint32, done bool) {
+	next := victim.loadRunnext()
+	if next == nil {
+		return 0, true
+	}
+	if victim.stealBackoff != nil {
+		victim.stealBackoff()
+	}
+	if !victim.casRunnext(next, nil) {
+		return 0, false
+	}
+	q.storeSlot(dst, next)
+	return 1, true
 }
 
 // Steal is runqsteal: q's owner steals half of victim's ring into q and
@@ -309,17 +331,27 @@ func (q *Runq) grab(victim *Runq, dst uint32, stealRunNext bool) uint32 {
 // when the scheduler steals only on finding its own queue empty; otherwise
 // Steal panics with the runtime's "runqsteal: runq overflow".
 func (q *Runq) Steal(victim *Runq, stealRunNext bool) *G {
+	q.checkSteal(victim)
+	t := q.ownTail()
+	n := q.grab(victim, t, stealRunNext)
+	if n == 0 {
+		return nil
+	}
+	return q.publishStolen(t, n)
+}
+
+func (q *Runq) checkSteal(victim *Runq) {
 	if victim.size() != q.size() {
 		panic(fmt.Sprintf("runqsteal: victim capacity %d differs from thief capacity %d", victim.size(), q.size()))
 	}
 	if victim == q {
 		panic("runqsteal: a P cannot steal from itself")
 	}
-	t := q.ownTail()
-	n := q.grab(victim, t, stealRunNext)
-	if n == 0 {
-		return nil
-	}
+}
+
+// publishStolen is runqsteal after runqgrab copied n > 0 Gs to q's ring at
+// t: the last one is returned to run now, the others published.
+func (q *Runq) publishStolen(t, n uint32) *G {
 	n--
 	g := q.ownSlot(t + n)
 	if n == 0 {
@@ -331,6 +363,37 @@ func (q *Runq) Steal(victim *Runq, stealRunNext bool) *G {
 	}
 	q.storeTail(t + n)
 	return g
+}
+
+// StealRing is the stepped first half of Steal with stealRunNext (for a
+// scheduler that takes runqgrab's two reads as separate steps): half of
+// victim's ring, as Steal takes it, or empty if the loads of head and tail
+// found none. StealNext is then the second half.
+func (q *Runq) StealRing(victim *Runq) (g *G, empty bool) {
+	q.checkSteal(victim)
+	t := q.ownTail()
+	n, empty := q.grabRing(victim, t)
+	if empty {
+		return nil, true
+	}
+	return q.publishStolen(t, n), false
+}
+
+// StealNext is runqgrab's runnext half after StealRing found the ring
+// empty: victim's runnext, or nil if it was empty. retry reports a lost
+// CAS (runnext changed after its load): runqgrab starts over from the
+// ring, as Steal(victim, true) does.
+func (q *Runq) StealNext(victim *Runq) (g *G, retry bool) {
+	q.checkSteal(victim)
+	t := q.ownTail()
+	n, done := q.grabNext(victim, t)
+	if !done {
+		return nil, true
+	}
+	if n == 0 {
+		return nil, false
+	}
+	return q.publishStolen(t, n), false
 }
 
 // Empty is runqempty: it reports whether the queue has no G in the ring or

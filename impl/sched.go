@@ -147,6 +147,7 @@ type Sched struct {
 	deadErr    error        // set by checkdead, cleared when an M starts again
 	dead       atomic.Bool  // deadErr != nil, readable under sched.lock alone
 	sysmonHeld atomic.Int32 // Ps sysmon has taken and not yet handed off
+	retakeP    atomic.Int32 // the id+1 of the P sysmon's retake holds before its handoffp (0: none), for Snapshot
 
 	stopping    atomic.Bool
 	shutOnce    sync.Once

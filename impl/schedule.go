@@ -54,6 +54,8 @@ func (s *Sched) schedStep(m *M) stepResult {
 		return s.startlockedmStep(m)
 	case spec.MSteal:
 		return s.stealStep(m)
+	case spec.MStealNext:
+		return s.stealNextStep(m)
 	case spec.MDrop:
 		return s.dropStep(m)
 	case spec.MDropSpin:

@@ -124,6 +124,8 @@ func (s *Sched) mcallReq(m *M, g *G, r gReq) stepResult {
 		s.parkm(m, l)
 	case reqExitSyscallNoP:
 		return s.exitsyscallNoP(m)
+	case reqGoyield:
+		s.goyieldm(m)
 	default:
 		panic(fmt.Sprintf("gmpcheck: G yielded without a valid request (%d)", r))
 	}

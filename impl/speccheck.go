@@ -309,8 +309,14 @@ func (r *specRun) implState() (spec.State, error) {
 	for p := len(sn.Ps); p < got.NumPs(); p++ {
 		got.P[p] = spec.PState{Status: spec.PDead} // beyond gomaxprocs
 	}
+	got.RetakeP = int8(sn.RetakeP)
 	for p, ps := range sn.Ps {
 		q := spec.PState{Status: ps.Status, SchedTick: uint8(ps.SchedTick % uint32(r.md.Bounds().SchedTick))}
+		if p+1 == sn.RetakeP {
+			// The runtime's takeP stores _Pidle; the P is on no idle
+			// list, which is what the spec's PRunning without an M says.
+			q.Status = spec.PRunning
+		}
 		var err error
 		if q.RunNext, err = id(ps.RunNext); err != nil {
 			return got, err
@@ -336,7 +342,13 @@ func (r *specRun) implState() (spec.State, error) {
 			if x.Scan > 0xf {
 				return got, fmt.Errorf("m%d scan %#x beyond the spec's Ps", m, x.Scan)
 			}
-			ms = spec.MState{PC: x.PC, P: int8(x.P), Spinning: x.Spinning, Scan: uint8(x.Scan), NextP: int8(x.NextP)}
+			ms = spec.MState{PC: x.PC, P: int8(x.P), Spinning: x.Spinning, Scan: uint8(x.Scan), NextP: int8(x.NextP), Victim: int8(x.Victim), OldP: int8(x.OldP),
+				Yield: r.d.yieldingM(m)}
+			if r.md.Bounds().ProcResize {
+				// The spec keeps the allp snapshot's size only where
+				// procresize can make it differ from every P slot.
+				ms.SnapPs = int8(x.SnapPs)
+			}
 			if b := r.md.Bounds(); b.PollBlock {
 				ms.WasSpinning, ms.Checked, ms.Inherit = x.WasSpinning, x.Checked, x.Inherit
 				ms.PollUntil = pollUntilTicks(x.PollUntil, sn.Now)
@@ -415,7 +427,7 @@ func pollUntilTicks(when, now int64) uint8 {
 // to. The impl keeps its locals in the M and leaves them stale there.
 func normalizePollFields(ms *spec.MState) {
 	switch ms.PC {
-	case spec.MLocal, spec.MPoll, spec.MSpin, spec.MSteal, spec.MDrop, spec.MDropSpin, spec.MRecheck,
+	case spec.MLocal, spec.MPoll, spec.MSpin, spec.MSteal, spec.MStealNext, spec.MDrop, spec.MDropSpin, spec.MRecheck,
 		spec.MRecheckRunqs, spec.MRecheckP, spec.MTimersNoP, spec.MPollCheck:
 	case spec.MSched:
 		if !ms.Checked {
@@ -477,16 +489,18 @@ func drawBounds(c Chooser) spec.Bounds {
 		// every draw they can get.
 		LockOSThread: !inject && c.Intn(2, "lockosthread") == 1,
 		SyscallBlock: !inject && c.Intn(3, "syscallblock") == 0,
+		Goyield:      c.Intn(3, "goyield") == 0,
 	}
 }
 
 // drawSTW adds a stop-the-world (spec.Bounds.STW) to a third of the Go
-// 1.26 bounds; drawn after every other draw, for the same reason.
-// ProcResize is not drawn: after a shrink the impl's no-P recheck visits
-// its allp snapshot's Ps, the spec's every P slot.
+// 1.26 bounds, and to half of those a procresize (the no-P recheck walks
+// its allp snapshot's Ps on both sides); drawn after every other draw, for
+// the same reason.
 func drawSTW(c Chooser, b *spec.Bounds) {
 	if b.Go == spec.Go126 && c.Intn(3, "stw") == 0 {
 		b.STW = true
+		b.ProcResize = c.Intn(2, "procresize") == 0
 	}
 }
 
@@ -573,6 +587,9 @@ func checkPollAgainstSpec(c Chooser, implBug spec.Bug, steps int, seen func(spec
 	if implBug == spec.BugTimersNotStolen && b.Timers == 0 {
 		b.Timers = 1 // the bug needs timers to show
 	}
+	// Last of all: a stop-the-world, with a procresize in half, whose
+	// destroy moves the dead P's timers to p0 on both sides.
+	drawSTW(c, &b)
 	r, err := newSpecRun(b, b.Go, implBug, uint64(c.Intn(1<<30, "seed")))
 	if err != nil {
 		return err

@@ -112,32 +112,86 @@ func (s *Sched) stealStep(m *M) stepResult {
 		// meets gcwaiting first and stops; the spec's steals only from a
 		// running P).
 		if !ps.idlep.read(int(p2.id)) && p2.status.Load() != pGCStop {
-			if g := pp.runq.Steal(p2.runq, last); g != nil {
-				m.scan = stealScan{}
-				s.counters.Steals.Add(1)
-				if s.trace != nil {
-					s.emit(Event{Kind: EvSteal, M: m.id, P: pp.id, Victim: p2.id, G: g.goid, N: int32(pp.runq.Len() + 1)})
-					s.emit(Event{Kind: EvAction, Action: spec.ActSteal, M: m.id, P: pp.id, Victim: p2.id, G: g.goid})
+			if !last {
+				if g := pp.runq.Steal(p2.runq, false); g != nil {
+					return s.stole(m, p2, g, spec.ActSteal)
 				}
-				return s.run(m, g, false)
+				continue
 			}
+			// The last pass: runqgrab's loads of head and tail, then
+			// (the spec's next step, the owner free to act between)
+			// runnext.
+			g, empty := pp.runq.StealRing(p2.runq)
+			if !empty {
+				return s.stole(m, p2, g, spec.ActSteal)
+			}
+			if p2.id < 64 {
+				m.scan.seen |= 1 << p2.id
+			}
+			m.pc, m.victim = spec.MStealNext, p2
+			if s.trace != nil {
+				s.emit(Event{Kind: EvAction, Action: spec.ActStealEmptyRing, M: m.id, P: pp.id, Victim: p2.id})
+			}
+			return stepAgain
 		}
 		if !last {
 			continue
 		}
-		if p2.id < 64 {
-			m.scan.seen |= 1 << p2.id
-		}
-		m.scan.n++
-		if m.scan.n == ps.n-1 {
-			m.pc = spec.MDrop
-			m.scan = stealScan{}
-		}
-		if s.trace != nil {
-			s.emit(Event{Kind: EvAction, Action: spec.ActStealMiss, M: m.id, P: pp.id, Victim: p2.id})
-		}
-		return stepAgain
+		return s.stealMissed(m, p2)
 	}
+}
+
+// stealNextStep is runqgrab's runnext half for the victim whose ring its
+// last step read empty: the load of runnext and its CAS. A lost CAS
+// (runnext changed since its load) starts runqgrab over from the ring, in
+// this step, as the runtime's loop does.
+func (s *Sched) stealNextStep(m *M) stepResult {
+	pp, p2 := m.p.Load(), m.victim
+	m.victim = nil
+	m.pc = spec.MSteal
+	for {
+		g, retry := pp.runq.StealNext(p2.runq)
+		if !retry {
+			if g != nil {
+				return s.stole(m, p2, g, spec.ActStealRunnext)
+			}
+			return s.stealMissed(m, p2)
+		}
+		// The CAS lost: runqgrab starts over from head and tail.
+		if g, empty := pp.runq.StealRing(p2.runq); !empty {
+			return s.stole(m, p2, g, spec.ActSteal)
+		}
+	}
+}
+
+// stole runs g, taken from p2 by the step act (Steal or StealRunnext).
+func (s *Sched) stole(m *M, p2 *P, g *G, act spec.ActionKind) stepResult {
+	pp := m.p.Load()
+	m.scan = stealScan{}
+	s.counters.Steals.Add(1)
+	if s.trace != nil {
+		s.emit(Event{Kind: EvSteal, M: m.id, P: pp.id, Victim: p2.id, G: g.goid, N: int32(pp.runq.Len() + 1)})
+		s.emit(Event{Kind: EvAction, Action: act, M: m.id, P: pp.id, Victim: p2.id, G: g.goid})
+	}
+	return s.run(m, g, false)
+}
+
+// stealMissed is the last pass's miss at p2: once every other P was
+// missed there, the scan has failed and the M goes on to release its P.
+func (s *Sched) stealMissed(m *M, p2 *P) stepResult {
+	pp, ps := m.p.Load(), s.ps()
+	if p2.id < 64 {
+		m.scan.seen |= 1 << p2.id
+	}
+	m.scan.n++
+	if m.scan.n == ps.n-1 {
+		m.pc = spec.MDrop
+		m.scan = stealScan{}
+	}
+	if s.trace != nil {
+		s.emit(Event{Kind: EvAction, Action: spec.ActStealMiss, M: m.id, P: pp.id, Victim: p2.id})
+	}
+	return stepAgain
 }
 
 // stealBackoff is installed on each P's queue and runs before a thief takes

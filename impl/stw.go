@@ -348,7 +348,6 @@ func (s *Sched) startTheWorldSection(newprocs int32) {
 		s.procresize(newprocs)
 	}
 	s.world.gcwaiting.Store(false)
-	var when int64
 	allp := s.ps().allp
 	// From the highest P down, as procresize builds its list of runnable
 	// Ps (the spec's order: startm takes the lowest idle M each time).
@@ -357,11 +356,11 @@ func (s *Sched) startTheWorldSection(newprocs int32) {
 		if pp.status.Load() != pGCStop {
 			continue
 		}
+		// A P with only timers goes idle, as in procresize: the
+		// stopper's wakep that follows starts a spinning M, whose
+		// findRunnable sees them (steal rounds, checkTimersNoP).
 		if pp.runq.Empty() {
 			s.pidleput(pp)
-			if w := pp.timers.wakeTime(); w != 0 && (when == 0 || w < when) {
-				when = w
-			}
 			continue
 		}
 		pp.status.Store(uint32(spec.PIdle)) // startm wires it
@@ -374,9 +373,6 @@ func (s *Sched) startTheWorldSection(newprocs int32) {
 	}
 	s.world.stopped.Store(false)
 	s.world.sema.Unlock()
-	if when != 0 {
-		s.wakeNetPoller(nil, when)
-	}
 	if s.sysmonOn.Load() {
 		s.wakeSysmon()
 	}

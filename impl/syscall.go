@@ -45,10 +45,17 @@ func (s *Sched) exitsyscall(m *M) bool {
 			panic(fmt.Sprintf("exitsyscall: bad g status %v", st))
 		}
 	}
+	oldp := m.oldp
 	m.oldp = nil
 	if pp := m.p.Load(); pp != nil {
 		pp.syscalltick.Add(1)
 		s.emitAction(spec.ActExitSyscallFast, m, pp.id, g)
+		s.emitStatus(g, Gsyscall, Grunning)
+		return true
+	}
+	if oldp != nil && s.takeOldP(m, oldp) {
+		oldp.syscalltick.Add(1)
+		s.emitAction(spec.ActExitSyscallOldP, m, oldp.id, g)
 		s.emitStatus(g, Gsyscall, Grunning)
 		return true
 	}
@@ -68,6 +75,29 @@ func (s *Sched) exitsyscall(m *M) bool {
 		}
 	}
 	return false
+}
+
+// takeOldP is exitsyscallTryGetP's first try: the P m entered its syscall
+// with, taken back from the M holding it now if that M is itself in a
+// syscall (setBlockOnExitSyscall, takeP, resume), and acquired. The M it
+// was taken from finds it gone when it leaves its own syscall, as after
+// a retake.
+func (s *Sched) takeOldP(m *M, oldp *P) bool {
+	if oldp.status.Load() != uint32(spec.PRunning) {
+		return false
+	}
+	m2, g2, ok := holdInSyscall(oldp)
+	if !ok {
+		return false
+	}
+	m2.p.Store(nil)
+	oldp.m.Store(nil)
+	oldp.status.Store(uint32(spec.PIdle))
+	oldp.syscalltick.Add(1)
+	g2.casStatus(Gsyscall|gscan, Gsyscall)
+	oldp.status.Store(uint32(spec.PRunning))
+	acquirep(m, oldp)
+	return true
 }
 
 // exitsyscallNoP runs on the M after its G found no P: the G becomes
@@ -150,8 +180,21 @@ func holdInSyscall(pp *P) (*M, *G, bool) {
 
 // retakeSyscall takes pp from its M if that M's G is in a syscall and the
 // decide function, given whether pp's queue is empty, agrees; then hands pp
-// off. It reports whether it took the P.
+// off. It reports whether it took the P. The two halves are the spec's
+// Retake and RetakeHandoff: the M, resumed by the first, may leave its
+// syscall (without the P) before the second.
 func (s *Sched) retakeSyscall(pp *P, decide func(runqEmpty bool) bool) bool {
+	if !s.retakeTakeP(pp, decide) {
+		return false
+	}
+	s.retakeHandoff(pp)
+	return true
+}
+
+// retakeTakeP is retake up to its handoffp: setBlockOnExitSyscall, the
+// decision, takeP and resume. On success sysmon holds pp: unwired, _Pidle
+// in its status but on no idle list, until retakeHandoff.
+func (s *Sched) retakeTakeP(pp *P, decide func(runqEmpty bool) bool) bool {
 	m, g, ok := holdInSyscall(pp)
 	if !ok {
 		return false
@@ -165,6 +208,7 @@ func (s *Sched) retakeSyscall(pp *P, decide func(runqEmpty bool) bool) bool {
 	// not conclude anything: the M leaving the syscall may go idle and see
 	// runnable Gs with every M idle (the runtime's incidlelocked(-1)).
 	s.sysmonHeld.Add(1)
+	s.retakeP.Store(pp.id + 1)
 	// takeP: the P is unwired and _Pidle (though not yet on the idle list)
 	// before handoffp finds it a home, as the runtime's releaseP stores it.
 	m.p.Store(nil)
@@ -174,10 +218,19 @@ func (s *Sched) retakeSyscall(pp *P, decide func(runqEmpty bool) bool) bool {
 	g.casStatus(Gsyscall|gscan, Gsyscall)
 	s.counters.Retakes.Add(1)
 	s.emitAction(spec.ActRetake, nil, pp.id, g)
+	return true
+}
+
+// retakeHandoff is the rest of retake for the P retakeTakeP took: its
+// handoffp, after which checkdead may look again.
+func (s *Sched) retakeHandoff(pp *P) {
+	s.retakeP.Store(0)
+	// Emitted before handoffp's reads: the step's effects follow it (its
+	// EvHandoff, and its startm's EvStartM, end them).
+	s.emitAction(spec.ActRetakeHandoff, nil, pp.id, nil)
 	s.handoffp(pp)
 	s.glob.Lock()
 	s.sysmonHeld.Add(-1)
 	s.checkdead()
 	s.glob.Unlock()
-	return true
 }

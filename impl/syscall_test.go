@@ -28,8 +28,18 @@ func TestRetakeStoresPidleBeforeHandoff(t *testing.T) {
 		t.Fatal(err)
 	}
 	took, err := d.Retake(0)
-	if err != nil || !took || !seen {
-		t.Fatalf("retake: took=%v err=%v handoff seen=%v", took, err, seen)
+	if err != nil || !took || seen {
+		t.Fatalf("retake: took=%v err=%v handoff seen=%v, want taken and no handoffp yet", took, err, seen)
+	}
+	// sysmon holds p0 between takeP and handoffp: _Pidle, on no idle list.
+	if sn := d.Sched().Snapshot(); sn.RetakeP != 1 || sn.Ps[0].Status != spec.PIdle || sn.NPIdle != 0 {
+		t.Fatalf("after takeP: sysmon holds p%d, p0 %v, npidle %d; want p0, idle, 0", sn.RetakeP-1, sn.Ps[0].Status, sn.NPIdle)
+	}
+	if err := d.RetakeHandoff(0); err != nil || !seen {
+		t.Fatalf("retake's handoffp: err=%v handoff seen=%v", err, seen)
+	}
+	if sn := d.Sched().Snapshot(); sn.RetakeP != 0 {
+		t.Fatalf("after handoffp sysmon still holds p%d", sn.RetakeP-1)
 	}
 	// handoffp started a spinning M on the P: running again.
 	if st := spec.PStatus(d.Sched().ps().allp[0].status.Load()); st != spec.PRunning {
@@ -61,9 +71,12 @@ func TestExitSyscallLateP(t *testing.T) {
 		}
 	}
 	step("enter", d.EnterSyscall(0), spec.ActEnterSyscall)
-	_, err = d.Retake(0) // handoffp: nobody spins, no P idle: m1 spins on p0
+	_, err = d.Retake(0) // takeP: sysmon holds p0
 	step("retake", err, spec.ActRetake)
-	step("exit", d.ExitSyscall(0), spec.ActExitSyscallNoP) // no idle P yet
+	// The M, resumed, leaves its syscall before sysmon's handoffp: no P.
+	step("exit", d.ExitSyscall(0), spec.ActExitSyscallNoP)
+	// handoffp: nobody spins, no P idle: m1 spins on p0.
+	step("retake's handoffp", d.RetakeHandoff(0), spec.ActRetakeHandoff)
 	step("m1 looks at sched.runq", d.Step(1), spec.ActGlobal61Miss)
 	step("m1 looks at both queues", d.Step(1), spec.ActGlobRunqMiss)
 	step("m1 gives up", d.Step(1), spec.ActReleaseP) // one P: no victim, p0 goes idle
@@ -99,5 +112,25 @@ func TestSysmonWokenBySyscallNotStartm(t *testing.T) {
 	}
 	if len(s.sysmonWake) != 1 {
 		t.Fatalf("entersyscall did not wake sysmon")
+	}
+}
+
+// The Driver takes the spec's walk to exitsyscallTryGetP's old-P path
+// (spec's TestExitSyscallTakesOldPBack) step for step: m0's P, retaken and
+// handed to m1, is taken back from m1 once m1's G is in a syscall too;
+// then m1 leaves its own syscall the no-P way.
+func TestDriverExitSyscallOldP(t *testing.T) {
+	r, err := newSpecRun(spec.Bounds{Ps: 1, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true}, spec.Go126, spec.BugNone, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	walk := []string{
+		"m0: NewProc", "m0: Wakep", "m0: WakepNoP", "m0: EnterSyscall",
+		"sysmon: Retake(p0)", "sysmon: RetakeHandoff(p0)",
+		"m1: Global61Miss", "m1: RunqGet", "m1: EnterSyscall",
+		"m0: ExitSyscallOldP", "m1: ExitSyscallNoP",
+	}
+	if n, err := walkRun(r, walk); err != nil {
+		t.Fatalf("after %d steps: %v", n, err)
 	}
 }

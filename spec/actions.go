@@ -11,14 +11,17 @@ const (
 	ActNewProc           ActionKind = iota // newproc: go statement
 	ActGoExit                              // goexit0 / gdestroy
 	ActGosched                             // Gosched → goschedImpl
+	ActGoyield                             // goyield → goyield_m after ReadyHandoff: runqput(pp, gp, false), schedule (Bounds.Goyield)
 	ActPark                                // gopark → park_m
 	ActReady                               // goready → ready(gp, next=true) (param G)
+	ActReadyHandoff                        // semrelease1's direct hand-off: readyWithTime (ready, next=true, wakep), then its goyield (param G; Bounds.Goyield)
 	ActEnterSyscall                        // entersyscall
 	ActEnterSyscallBlock                   // entersyscallblock: handoffp(releasep()), then _Gsyscall (Bounds.SyscallBlock)
 	ActLockOSThread                        // LockOSThread: m.lockedg = curg, g.lockedm = m (Bounds.LockOSThread)
 	ActUnlockOSThread                      // UnlockOSThread: both cleared
 	// Syscall exit, by the M whose G is in a syscall (the G decides when).
 	ActExitSyscallFast  // exitsyscall with m.p still set
+	ActExitSyscallOldP  // exitsyscallTryGetP: setBlockOnExitSyscall(oldp) won, takeP from its M (itself in a syscall), acquire it
 	ActExitSyscallIdleP // exitsyscallTryGetP → pidleget
 	ActExitSyscallNoP   // exitsyscallNoP: curg Grunning → Grunnable, dropg
 	// The schedule loop, by an M in findRunnable (weakly fair per M).
@@ -38,6 +41,8 @@ const (
 	ActSpinLimit            // 2*nmspinning >= procs-npidle: do not spin
 	ActSteal                // stealWork visits a victim and runqsteal takes work (param P: victim)
 	ActStealMiss            // stealWork visits a victim and finds nothing (param P: victim)
+	ActStealEmptyRing       // runqgrab loads the victim's head and tail: its ring is empty (param P: victim); its runnext is next
+	ActStealRunnext         // runqgrab's load and CAS of the victim's runnext (read empty ring before) took that G (param P: victim)
 	ActNeedSpinning         // sched.needspinning set: becomeSpinning instead of releasing the P
 	ActReleaseP             // releasep + pidleput under sched.lock
 	ActDropSpinning         // m.spinning = false; nmspinning.Add(-1) after releasing the P
@@ -61,9 +66,10 @@ const (
 	ActWakepStartM // sched.lock: pidlegetSpinning got a P → startm(spinning)
 	ActWakepNoP    // sched.lock: no idle P → needspinning = 1, nmspinning.Add(-1)
 	// sysmon and netpoll (external).
-	ActPreempt     // retake → preemptone → gopreempt_m (param P)
-	ActRetake      // retake → handoffp of a P in a syscall (param P)
-	ActInjectGList // netpoll from sysmon → injectglist without a P (param G)
+	ActPreempt       // retake → preemptone → gopreempt_m (param P)
+	ActRetake        // retake: setBlockOnExitSyscall, the untimed rule, takeP and resume (param P); sysmon holds the P
+	ActRetakeHandoff // retake's handoffp of the P it took (param P), its own step: the syscalling M may exit in between
+	ActInjectGList   // netpoll from sysmon → injectglist without a P (param G)
 	// The stopper of a stop-the-world (a GC cycle, a GOMAXPROCS call), external (Bounds.STW).
 	ActStopTheWorld       // stopTheWorldWithSema's lock section: gcwaiting, the idle Ps and syscall Ps to _Pgcstop
 	ActStartTheWorld      // startTheWorldWithSema's lock section: procresize(P: new gomaxprocs), gcwaiting cleared, Ps with work started
@@ -95,13 +101,16 @@ var actionNames = [numActionKinds]string{
 	ActNewProc:              "NewProc",
 	ActGoExit:               "GoExit",
 	ActGosched:              "Gosched",
+	ActGoyield:              "Goyield",
 	ActPark:                 "Park",
 	ActReady:                "Ready",
+	ActReadyHandoff:         "ReadyHandoff",
 	ActEnterSyscall:         "EnterSyscall",
 	ActEnterSyscallBlock:    "EnterSyscallBlock",
 	ActLockOSThread:         "LockOSThread",
 	ActUnlockOSThread:       "UnlockOSThread",
 	ActExitSyscallFast:      "ExitSyscallFast",
+	ActExitSyscallOldP:      "ExitSyscallOldP",
 	ActExitSyscallIdleP:     "ExitSyscallIdleP",
 	ActExitSyscallNoP:       "ExitSyscallNoP",
 	ActGlobal61:             "Global61",
@@ -120,6 +129,8 @@ var actionNames = [numActionKinds]string{
 	ActSpinLimit:            "SpinLimit",
 	ActSteal:                "Steal",
 	ActStealMiss:            "StealMiss",
+	ActStealEmptyRing:       "StealEmptyRing",
+	ActStealRunnext:         "StealRunnext",
 	ActNeedSpinning:         "NeedSpinning",
 	ActReleaseP:             "ReleaseP",
 	ActDropSpinning:         "DropSpinning",
@@ -143,6 +154,7 @@ var actionNames = [numActionKinds]string{
 	ActWakepNoP:             "WakepNoP",
 	ActPreempt:              "Preempt",
 	ActRetake:               "Retake",
+	ActRetakeHandoff:        "RetakeHandoff",
 	ActInjectGList:          "InjectGList",
 	ActStopTheWorld:         "StopTheWorld",
 	ActStartTheWorld:        "StartTheWorld",
@@ -217,7 +229,7 @@ func (k ActionKind) external() bool {
 // Action is one step with its explicit parameters. M is the acting M (unused,
 // -1, for sysmon and netpoll); P is the victim of Steal/StealMiss, the P
 // looked at by RecheckRunqs/RecheckRunqsNoP/RecheckMiss, or the target of
-// Preempt/Retake; G the goroutine readied by Ready, Netpoll or InjectGList.
+// Preempt/Retake/RetakeHandoff; G the goroutine readied by Ready, Netpoll or InjectGList.
 type Action struct {
 	Kind ActionKind
 	M    int8
@@ -243,7 +255,7 @@ func (a Action) String() string {
 	}
 	s := who + ": " + a.Kind.String()
 	switch a.Kind {
-	case ActReady, ActNetpoll, ActInjectGList, ActNetpollReady:
+	case ActReady, ActReadyHandoff, ActNetpoll, ActInjectGList, ActNetpollReady:
 		s += "(" + gName(a.G) + ")"
 	case ActTimerSleep:
 		s += "(" + strconv.Itoa(int(a.P)) + " ticks)"
@@ -251,7 +263,7 @@ func (a Action) String() string {
 		s += "(p" + strconv.Itoa(int(a.P)) + ")"
 	case ActNetpollInject:
 		s += "(" + gName(a.G) + ", " + gName(a.Inj) + ")"
-	case ActSteal, ActStealMiss, ActRecheckFound, ActRecheckMiss, ActPreempt, ActRetake:
+	case ActSteal, ActStealMiss, ActStealEmptyRing, ActStealRunnext, ActRecheckFound, ActRecheckMiss, ActPreempt, ActRetake, ActRetakeHandoff:
 		s += "(p" + strconv.Itoa(int(a.P)) + ")"
 	case ActStartTheWorld, ActProcResizeGrow:
 		s += "(procs=" + strconv.Itoa(int(a.P)) + ")"

@@ -165,6 +165,11 @@ type Bounds struct {
 	// so lets (c) tell a release with asynchronous preemption from one
 	// without.
 	NoPark bool
+	// Goyield adds goyield for the running G: the runtime's own yield
+	// (semrelease's hand-off to a waiter, sync.Mutex in starvation mode),
+	// which puts the G at the tail of its P's local run queue and calls
+	// no wakep, where Gosched puts it on the global queue and wakes an M.
+	Goyield bool
 	// STW adds one stop-the-world, as a GC cycle or a GOMAXPROCS call
 	// makes it: an external stopper (stopTheWorldWithSema) sets
 	// sched.gcwaiting and stops the idle Ps and the Ps of Ms in system
@@ -192,7 +197,7 @@ type Bounds struct {
 	// sleeping G's timer on its P's heap, checkTimers at findRunnable's
 	// top, stealWork's timers, checkTimersNoP, wakeNetPoller, and the
 	// clock's TimerTick (timers.go). It needs PollBlock, at most 4 Ps,
-	// and no STW (procresize's moveTimers is not modelled).
+	// (with ProcResize, procresize moves a destroyed P's timers to p0).
 	Timers int
 	// Go selects the runtime release whose scheduler the model follows
 	// (docs/versions.md). The zero value is Go126.
@@ -387,8 +392,6 @@ func (b Bounds) Validate() error {
 		return fmt.Errorf("bounds: Timers=%d, want 0..%d", b.Timers, MaxTimerDelay)
 	case b.Timers > 0 && !b.PollBlock:
 		return fmt.Errorf("bounds: Timers needs PollBlock (an M with no work sleeps in netpoll until its timer)")
-	case b.Timers > 0 && b.STW:
-		return fmt.Errorf("bounds: Timers and STW are exclusive: procresize's moveTimers is not modelled")
 	case b.Timers > 0 && b.Ps > 4:
 		return fmt.Errorf("bounds: Timers needs Ps <= 4 (the key keeps pollUntil beside the scan mask)")
 	case (b.Bug == BugTimersNotStolen && b.Timers == 0) || (b.Bug == BugHandoffIgnoresPoller && !b.PollBlock):
@@ -418,6 +421,9 @@ func (b Bounds) String() string {
 	}
 	if b.NoPark {
 		s += " NoPark=true"
+	}
+	if b.Goyield {
+		s += " Goyield=true"
 	}
 	if b.STW {
 		s += " STW=true"

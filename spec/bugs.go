@@ -31,17 +31,17 @@ var SeededBugOptions = Options{Liveness: true, ThreadLimit: true}
 // (docs/spec.md, "Seeded bugs").
 func SeededBugCases() []SeededBugCase {
 	return []SeededBugCase{
-		{Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Bug: BugReadyNoWakep}, KindWorkConservation, 0, 15, -1, true},
+		{Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Bug: BugReadyNoWakep}, KindWorkConservation, 0, 16, -1, true},
 		{Bounds{Ps: 1, Ms: 2, Gs: 4, Cap: 2, Spawn: 3, SchedTick: 2, Bug: BugNo61}, KindGlobalStarvation, 0, 31, 11, false},
 		{Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Bug: BugSpinNoDec}, KindInvariant, InvCounts, 5, -1, false},
 		{Bounds{Ps: 1, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Netpoll: true, Bug: BugGoschedLocal}, KindGlobalStarvation, 0, 12, 8, false},
-		{Bounds{Ps: 1, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true, Bug: BugRetakeIgnoresLocal}, KindInvariant, InvSpinning, 5, -1, false},
+		{Bounds{Ps: 1, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true, Bug: BugRetakeIgnoresLocal}, KindInvariant, InvSpinning, 6, -1, false},
 		{Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, SyscallBlock: true, Bug: BugSyscallBlockNoHandoff}, KindInvariant, InvPIdle, 4, -1, false},
 		{Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, LockOSThread: true, Bug: BugStopLockedNoHandoff}, KindInvariant, InvPIdle, 6, -1, false},
 		{Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, LockOSThread: true, Bug: BugLockedRunsAnywhere}, KindInvariant, InvLocked, 6, -1, false},
 		{Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, STW: true, ProcResize: true, Bug: BugProcResizeDropsRunq}, KindInvariant, InvGPlace, 14, -1, false},
 		{Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, STW: true, ProcResize: true, Bug: BugGCWaitingIgnored}, KindSTWStuck, 0, 18, 4, false},
-		{Bounds{Ps: 2, Ms: 2, Gs: 1, Cap: 2, Spawn: 0, SchedTick: 1, Netpoll: true, PollBlock: true, Timers: 1, Bug: BugTimersNotStolen}, KindTimerStuck, 0, 43, 21, false},
+		{Bounds{Ps: 2, Ms: 2, Gs: 1, Cap: 2, Spawn: 0, SchedTick: 1, Netpoll: true, PollBlock: true, Timers: 1, Bug: BugTimersNotStolen}, KindTimerStuck, 0, 33, 22, false},
 		{Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Netpoll: true, PollBlock: true, LockOSThread: true, Bug: BugHandoffIgnoresPoller}, KindNetpollUnwatched, 0, 3, -1, true},
 	}
 }

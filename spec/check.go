@@ -20,7 +20,7 @@ const (
 	InvGPlace   = 1  // each G in exactly one place consistent with its status
 	InvQueueCap = 2  // rings within capacity
 	InvSpinning = 3  // a spinning M holds a P with an empty local queue (or has just released it)
-	InvPIdle    = 4  // idle P: empty queue, no holder; running P: exactly one holder
+	InvPIdle    = 4  // idle P: empty queue, no holder; running P: exactly one holder (sysmon's, between Retake and RetakeHandoff)
 	InvCounts   = 5  // npidle and nmspinning equal their recounts
 	InvFreeLive = 6  // no G both free and live
 	InvMShape   = 7  // M fields consistent with its PC
@@ -123,7 +123,19 @@ func (md *Model) check(s *State) error {
 		if ms.Inj != NoG && ms.PC != MInjectGlob && ms.PC != MInjectLocal && ms.PC != MExitLockCheck {
 			return inv(InvMShape, "m%d at %v holds %s for injectglist", m, ms.PC, gName(ms.Inj))
 		}
-		if ms.Scan != 0 && ms.PC != MSteal && ms.PC != MRecheckRunqs && !snapPC {
+		if ms.OldP != 0 && (ms.PC != MRun || ms.P != NoP || ms.CurG == NoG || s.G[ms.CurG] != GSyscall || int(ms.OldP) > nP) {
+			return inv(InvMShape, "m%d at %v with P=%d curg=%s keeps oldp p%d", m, ms.PC, ms.P, gName(ms.CurG), ms.OldP-1)
+		}
+		if ms.Yield && (ms.PC != MRun || ms.P == NoP || ms.CurG == NoG || s.G[ms.CurG] != GRunning || !md.b.Goyield) {
+			return inv(InvMShape, "m%d at %v with P=%d curg=%s is to goyield", m, ms.PC, ms.P, gName(ms.CurG))
+		}
+		if ms.SnapPs != 0 && (!ms.PC.rechecking() || int(ms.SnapPs) > nP || !md.b.ProcResize || ms.Scan>>ms.SnapPs != 0) {
+			return inv(InvMShape, "m%d at %v keeps an allp snapshot of %d Ps (scan %s)", m, ms.PC, ms.SnapPs, scanString(ms.Scan))
+		}
+		if ms.Victim != 0 && ms.PC != MStealNext {
+			return inv(InvMShape, "m%d at %v keeps runqgrab's victim p%d", m, ms.PC, ms.Victim-1)
+		}
+		if ms.Scan != 0 && ms.PC != MSteal && ms.PC != MStealNext && ms.PC != MRecheckRunqs && !snapPC {
 			return inv(InvMShape, "m%d at %v has a scan in progress %s", m, ms.PC, scanString(ms.Scan))
 		}
 		switch ms.PC {
@@ -138,6 +150,11 @@ func (md *Model) check(s *State) error {
 		case MSteal:
 			if ms.P == NoP || ms.CurG != NoG || !ms.Spinning || ms.Scan&(1<<ms.P) != 0 {
 				return inv(InvMShape, "m%d stealing with P=%d curg=%s spinning=%v scan=%s", m, ms.P, gName(ms.CurG), ms.Spinning, scanString(ms.Scan))
+			}
+		case MStealNext:
+			v := int(ms.Victim) - 1
+			if ms.P == NoP || ms.CurG != NoG || !ms.Spinning || v < 0 || v >= nP || v == int(ms.P) || ms.Scan&(1<<v) == 0 || ms.Scan&(1<<ms.P) != 0 {
+				return inv(InvMShape, "m%d reading p%d's runnext with P=%d curg=%s spinning=%v scan=%s", m, v, ms.P, gName(ms.CurG), ms.Spinning, scanString(ms.Scan))
 			}
 		case MDropSpin:
 			if ms.P != NoP || ms.CurG != NoG || !ms.Spinning {
@@ -202,6 +219,9 @@ func (md *Model) check(s *State) error {
 			return inv(InvMShape, "m%d has bad pc %d", m, ms.PC)
 		}
 	}
+	if s.RetakeP != 0 && (!md.b.Syscalls || int(s.RetakeP) > nP || s.P[s.RetakeP-1].Status != PRunning) {
+		return inv(InvPIdle, "sysmon holds p%d for handoffp (syscalls=%v)", s.RetakeP-1, md.b.Syscalls)
+	}
 	if s.NeedSpinning && !md.b.needSpinning() {
 		return inv(InvCounts, "needspinning set in %v, which has no such flag", md.b.Go)
 	}
@@ -229,7 +249,10 @@ func (md *Model) check(s *State) error {
 				return inv(InvPIdle, "idle p%d is held by an M", p)
 			}
 		case PRunning:
-			if holders[p] != 1 {
+			switch {
+			case int(s.RetakeP) == p+1 && holders[p] != 0:
+				return inv(InvPIdle, "p%d, taken by sysmon's retake, is held by %d Ms", p, holders[p])
+			case int(s.RetakeP) != p+1 && holders[p] != 1:
 				return inv(InvPIdle, "running p%d is held by %d Ms", p, holders[p])
 			}
 		case PGCStop, PDead:
@@ -296,7 +319,7 @@ func (md *Model) check(s *State) error {
 }
 
 // checkSTWP is invariant 9 for P p: a P past gomaxprocs is dead and
-// empty, one below it is not dead; a stopped P exists only while
+// empty, its timers moved too, one below it is not dead; a stopped P exists only while
 // gcwaiting is set; and while it is set, no P is idle (the stopper took
 // every idle P, and every P released since was stopped instead).
 func (md *Model) checkSTWP(s *State, p int) error {
@@ -309,6 +332,11 @@ func (md *Model) checkSTWP(s *State, p int) error {
 	case p >= s.procs():
 		if ps.Status != PDead || !ps.empty() || ps.SchedTick != 0 {
 			return inv(InvSTW, "p%d past gomaxprocs=%d is %v with runnext=%s and %d in its ring", p, s.Procs, ps.Status, gName(ps.RunNext), ps.N)
+		}
+		for g := 1; g <= int(s.nG); g++ {
+			if int(s.TimerP[g]) == p+1 {
+				return inv(InvSTW, "p%d past gomaxprocs=%d still holds g%d's timer (destroy's moveTimers lost it)", p, s.Procs, g)
+			}
 		}
 	case ps.Status == PDead:
 		return inv(InvSTW, "p%d below gomaxprocs=%d is dead", p, s.Procs)

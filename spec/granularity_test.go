@@ -102,7 +102,8 @@ func TestResetSpinningAfterTheFind(t *testing.T) {
 	s := granularityState(t, md, MPoll, true)
 	s = steps(t, md, s,
 		mAct(ActNewProc, 0), mAct(ActWakepSkip, 0), // m1 spins: no wakep
-		Action{Kind: ActSteal, M: 1, P: 0}) // m1 takes g2 from p0
+		Action{Kind: ActStealEmptyRing, M: 1, P: 0}, // p0's ring is empty
+		Action{Kind: ActStealRunnext, M: 1, P: 0})   // m1 takes g2 from p0's runnext
 	if s.M[1].PC != MResetSpin || s.G[s.M[1].CurG] != GRunnable || s.NMSpinning != 1 {
 		t.Fatalf("after the steal m1 should hold a runnable G and still count as spinning:\n%v", s)
 	}

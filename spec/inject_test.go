@@ -31,8 +31,8 @@ func TestInjectglistFinalWakep(t *testing.T) {
 			}
 			continue
 		}
-		if v == nil || v.Kind != KindWorkConservation || v.Trace.Len() != 20 {
-			t.Fatalf("%v: want a 20-step lost wakeup, got %v\n%v", c.v, r, v)
+		if v == nil || v.Kind != KindWorkConservation || v.Trace.Len() != 21 {
+			t.Fatalf("%v: want a 21-step lost wakeup, got %v\n%v", c.v, r, v)
 		}
 		acts := fmt.Sprint(v.Trace.Actions())
 		for _, step := range []string{"m0: NetpollInject(g1, g2)", "m1: ReleaseP", "m1: RecheckMiss(p0)", "m0: InjectRunqput", "m0: InjectWakep", "m1: StopM"} {

@@ -17,7 +17,8 @@ import (
 //   - M(m): the schedule-loop steps of M m, enabled while m is anywhere in
 //     findRunnable, its no-P recheck, stopm or exitsyscallNoP's lock section
 //     (every PC but Idle and Run), or in wakep (whatever its PC);
-//   - Retake(p): sysmon's untimed retake of P p;
+//   - Retake(p): sysmon's untimed retake of P p, and then its handoffp
+//     (RetakeHandoff), the one step of sysmon enabled while it holds p;
 //   - Slice(p), for the starvation property only: a P that is never idle must
 //     start a fresh time slice (an execute that increments schedtick) or be
 //     preempted.
@@ -407,6 +408,11 @@ func (lc *livenessChecker) retakeEnabled(s *State, p int) bool {
 	if !md.b.Syscalls || s.P[p].Status != PRunning {
 		return false
 	}
+	if s.RetakeP != 0 {
+		// sysmon is in this P's handoffp (the family's other step), or
+		// in another's: Retake(p) waits.
+		return int(s.RetakeP) == p+1
+	}
 	m := s.holder(p)
 	return m >= 0 && s.M[m].CurG != NoG && s.G[s.M[m].CurG] == GSyscall && md.retakeCond(s, p)
 }
@@ -444,7 +450,7 @@ func (lc *livenessChecker) preemptEnabled(s *State, p int) bool {
 		return false
 	}
 	m := s.holder(p)
-	return m >= 0 && s.M[m].CurG != NoG && s.M[m].Wake == WakeNone && s.G[s.M[m].CurG] == GRunning
+	return m >= 0 && s.M[m].CurG != NoG && s.M[m].Wake == WakeNone && s.G[s.M[m].CurG] == GRunning && !s.M[m].Yield
 }
 
 // adds reports whether e discharges a family that is neither excused (ex)
@@ -482,7 +488,7 @@ func (e liveEdge) discharge(tk *famSet) {
 		tk.m[e.m] = true
 	}
 	switch e.kind {
-	case ActRetake:
+	case ActRetake, ActRetakeHandoff:
 		tk.retake[e.p] = true
 	case ActPreempt:
 		tk.slice[e.p] = true

@@ -87,7 +87,11 @@ func (md *Model) appendEnabled(dst []Action, s *State) []Action {
 		switch ms.PC {
 		case MRun:
 			g := ms.CurG
-			if s.G[g] == GRunning {
+			if s.G[g] == GRunning && ms.Yield {
+				// semrelease's hand-off readied a waiter: its goyield is
+				// next, in the same runtime call (no safe point between).
+				dst = append(dst, Action{Kind: ActGoyield, M: mi, P: NoP})
+			} else if s.G[g] == GRunning {
 				if s.SpawnLeft > 0 && s.gfget() != NoG {
 					dst = append(dst, Action{Kind: ActNewProc, M: mi, P: NoP})
 				}
@@ -103,6 +107,9 @@ func (md *Model) appendEnabled(dst []Action, s *State) []Action {
 				for g2 := 1; g2 <= int(s.nG); g2++ {
 					if s.netWaiting(g2) {
 						dst = append(dst, Action{Kind: ActReady, M: mi, P: NoP, G: GID(g2)})
+						if md.b.Goyield {
+							dst = append(dst, Action{Kind: ActReadyHandoff, M: mi, P: NoP, G: GID(g2)})
+						}
 					}
 				}
 				if md.b.Syscalls {
@@ -120,9 +127,12 @@ func (md *Model) appendEnabled(dst []Action, s *State) []Action {
 				}
 			} else { // GSyscall
 				k := ActExitSyscallNoP
-				if ms.P != NoP {
+				switch {
+				case ms.P != NoP:
 					k = ActExitSyscallFast
-				} else if s.NPIdle > 0 {
+				case s.oldPInSyscall(ms) >= 0:
+					k = ActExitSyscallOldP
+				case s.NPIdle > 0:
 					k = ActExitSyscallIdleP
 				}
 				dst = append(dst, Action{Kind: k, M: mi, P: NoP})
@@ -165,6 +175,15 @@ func (md *Model) appendEnabled(dst []Action, s *State) []Action {
 			if s.GCWaiting && dst[len(dst)-1].Kind != ActGCStopM {
 				dst = append(dst, Action{Kind: ActGCStopM, M: mi, P: NoP})
 			}
+		case MStealNext:
+			// runqgrab, having read the ring empty, loads runnext and
+			// CASes it to none: whatever the ring holds by now.
+			v := ms.Victim - 1
+			k := ActStealMiss
+			if s.P[v].RunNext != NoG {
+				k = ActStealRunnext
+			}
+			dst = append(dst, Action{Kind: k, M: mi, P: v})
 		case MDrop:
 			if s.GCWaiting {
 				// The drop section sees gcwaiting under sched.lock and goes
@@ -217,12 +236,20 @@ func (md *Model) appendEnabled(dst []Action, s *State) []Action {
 		}
 		switch s.G[s.M[m].CurG] {
 		case GRunning:
+			if s.M[m].Yield {
+				break // in semrelease, runtime code: no safe point before its goyield
+			}
 			dst = append(dst, Action{Kind: ActPreempt, M: NoP, P: int8(p)})
 		case GSyscall:
-			if md.b.Syscalls && md.retakeCond(s, p) {
+			// sysmon's retake loop looks at one P at a time: while it
+			// holds a P it took, its next step is that P's handoffp.
+			if md.b.Syscalls && s.RetakeP == 0 && md.retakeCond(s, p) {
 				dst = append(dst, Action{Kind: ActRetake, M: NoP, P: int8(p)})
 			}
 		}
+	}
+	if s.RetakeP != 0 {
+		dst = append(dst, Action{Kind: ActRetakeHandoff, M: NoP, P: s.RetakeP - 1})
 	}
 	if md.b.Netpoll && md.netPolled(s) {
 		// sysmon's netpoll, skipped while an M blocks in netpoll.
@@ -396,8 +423,12 @@ func (md *Model) appendStealSteps(dst []Action, s *State, mi int8) []Action {
 				// steal from it before the last round reaches the timer.
 				dst = append(dst, Action{Kind: ActSteal, M: mi, P: int8(v)})
 			}
-		case s.P[v].Status == PRunning && s.P[v].stealable():
+		case s.P[v].Status == PRunning && s.P[v].N > 0:
 			k = ActSteal
+		case s.P[v].Status == PRunning:
+			// runqgrab's loads of head and tail, then (a step of its
+			// own) runnext: the owner may refill both in between.
+			k = ActStealEmptyRing
 		}
 		dst = append(dst, Action{Kind: k, M: mi, P: int8(v)})
 	}
@@ -435,7 +466,7 @@ func (md *Model) appendRecheckRunqs(dst []Action, s *State, mi int8) []Action {
 	if md.noRecheckRunqs {
 		return append(dst, Action{Kind: ActStopM, M: mi, P: NoP})
 	}
-	for p := 0; p < int(s.nP); p++ {
+	for p := 0; p < ms.snapPs(s); p++ {
 		if ms.Scan&(1<<p) != 0 {
 			continue
 		}
@@ -446,6 +477,15 @@ func (md *Model) appendRecheckRunqs(dst []Action, s *State, mi int8) []Action {
 		dst = append(dst, Action{Kind: k, M: mi, P: int8(p)})
 	}
 	return dst
+}
+
+// lookAtVictimTimers is the last round's look at victim p2's timers,
+// before runqsteal: none due (a due one is StealTimers), the earliest
+// folded into the M's pollUntil.
+func (md *Model) lookAtVictimTimers(s *State, ms *MState, p2 int8) {
+	if md.b.Timers > 0 && md.b.Bug != BugTimersNotStolen {
+		ms.PollUntil = minPollUntil(ms.PollUntil, s.nextTimer(int(p2)))
+	}
 }
 
 // check61 reports whether the 1/61 check reads sched.runq: schedtick is
@@ -459,6 +499,29 @@ func (md *Model) check61(s *State, p int) bool {
 func (md *Model) retakeCond(s *State, p int) bool {
 	local := !s.P[p].empty() && md.b.Bug != BugRetakeIgnoresLocal
 	return local || int(s.NMSpinning)+int(s.NPIdle) == 0
+}
+
+// oldPInSyscall is the M that exitsyscallTryGetP would take ms's old P
+// from: the M holding it, if that M's G is in a system call (the P still
+// _Prunning with it); else -1.
+func (s *State) oldPInSyscall(ms *MState) int {
+	if ms.OldP == 0 || s.P[ms.OldP-1].Status != PRunning {
+		return -1
+	}
+	h := s.holder(int(ms.OldP - 1))
+	if h < 0 || s.M[h].PC != MRun || s.M[h].CurG == NoG || s.G[s.M[h].CurG] != GSyscall {
+		return -1
+	}
+	return h
+}
+
+// snapPs is how many Ps the M's no-P recheck walks: its allp snapshot's,
+// or every P slot.
+func (ms *MState) snapPs(s *State) int {
+	if ms.SnapPs != 0 {
+		return int(ms.SnapPs)
+	}
+	return int(s.nP)
 }
 
 // holder is the M holding P p, or -1.
@@ -570,15 +633,26 @@ func (md *Model) step1(s *State, ms *MState, a Action) (info stepInfo, err error
 		g := ms.CurG
 		ms.CurG, ms.PC = NoG, MSched
 		md.goschedImpl(s, ms, g)
+	case ActGoyield:
+		// goyield_m: the G to its own P's ring tail (a full ring spills
+		// half of it to sched.runq), then schedule; no wakep of its own:
+		// the hand-off's ready made one.
+		g := ms.CurG
+		s.G[g] = GRunnable
+		ms.CurG, ms.PC, ms.Yield = NoG, MSched, false
+		s.runqput(int(ms.P), g, false, md.b.Cap)
 	case ActPark:
 		s.G[ms.CurG] = GWaiting
 		ms.CurG, ms.PC = NoG, MSched
-	case ActReady:
+	case ActReady, ActReadyHandoff:
 		s.G[a.G] = GRunnable
 		s.runqput(int(ms.P), a.G, true, md.b.Cap)
 		if md.b.Bug != BugReadyNoWakep {
 			md.wakep(ms)
 		}
+		// semrelease1's direct hand-off: the readied waiter runs next,
+		// on this P, once the caller has goyielded.
+		ms.Yield = a.Kind == ActReadyHandoff
 	case ActEnterSyscall:
 		s.G[ms.CurG] = GSyscall
 		if s.GCWaiting {
@@ -586,7 +660,7 @@ func (md *Model) step1(s *State, ms *MState, a Action) (info stepInfo, err error
 			// stop-the-world at once, as entersyscallblock would hand it
 			// off.
 			p := int(ms.P)
-			ms.P = NoP
+			ms.P, ms.OldP = NoP, int8(p)+1
 			s.gcstopP(p)
 		}
 	case ActEnterSyscallBlock:
@@ -604,12 +678,20 @@ func (md *Model) step1(s *State, ms *MState, a Action) (info stepInfo, err error
 		ms.LockedG = NoG
 	case ActExitSyscallFast:
 		s.G[ms.CurG] = GRunning
+	case ActExitSyscallOldP:
+		// setBlockOnExitSyscall on the old P, takeP from the M holding
+		// it (in a syscall itself: it loses the P as to a retake, which
+		// becomes its own oldp), resume it, and acquire the P.
+		h := &s.M[s.oldPInSyscall(ms)]
+		h.P, h.OldP = NoP, ms.OldP
+		ms.P, ms.OldP = ms.OldP-1, 0
+		s.G[ms.CurG] = GRunning
 	case ActExitSyscallIdleP:
-		ms.P = int8(s.pidleget())
+		ms.P, ms.OldP = int8(s.pidleget()), 0
 		s.G[ms.CurG] = GRunning
 	case ActExitSyscallNoP:
 		s.G[ms.CurG] = GRunnable
-		ms.PC = MSyscallNoP
+		ms.PC, ms.OldP = MSyscallNoP, 0
 	case ActExitSyscallLateP:
 		ms.P = int8(s.pidleget())
 		info.freshP, err = md.run(s, a.M, ms.CurG, false)
@@ -703,12 +785,20 @@ func (md *Model) step1(s *State, ms *MState, a Action) (info stepInfo, err error
 		}
 		ms.Scan = 0
 		info.freshP, err = md.run(s, a.M, buf[n-1], false)
+	case ActStealEmptyRing:
+		md.lookAtVictimTimers(s, ms, a.P)
+		ms.Scan |= 1 << a.P
+		ms.PC, ms.Victim = MStealNext, a.P+1
+	case ActStealRunnext:
+		g := s.P[a.P].RunNext
+		s.P[a.P].RunNext = NoG
+		ms.Victim, ms.Scan = 0, 0
+		info.freshP, err = md.run(s, a.M, g, false)
 	case ActStealMiss:
-		if md.b.Timers > 0 && md.b.Bug != BugTimersNotStolen {
-			// The last round's look at p2's timers: none due, the
-			// earliest into pollUntil.
-			ms.PollUntil = minPollUntil(ms.PollUntil, s.nextTimer(int(a.P)))
+		if ms.PC != MStealNext {
+			md.lookAtVictimTimers(s, ms, a.P) // (from StealNext: looked at already)
 		}
+		ms.Victim = 0
 		ms.Scan |= 1 << a.P
 		ms.PC = MSteal
 		md.scanDone(s, ms)
@@ -727,6 +817,11 @@ func (md *Model) step1(s *State, ms *MState, a Action) (info stepInfo, err error
 		ms.P = NoP
 		if ms.Spinning {
 			ms.PC = MDropSpin
+			if md.b.ProcResize && !md.b.liveAllp() {
+				// findRunnable's allpSnapshot, taken with the P held:
+				// gomaxprocs Ps, whatever procresize does next.
+				ms.SnapPs = s.Procs
+			}
 		} else {
 			md.findRunnableTail(ms, false)
 			ms.Scan = 0
@@ -736,6 +831,7 @@ func (md *Model) step1(s *State, ms *MState, a Action) (info stepInfo, err error
 		s.NMSpinning--
 		ms.PC = MRecheck
 	case ActRecheckGlobal:
+		ms.SnapPs = 0
 		ms.P = int8(s.pidleget())
 		ms.PC = MSched
 		md.becomeSpinning(s, ms)
@@ -746,10 +842,12 @@ func (md *Model) step1(s *State, ms *MState, a Action) (info stepInfo, err error
 	case ActRecheckFound:
 		ms.PC, ms.Scan = MRecheckP, 0
 	case ActRecheckRunqs:
+		ms.SnapPs = 0
 		ms.P = int8(s.pidleget())
 		ms.PC = MSched
 		md.becomeSpinning(s, ms)
 	case ActRecheckRunqsNoP:
+		ms.SnapPs = 0
 		md.noIdleP(s)
 		md.findRunnableTail(ms, true)
 	case ActRecheckMiss:
@@ -760,8 +858,8 @@ func (md *Model) step1(s *State, ms *MState, a Action) (info stepInfo, err error
 		}
 		ms.Scan |= 1 << a.P
 		ms.PC = MRecheckRunqs
-		if ms.Scan == 1<<s.nP-1 {
-			ms.Scan = 0
+		if ms.Scan == 1<<ms.snapPs(s)-1 {
+			ms.Scan, ms.SnapPs = 0, 0
 			md.findRunnableTail(ms, true)
 		}
 	case ActStopM:
@@ -803,8 +901,14 @@ func (md *Model) step1(s *State, ms *MState, a Action) (info stepInfo, err error
 		}
 		md.goschedImpl(s, m, g)
 	case ActRetake:
+		// takeP: the syscalling M loses its P, which sysmon holds (not
+		// idle, not held by an M) until its handoffp; resume lets the M
+		// leave its syscall, without the P, in between.
 		m := s.holder(int(a.P))
-		s.M[m].P = NoP
+		s.M[m].P, s.M[m].OldP = NoP, a.P+1
+		s.RetakeP = a.P + 1
+	case ActRetakeHandoff:
+		s.RetakeP = 0
 		err = md.handoffp(s, int(a.P))
 	case ActWakep:
 		s.NMSpinning++
@@ -868,7 +972,9 @@ func (md *Model) step1(s *State, ms *MState, a Action) (info stepInfo, err error
 // returns nothing and the M goes on to the lock section that releases its
 // P. (With one P there is no victim and the scan ends at once.)
 func (md *Model) scanDone(s *State, ms *MState) {
-	all := uint8(1)<<s.nP - 1
+	// The live Ps: gomaxprocs cannot change during a scan (the M holds a
+	// P, so the world is not stopped).
+	all := uint8(1)<<s.procs() - 1
 	if ms.Scan|1<<ms.P == all {
 		ms.PC = MDrop
 		md.endScan(s, ms)
@@ -1063,7 +1169,7 @@ func (md *Model) stopTheWorld(s *State) {
 		case PRunning:
 			m := s.holder(p)
 			if m >= 0 && s.M[m].PC == MRun && s.G[s.M[m].CurG] == GSyscall {
-				s.M[m].P = NoP
+				s.M[m].P, s.M[m].OldP = NoP, int8(p)+1
 				s.gcstopP(p)
 			}
 		}
@@ -1090,6 +1196,15 @@ func (md *Model) startTheWorld(s *State, procs int) error {
 			ps.RunNext = NoG
 		}
 		*ps = PState{Status: PDead} // the queue, moved or (the bug) dropped
+		// destroy's moveTimers: the timers go to the P procresize runs
+		// on, the stopper's own if it survives, else p0, which
+		// procresize acquires first. The model's stopper holds no P,
+		// so p0, which always survives, takes them.
+		for g := 1; g <= int(s.nG); g++ {
+			if int(s.TimerP[g]) == p+1 {
+				s.TimerP[g] = 1
+			}
+		}
 	}
 	for p := s.procs(); p < procs; p++ {
 		s.P[p] = PState{Status: PGCStop}

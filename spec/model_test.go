@@ -140,7 +140,7 @@ func TestOldReleasesLoseWakeup(t *testing.T) {
 		{Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true, Netpoll: true, Go: Go119},
 			13, 11, []string{"m1: Wakep", "m0: SpinLimit", "m1: WakepNoP", "m0: ReleaseP"}},
 		{Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Go: Go121},
-			23, 19, []string{"m0: Ready(g1)", "m0: WakepSkip", "m1: ReleaseP", "m1: RecheckMiss(p1)", "m1: StopM"}},
+			24, 20, []string{"m0: Ready(g1)", "m0: WakepSkip", "m1: ReleaseP", "m1: RecheckMiss(p1)", "m1: StopM"}},
 	} {
 		t.Run(c.b.Go.String(), func(t *testing.T) {
 			b := c.b
@@ -276,6 +276,7 @@ func TestNonAtomicScanNeedsRecheckRunqs(t *testing.T) {
 		{Kind: ActGlobal61, M: 0, P: NoP},
 		{Kind: ActGlobal61Miss, M: 1, P: NoP},
 		{Kind: ActGlobRunqMiss, M: 1, P: NoP},
+		{Kind: ActStealEmptyRing, M: 1, P: 0},
 		{Kind: ActStealMiss, M: 1, P: 0},
 		{Kind: ActNewProc, M: 0, P: NoP},
 		{Kind: ActWakepSkip, M: 0, P: NoP},

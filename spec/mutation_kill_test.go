@@ -1,6 +1,9 @@
 package spec
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Tests added for the mutants of docs/mutation.md that every other check
 // let live. Each names the mutant it kills.
@@ -111,5 +114,171 @@ func TestMutationKillSpecScanString(t *testing.T) {
 		if got := scanString(mask); got != want {
 			t.Errorf("scanString(%03b) = %q, want %q", mask, got, want)
 		}
+	}
+}
+
+// TestMutationKillMechSpecHandoffpWakesPoller kills the catalog mutant
+// spec/handoffp-timers-no-wakenetpoller: handoffp idles a P with a timer
+// while an M sleeps in netpoll past that timer, and must break the sleep
+// (wakeNetPoller), or the timer waits for the poller's own deadline. No
+// explored bound of the other checks reached a handoffp of a P with
+// timers under a poller sleeping later.
+func TestMutationKillMechSpecHandoffpWakesPoller(t *testing.T) {
+	md, err := NewModel(Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 0, SchedTick: 1, Netpoll: true, PollBlock: true, Timers: 2, SyscallBlock: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := md.Init()
+	s.G[2], s.TimerP[2], s.TimerWhen[2] = GWaiting, 1, 1 // g2's timer on p0, due in a tick
+	s.M[1] = MState{PC: MNetpoll, P: NoP}                // m1 asleep in netpoll until +2
+	s.LastPoll, s.PollUntil = false, 3
+	if err := md.Check(s); err != nil {
+		t.Fatal(err)
+	}
+	var block *Action
+	for _, a := range md.Enabled(s) {
+		if a.Kind == ActEnterSyscallBlock && a.M == 0 {
+			block = &a
+		}
+	}
+	if block == nil {
+		t.Fatalf("m0 cannot enter a blocking syscall: %v", md.Enabled(s))
+	}
+	ns, err := md.Step(s, *block)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ns.P[0].Status != PIdle {
+		t.Fatalf("want p0 idled by handoffp: %v", ns)
+	}
+	if ns.M[1].PC != MNetpollRet {
+		t.Fatalf("handoffp idled p0 with a timer due before the poller's deadline and the poller sleeps on: %v", ns)
+	}
+}
+
+// TestMutationKillMechSpecLockCheckM0 kills spec/model.go's
+// ExitSyscallLockCheck mutant "s.lockedm(g) >= 0" -> "> 0": in go1.17dev a
+// G locked to m0 that left its syscall through the global queue must send
+// m0 to stoplockedm (MLockedWait), not stopm. The explored bounds of the
+// other checks never reach that step with the G locked to m0 (only the
+// historical cfg does, where it is a failing trace). A breadth-first walk
+// of a one-P model takes the step from every state where it is enabled.
+// It also kills spec/check.go:164:71 (InvMShape's "exactly one of Inj and
+// LockedG" at MExitLockCheck, == -> !=): every state of the walk with an M
+// at the check must pass that clause of Check.
+func TestMutationKillMechSpecLockCheckM0(t *testing.T) {
+	md, err := NewModel(Bounds{Ps: 1, Ms: 2, Gs: 1, Cap: 2, SchedTick: 1, Syscalls: true, LockOSThread: true, Go: Go117dev})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[State]bool{}
+	queue := []State{md.Init()}
+	checked, atCheck := 0, 0
+	for len(queue) > 0 && len(seen) < 50000 {
+		s := queue[0]
+		queue = queue[1:]
+		if seen[s] {
+			continue
+		}
+		seen[s] = true
+		for m := 0; m < s.NumMs(); m++ {
+			if s.M[m].PC == MExitLockCheck {
+				atCheck++
+				// go1.17dev's own bug (golang/go#46524: an M at the check
+				// handed a P by startlockedm) is an InvMShape failure too;
+				// the mutated clause's message is another.
+				if err := md.Check(s); err != nil && strings.Contains(err.Error(), "about to read the lockedm") {
+					t.Fatalf("a reachable state with m%d about to read the lockedm fails Check: %v\n%v", m, err, s)
+				}
+			}
+		}
+		for _, a := range md.Enabled(s) {
+			next, err := md.Step(s, a)
+			if err != nil {
+				continue
+			}
+			if a.Kind == ActExitSyscallLockCheck {
+				g := s.M[a.M].Inj
+				if lg := s.M[a.M].LockedG; lg != NoG {
+					g = lg
+				}
+				if m := s.lockedm(g); m >= 0 {
+					checked++
+					if next.M[a.M].PC != MLockedWait {
+						t.Fatalf("m%d's lock check with g%d locked to m%d: pc %v, want MLockedWait\n%v", a.M, g, m, next.M[a.M].PC, s)
+					}
+				}
+			}
+			queue = append(queue, next)
+		}
+	}
+	if checked == 0 || atCheck == 0 {
+		t.Fatalf("%d lock checks of a locked G, %d states at the check, in %d states", checked, atCheck, len(seen))
+	}
+	t.Logf("%d lock checks of a locked G, %d states at the check (each passes Check), in %d states", checked, atCheck, len(seen))
+}
+
+// TestMutationKillSpecDropSpinShape kills spec/check.go's InvMShape
+// clause mutants where the first || of "P != NoP || ..." became && (an M
+// holding a P where it must hold none passes when the next clause does
+// not fire): at MDropSpin (spinning, no G) and at MSyscallNoP (with its
+// G), an M still holding p1 must fail with that clause's message.
+func TestMutationKillSpecDropSpinShape(t *testing.T) {
+	md, _ := NewModel(Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, Syscalls: true})
+	for _, c := range []struct {
+		name, msg string
+		set       func(s *State)
+	}{
+		{"MDropSpin", "dropping spinning", func(s *State) {
+			s.M[1] = MState{PC: MDropSpin, P: 1, Spinning: true}
+			s.NMSpinning = 1
+		}},
+		{"MSyscallNoP", "in exitsyscallNoP", func(s *State) {
+			s.M[0].PC = MSyscallNoP
+			s.G[1] = GSyscall
+		}},
+	} {
+		s := md.Init()
+		c.set(&s)
+		if err := md.Check(s); err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s holding a P: Check says %v, want InvMShape's %q clause\n%v", c.name, err, c.msg, s)
+		}
+	}
+}
+
+// TestMutationKillSpecMaxPsEnabled kills spec/model.go's preemption loop
+// mutant p < nP -> p <= nP, which reads one P past the model's: harmless
+// below MaxPs (that slot is never running), an index out of range at
+// MaxPs, the bound the trace checker uses for GOMAXPROCS 8. No explored
+// bound of the other checks has eight Ps.
+func TestMutationKillSpecMaxPsEnabled(t *testing.T) {
+	md, err := NewModel(Bounds{Ps: MaxPs, Ms: MaxPs, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := md.Init()
+	for range 20 {
+		acts := md.Enabled(s)
+		if len(acts) == 0 {
+			break
+		}
+		if s, err = md.Step(s, acts[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestMutationKillSpecSnapshotScanShape kills spec/check.go's mutant of
+// the scan-shape clause's idle-snapshot exception (idleSnapshot && PC in
+// {drop, dropspin, recheck} -> ||): in the snapshot variant too, an M at
+// findRunnable's top with a steal scan in progress is a broken state.
+func TestMutationKillSpecSnapshotScanShape(t *testing.T) {
+	md, _ := NewModel(Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1})
+	md.idleSnapshot = true
+	s := md.Init()
+	s.M[0].Scan = 1 << 1
+	err := md.Check(s)
+	if err == nil || !strings.Contains(err.Error(), "scan in progress") {
+		t.Fatalf("m0 at %v with scan %02b in the idle-snapshot variant: Check says %v", s.M[0].PC, s.M[0].Scan, err)
 	}
 }

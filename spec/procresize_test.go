@@ -25,3 +25,41 @@ func TestProcResizeShrinkEndsTheStealScan(t *testing.T) {
 	}
 	t.Logf("%v: %v", b, r)
 }
+
+// procresize's destroy moves a dead P's timers to p0 (moveTimers), so a
+// sleeping G on a destroyed P still wakes: the timers and stop-the-world
+// model with procresize passes with liveness (without the move, invariant
+// 9 rejects it in 10 steps: a G sleeps on p1, the stop shrinks to p0).
+func TestProcResizeMovesTimers(t *testing.T) {
+	sequentialUnderRace(t)
+	b := Bounds{Ps: 2, Ms: 2, Gs: 1, Cap: 2, Spawn: 1, SchedTick: 1, Netpoll: true, PollBlock: true,
+		Timers: 1, STW: true, ProcResize: true}
+	r, err := Explore(context.Background(), b, Options{Liveness: true, ThreadLimit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict() != "pass" {
+		t.Fatalf("%v: %v", b, r)
+	}
+
+	// The move itself, and invariant 9 on a timer left behind.
+	md, err := NewModel(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := md.Init()
+	s.G[1], s.TimerP[1], s.TimerWhen[1] = GWaiting, 2, 1
+	for p := range 2 {
+		s.P[p] = PState{Status: PGCStop}
+	}
+	if err := md.startTheWorld(&s, 1); err != nil {
+		t.Fatal(err)
+	}
+	if s.TimerP[1] != 1 {
+		t.Fatalf("g1's timer on P slot %d after p1's destroy, want p0 (1)", s.TimerP[1])
+	}
+	s.TimerP[1] = 2
+	if err := md.checkSTWP(&s, 1); err == nil {
+		t.Fatal("invariant 9 accepts a dead P that still holds a timer")
+	}
+}

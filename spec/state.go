@@ -69,6 +69,7 @@ const (
 	MPoll                     // local and global queues seen empty; next: netpoll(0), then the spinning limit (or stealWork)
 	MSpin                     // the spinning limit allowed it; next: becomeSpinning's nmspinning.Add(1)
 	MSteal                    // spinning in stealWork; Scan holds the victims visited
+	MStealNext                // runqgrab saw Victim's ring empty; next: its runnext (load and CAS)
 	MDrop                     // found nothing; next: the sched.lock section that releases the P
 	MDropSpin                 // released its P while spinning; next: nmspinning.Add(-1)
 	MRecheck                  // no P, spinning dropped; next: the global-queue recheck under sched.lock
@@ -94,7 +95,7 @@ const (
 	numMPCs
 )
 
-var mpcNames = [...]string{"idle", "sched", "local", "poll", "spin", "steal", "drop", "dropspin", "recheck", "recheckrunqs", "recheckp", "stop", "syscallnop", "injectglob", "injectstart", "injectlocal", "injectwake", "resetspin", "run", "startlocked", "lockedwait", "exitlockcheck", "timersnop", "pollcheck", "netpoll", "netpollret", "netpolllock"}
+var mpcNames = [...]string{"idle", "sched", "local", "poll", "spin", "steal", "stealnext", "drop", "dropspin", "recheck", "recheckrunqs", "recheckp", "stop", "syscallnop", "injectglob", "injectstart", "injectlocal", "injectwake", "resetspin", "run", "startlocked", "lockedwait", "exitlockcheck", "timersnop", "pollcheck", "netpoll", "netpollret", "netpolllock"}
 
 func (pc MPC) String() string {
 	if int(pc) < len(mpcNames) {
@@ -102,6 +103,10 @@ func (pc MPC) String() string {
 	}
 	return "MPC(" + strconv.Itoa(int(pc)) + ")"
 }
+
+// Rechecking reports whether an M at pc is in findRunnable's no-P recheck
+// (rechecking, exported for the impl's snapshot).
+func (pc MPC) Rechecking() bool { return pc.rechecking() }
 
 // rechecking reports whether an M at pc is in findRunnable's no-P recheck:
 // it has dropped (or is about to drop) nmspinning and will look at every
@@ -163,6 +168,26 @@ type MState struct {
 	// Tainted marks an M cloned from a thread a locked G exited on
 	// (the go1.11 variant's newm in mexit); invariant 8 forbids it.
 	Tainted bool
+	// OldP is m.oldp plus one (0: none) for an M in a system call that
+	// has lost the P it entered the call with (to sysmon's retake, to a
+	// stop-the-world, or to another exiting M): exitsyscallTryGetP tries
+	// that P first, and takes it if the M holding it now is itself in a
+	// system call. Zero while the M still holds its P (the runtime keeps
+	// oldp there too, but reads it only when m.p is nil) and after
+	// entersyscallblock, which sets none.
+	OldP int8
+	// SnapPs is the length of findRunnable's allp snapshot for the no-P
+	// recheck (Bounds.ProcResize; 0 elsewhere, where it is every P slot):
+	// gomaxprocs when the M released its P. checkRunqsNoP walks those Ps
+	// only, though procresize may grow allp meanwhile.
+	SnapPs int8
+	// Yield marks a running G whose semrelease hand-off (ReadyHandoff)
+	// has readied a waiter: its goyield is its next action (Bounds.Goyield).
+	Yield bool
+	// Victim is the P plus one whose ring runqgrab has just read empty
+	// (PC StealNext; 0 elsewhere): the thief's next step reads that P's
+	// runnext, which may have been set, and its ring refilled, since.
+	Victim int8
 	// The blocking poller and timers (Bounds.PollBlock, Bounds.Timers;
 	// zero otherwise, and outside the key then). WasSpinning is
 	// findRunnable's wasSpinning, from the no-P recheck to the end of
@@ -227,6 +252,14 @@ type State struct {
 	// becomeSpinning and handoffp. Always false in the go1.19 variant.
 	NeedSpinning bool
 	SpawnLeft    int8 // NewProc budget left
+	// RetakeP is the P sysmon's retake has taken from a syscalling M
+	// (takeP) and not yet handed off, plus one (0: none). In between the
+	// P is held by no M and is not on the idle list (the runtime stores
+	// _Pidle in its status but only pidleput sets idlepMask and npidle,
+	// and every other reader goes by those or by p.m); the model keeps it
+	// PRunning, the status every such reader treats it as. Sysmon does
+	// nothing else until RetakeHandoff.
+	RetakeP int8
 	// Stop-the-world (Bounds.STW): sched.gcwaiting, sched.stopwait (the
 	// Ps still to stop), the stopper's phase, the stop-the-worlds left,
 	// and gomaxprocs (Procs; P p exists when p < Procs, the rest are
@@ -317,6 +350,18 @@ func (s *State) AppendKey(dst []byte) []byte {
 			b0 |= 0x80
 		}
 		b2, b3 := ms.Scan, byte(ms.Inj)
+		if ms.PC == MRun {
+			b2 = byte(ms.OldP) // an M running its G scans nothing and has no nextp
+			if ms.Yield {
+				b2 |= 0x80
+			}
+		}
+		if ms.PC == MStealNext {
+			b3 = byte(ms.Victim) // Inj's nibble: a thief injects nothing
+		}
+		if ms.PC.rechecking() {
+			b3 = byte(ms.SnapPs) // Inj's nibble: a rechecking M injects nothing
+		}
 		if ms.LockedG != NoG {
 			b2, b3 = byte(ms.NextP), byte(ms.LockedG)|0x10
 		}
@@ -341,9 +386,9 @@ func (s *State) AppendKey(dst []byte) []byte {
 	for i := 0; i < int(s.Runq.N); i++ {
 		dst = append(dst, byte(s.Runq.Gs[i]))
 	}
-	need := byte(0)
+	need := byte(s.RetakeP) << 1 // zero without syscalls: the key is the old one
 	if s.NeedSpinning {
-		need = 1
+		need |= 1
 	}
 	dst = append(dst, byte(s.NPIdle), byte(s.NMSpinning), byte(s.SpawnLeft), need)
 	if s.stw {
@@ -402,9 +447,17 @@ func decodeKey(proto *State, key []byte) State {
 				ms.Checked, ms.Inherit = ms.PC == MSched, ms.PC == MResetSpin
 			}
 		}
-		if inj&0x10 != 0 {
+		if ms.PC == MRun {
+			ms.OldP, ms.Yield, scan = int8(scan&15), scan&0x80 != 0, 0
+		}
+		switch {
+		case inj&0x10 != 0:
 			ms.LockedG, ms.NextP = GID(inj&15), int8(scan)
-		} else {
+		case ms.PC == MStealNext:
+			ms.Victim, ms.Scan = int8(inj&15), scan
+		case ms.PC.rechecking():
+			ms.SnapPs, ms.Scan = int8(inj&15), scan
+		default:
 			ms.Inj, ms.Scan = GID(inj&15), scan
 		}
 	}
@@ -415,7 +468,8 @@ func decodeKey(proto *State, key []byte) State {
 	s.NPIdle = int8(next())
 	s.NMSpinning = int8(next())
 	s.SpawnLeft = int8(next())
-	s.NeedSpinning = next() == 1
+	need := next()
+	s.NeedSpinning, s.RetakeP = need&1 != 0, int8(need>>1)
 	if s.stw {
 		b := next()
 		s.GCWaiting, s.STW, s.NilRead = b&1 != 0, STWPhase(b>>1&7), b&0x80 != 0
@@ -515,6 +569,18 @@ func (s State) String() string {
 		if ms.Scan != 0 {
 			b.WriteString(" scanned=" + scanString(ms.Scan))
 		}
+		if ms.OldP != 0 {
+			b.WriteString(" oldp=p" + strconv.Itoa(int(ms.OldP)-1))
+		}
+		if ms.Yield {
+			b.WriteString(" goyield-next")
+		}
+		if ms.Victim != 0 {
+			b.WriteString(" victim=p" + strconv.Itoa(int(ms.Victim)-1))
+		}
+		if ms.SnapPs != 0 {
+			b.WriteString(" allp-snapshot=" + strconv.Itoa(int(ms.SnapPs)))
+		}
 		if ms.Wake != WakeNone {
 			b.WriteString(" in " + ms.Wake.String())
 		}
@@ -539,6 +605,9 @@ func (s State) String() string {
 		b.WriteString(" needspinning=1")
 	}
 	b.WriteString(" spawn=" + strconv.Itoa(int(s.SpawnLeft)))
+	if s.RetakeP != 0 {
+		b.WriteString(" sysmon:handoffp(p" + strconv.Itoa(int(s.RetakeP)-1) + ")")
+	}
 	if s.stw {
 		if s.GCWaiting {
 			b.WriteString(" gcwaiting stopwait=" + strconv.Itoa(int(s.StopWait)))

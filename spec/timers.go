@@ -191,7 +191,7 @@ func (md *Model) wakeNetPoller(s *State, ms *MState, when uint8) error {
 // states that differ only in them are one state.
 func normalizePollFields(ms *MState) {
 	switch ms.PC {
-	case MLocal, MPoll, MSpin, MSteal, MDrop, MDropSpin, MRecheck, MRecheckRunqs, MRecheckP, MTimersNoP, MPollCheck:
+	case MLocal, MPoll, MSpin, MSteal, MStealNext, MDrop, MDropSpin, MRecheck, MRecheckRunqs, MRecheckP, MTimersNoP, MPollCheck:
 	case MSched:
 		if !ms.Checked {
 			ms.PollUntil = 0

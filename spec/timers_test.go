@@ -109,7 +109,6 @@ func TestPollBoundsValidate(t *testing.T) {
 		{Ps: 2, Gs: 2, Cap: 2, PollBlock: true},
 		{Ps: 2, Gs: 2, Cap: 2, Netpoll: true, Timers: 1},
 		{Ps: 2, Gs: 2, Cap: 2, Netpoll: true, PollBlock: true, Timers: MaxTimerDelay + 1},
-		{Ps: 2, Gs: 2, Cap: 2, Netpoll: true, PollBlock: true, Timers: 1, STW: true},
 		{Ps: 5, Gs: 2, Cap: 2, Netpoll: true, PollBlock: true, Timers: 1},
 		{Ps: 2, Gs: 2, Cap: 2, Netpoll: true, Bug: BugHandoffIgnoresPoller},
 		{Ps: 2, Gs: 2, Cap: 2, Netpoll: true, PollBlock: true, Bug: BugTimersNotStolen},
@@ -118,7 +117,12 @@ func TestPollBoundsValidate(t *testing.T) {
 			t.Errorf("%v accepted", b)
 		}
 	}
-	if err := (Bounds{Ps: 4, Gs: 8, Cap: 8, Netpoll: true, PollBlock: true, Timers: MaxTimerDelay}).Validate(); err != nil {
-		t.Error(err)
+	for _, b := range []Bounds{
+		{Ps: 4, Gs: 8, Cap: 8, Netpoll: true, PollBlock: true, Timers: MaxTimerDelay},
+		{Ps: 2, Gs: 2, Cap: 2, Netpoll: true, PollBlock: true, Timers: 1, STW: true, ProcResize: true},
+	} {
+		if err := b.Validate(); err != nil {
+			t.Error(err)
+		}
 	}
 }

@@ -60,12 +60,15 @@ CONSTANTS
     ProcResize, \* StartTheWorld may restart with one P fewer or more (procresize;
                 \* two stop-the-worlds; spec.Bounds.ProcResize, needs STW)
     NoPark,     \* goroutines never park (spec.Bounds.NoPark, golang/go#13546)
+    GoyieldOn,  \* semrelease's direct hand-off: ReadyHandoff, then the G's
+                \* goyield (spec.Bounds.Goyield)
     PollBlock,  \* the M that blocks in netpoll (spec.Bounds.PollBlock, needs
                 \* NetpollOn): NetpollBlock, NetpollBreak, NetpollWake,
                 \* NetpollPidleget, NetpollNoP, NetpollReady, and handoffp's
                 \* "last running P and nobody polling" clause
     NTimers,    \* 0: no timers; else the longest sleep in clock ticks
-                \* (spec.Bounds.Timers, needs PollBlock, excludes STW):
+                \* (spec.Bounds.Timers, needs PollBlock; with ProcResize
+                \* a destroyed P's timers move to p0):
                 \* TimerSleep, CheckTimers, StealTimers, CheckTimersNoP,
                 \* TimerTick
     GoVersion,  \* 126: Go 1.26; 122: Go 1.22 (injectglist has no final
@@ -96,11 +99,11 @@ ASSUME /\ NP \in 1..4 /\ NM \in NP..8 /\ NG \in 1..8
        /\ Cap \in {2, 4, 8} /\ Spawn \in 0..15 /\ SchedTick \in 1..61
        /\ Syscalls \in BOOLEAN /\ NetpollOn \in BOOLEAN
        /\ InjectList \in BOOLEAN /\ (InjectList => (NetpollOn /\ NG >= 2))
-       /\ SyscallBlock \in BOOLEAN /\ LockOSThreadOn \in BOOLEAN /\ NoPark \in BOOLEAN
+       /\ SyscallBlock \in BOOLEAN /\ LockOSThreadOn \in BOOLEAN /\ NoPark \in BOOLEAN /\ GoyieldOn \in BOOLEAN
        /\ STW \in BOOLEAN /\ ProcResize \in BOOLEAN /\ (ProcResize => STW)
        /\ GoVersion \in {104, 105, 110, 111, 113, 115, 117, 119, 121, 122, 126} /\ Bug \in BugNames
        /\ PollBlock \in BOOLEAN /\ (PollBlock => NetpollOn) /\ NTimers \in 0..3
-       /\ (NTimers > 0 => (PollBlock /\ ~STW))
+       /\ (NTimers > 0 => PollBlock)
        /\ (Bug = "timers-not-stolen" => (NTimers > 0))
        /\ (Bug = "handoffp-ignores-poller" => PollBlock)
 
@@ -150,7 +153,7 @@ PStatuses == {"idle", "running", "gcstop", "dead"}
 \* (restarted; next its wakep), "grown" (go1.10dev: allp grown, its new
 \* slot still nil).
 STWPhases == {"none", "stopping", "wakep", "grown"}
-MPCs == {"idle", "sched", "local", "poll", "spin", "steal", "drop", "dropspin",
+MPCs == {"idle", "sched", "local", "poll", "spin", "steal", "stealnext", "drop", "dropspin",
          "recheck", "recheckrunqs", "recheckp", "stop", "syscallnop",
          "injectglob", "injectstart", "injectlocal", "injectwake", "resetspin", "run",
          "startlocked", "lockedwait", "exitlockcheck",
@@ -171,8 +174,8 @@ VARIABLE st
 \* PollUntil, Checked, Inherit; always FALSE / 0 without them): polluntil
 \* is 0 for none, 1 for due now, k+1 for due in k ticks.
 IdleMRec == [pc |-> "idle", p |-> NoP, curg |-> NoG, spinning |-> FALSE, scan |-> {}, wake |-> "none",
-             inj |-> NoG, lockedg |-> NoG, nextp |-> NoP, tainted |-> FALSE,
-             wasspinning |-> FALSE, polluntil |-> 0, checked |-> FALSE, inherit |-> FALSE]
+             inj |-> NoG, lockedg |-> NoG, nextp |-> NoP, tainted |-> FALSE, victim |-> NoP, oldp |-> NoP,
+             yield |-> FALSE, snapps |-> 0, wasspinning |-> FALSE, polluntil |-> 0, checked |-> FALSE, inherit |-> FALSE]
 
 Init ==
     st = [G |-> [g \in Gs |-> IF g = 1 THEN "running" ELSE "idle"],
@@ -181,7 +184,8 @@ Init ==
           M |-> [m \in Ms |-> IF m = 0
                                 THEN [pc |-> "run", p |-> 0, curg |-> 1, spinning |-> FALSE, scan |-> {},
                                       wake |-> "none", inj |-> NoG, lockedg |-> NoG, nextp |-> NoP,
-                                      tainted |-> FALSE, wasspinning |-> FALSE, polluntil |-> 0,
+                                      tainted |-> FALSE, victim |-> NoP, oldp |-> NoP, yield |-> FALSE, snapps |-> 0,
+                                      wasspinning |-> FALSE, polluntil |-> 0,
                                       checked |-> FALSE, inherit |-> FALSE]
                                 ELSE IdleMRec],
           Runq |-> <<>>,
@@ -189,6 +193,9 @@ Init ==
           NMSpinning |-> 0,
           NeedSpinning |-> FALSE,
           SpawnLeft |-> Spawn,
+          \* The P sysmon's retake has taken (takeP) and not yet handed off
+          \* (RetakeHandoff), or NoP: held by no M, not idle.
+          RetakeP |-> NoP,
           \* Stop-the-world (STW): sched.gcwaiting, sched.stopwait, the
           \* stopper's phase, the stop-the-worlds left, gomaxprocs (P p
           \* exists when p < Procs; the rest are "dead"), and whether a
@@ -255,7 +262,7 @@ NoIdleM == [startm |-> "no idle M"]
 Cut(s) == s = NoIdleM
 NewMRec(p, spinning, tainted) ==
     [pc |-> "sched", p |-> p, curg |-> NoG, spinning |-> spinning, scan |-> {}, wake |-> "none",
-     inj |-> NoG, lockedg |-> NoG, nextp |-> NoP, tainted |-> tainted,
+     inj |-> NoG, lockedg |-> NoG, nextp |-> NoP, tainted |-> tainted, victim |-> NoP, oldp |-> NoP, yield |-> FALSE, snapps |-> 0,
      wasspinning |-> FALSE, polluntil |-> 0, checked |-> FALSE, inherit |-> FALSE]
 \* StartMX is startm where slot, if not NoM, is the M slot of a thread that
 \* a locked G's exit is ending (GoExit): with no idle M, newm's thread
@@ -346,7 +353,7 @@ FindRunnableTail(fs, fm, fwas) ==
 \* are one state: polluntil from the top (once checked) to the poll
 \* decision, checked at the top, inherit at "resetspin", wasspinning from
 \* the tail to the end of the poll.
-PollUntilPCs == {"local", "poll", "spin", "steal", "drop", "dropspin", "recheck", "recheckrunqs",
+PollUntilPCs == {"local", "poll", "spin", "steal", "stealnext", "drop", "dropspin", "recheck", "recheckrunqs",
                  "recheckp", "timersnop", "pollcheck"}
 WasSpinningPCs == {"timersnop", "pollcheck", "netpoll", "netpollret", "netpolllock"}
 NormM(nr) ==
@@ -477,21 +484,11 @@ HasHolder(s, p) == \E m \in Ms : s.M[m].p = p
 \* (the model keeps it modulo the period).
 Check61(s, p) == Bug # "no-61" /\ s.P[p].tick = 0
 
-Stealable(s, p) == s.P[p].ring # <<>> \/ s.P[p].runnext # NoG
+\* runqgrab from a non-empty ring: its first ceil(n/2) Gs (runnext is a
+\* step of its own, StealRunnext, after the ring was read empty).
+StealBatch(s, j) == SubSeq(s.P[j].ring, 1, Len(s.P[j].ring) - Len(s.P[j].ring) \div 2)
+AfterSteal(s, j) == [s EXCEPT !.P[j].ring = SubSeq(@, Len(@) - Len(@) \div 2 + 1, Len(@))]
 
-\* runqsteal with stealRunNext: the ring's first ceil(n/2) Gs, or runnext.
-StealBatch(s, j) ==
-    IF s.P[j].ring # <<>>
-      THEN SubSeq(s.P[j].ring, 1, Len(s.P[j].ring) - Len(s.P[j].ring) \div 2)
-      ELSE <<s.P[j].runnext>>
-AfterSteal(s, j) ==
-    IF s.P[j].ring # <<>>
-      THEN [s EXCEPT !.P[j].ring = SubSeq(@, Len(@) - Len(@) \div 2 + 1, Len(@))]
-      ELSE [s EXCEPT !.P[j].runnext = NoG]
-
-\* A P that is not idle and has local work (what stealWork takes from and
-\* checkRunqsNoP looks for).
-HasWork(s, p) == s.P[p].status = "running" /\ ~LocalEmpty(s, p)
 \* checkRunqsNoP's test: a stopped P's queue counts too.
 RecheckWork(s, p) == s.P[p].status \in {"running", "gcstop"} /\ ~LocalEmpty(s, p)
 
@@ -502,7 +499,7 @@ RetakeCond(s, p) ==
 \* scanDone: a steal scan that has looked at every other P has failed; the
 \* M goes on to the lock section that releases its P.
 ScanDone(s, m) ==
-    IF s.M[m].scan \cup {s.M[m].p} = Ps
+    IF s.M[m].scan \cup {s.M[m].p} = LivePs(s)
       THEN [s EXCEPT !.M[m].pc = "drop", !.M[m].scan = {}]
       ELSE s
 
@@ -519,7 +516,9 @@ Top(m, pc) == PC(m) = pc /\ ~Locked(m)
 -----------------------------------------------------------------------------
 (* Goroutine actions: M m runs its G, which decides (no fairness).         *)
 
-Running(m) == st.M[m].pc = "run" /\ st.M[m].wake = "none" /\ st.G[st.M[m].curg] = "running"
+\* A running G's M, not inside wakep; a G whose semrelease hand-off
+\* readied a waiter (yield) does nothing but its goyield next.
+Running(m) == st.M[m].pc = "run" /\ st.M[m].wake = "none" /\ st.G[st.M[m].curg] = "running" /\ ~st.M[m].yield
 
 NewProc(m) ==
     /\ Running(m) /\ st.SpawnLeft > 0 /\ Gfget(st) # NoG
@@ -554,11 +553,26 @@ Ready(m, g) ==
     /\ LET s1 == RunqPut([st EXCEPT !.G[g] = "runnable"], st.M[m].p, g, TRUE) IN
        st' = IF Bug = "ready-no-wakep" THEN s1 ELSE CallWakep(s1, m)
 
+\* semrelease1's direct hand-off (GoyieldOn): readyWithTime readies the
+\* waiter g as Ready does, and the G's goyield is its next action.
+ReadyHandoff(m, g) ==
+    /\ GoyieldOn /\ Running(m) /\ NetWaiting(st, g)
+    /\ LET s1 == RunqPut([st EXCEPT !.G[g] = "runnable", !.M[m].yield = TRUE], st.M[m].p, g, TRUE) IN
+       st' = IF Bug = "ready-no-wakep" THEN s1 ELSE CallWakep(s1, m)
+
+\* goyield_m: the G to its P's ring tail (runqput, next = FALSE), then
+\* schedule; the hand-off's ready made the wakep.
+Goyield(m) ==
+    /\ st.M[m].pc = "run" /\ st.M[m].wake = "none" /\ st.G[st.M[m].curg] = "running" /\ st.M[m].yield
+    /\ LET g == st.M[m].curg IN
+       st' = RunqPut([st EXCEPT !.G[g] = "runnable", !.M[m].curg = NoG, !.M[m].pc = "sched", !.M[m].yield = FALSE],
+                     st.M[m].p, g, FALSE)
+
 \* Under gcwaiting, entersyscall stops its P for the stop-the-world at once.
 EnterSyscall(m) ==
     /\ Syscalls /\ Running(m)
     /\ st' = IF st.GCWaiting
-               THEN GCStopP([st EXCEPT !.G[st.M[m].curg] = "syscall", !.M[m].p = NoP], MyP(m))
+               THEN GCStopP([st EXCEPT !.G[st.M[m].curg] = "syscall", !.M[m].p = NoP, !.M[m].oldp = MyP(m)], MyP(m))
              ELSE [st EXCEPT !.G[st.M[m].curg] = "syscall"]
 
 \* entersyscallblock: the syscall is known to block, so the M gives its P
@@ -602,16 +616,32 @@ ExitSyscallFast(m) ==
     /\ InSyscall(m) /\ st.M[m].p # NoP
     /\ st' = [st EXCEPT !.G[st.M[m].curg] = "running"]
 
+\* exitsyscallTryGetP tries the M's old P first (oldp: the P it entered
+\* the syscall with, lost to a retake or a stop-the-world): if the M
+\* holding it now is itself in a syscall, setBlockOnExitSyscall and takeP
+\* take it from that M, which loses it as to a retake (its oldp).
+OldPInSyscall(s, m) ==
+    LET o == s.M[m].oldp IN
+    /\ o # NoP /\ s.P[o].status = "running" /\ HasHolder(s, o)
+    /\ s.M[Holder(s, o)].pc = "run" /\ s.M[Holder(s, o)].curg # NoG
+    /\ s.G[s.M[Holder(s, o)].curg] = "syscall"
+ExitSyscallOldP(m) ==
+    /\ InSyscall(m) /\ st.M[m].p = NoP /\ OldPInSyscall(st, m)
+    /\ LET o == st.M[m].oldp
+           h == Holder(st, o)
+       IN st' = [st EXCEPT !.M[h].p = NoP, !.M[h].oldp = o, !.M[m].p = o, !.M[m].oldp = NoP,
+                           !.G[st.M[m].curg] = "running"]
+
 ExitSyscallIdleP(m) ==
-    /\ InSyscall(m) /\ st.M[m].p = NoP /\ st.NPIdle > 0
-    /\ st' = [TakeIdleP(st, m) EXCEPT !.G[st.M[m].curg] = "running"]
+    /\ InSyscall(m) /\ st.M[m].p = NoP /\ ~OldPInSyscall(st, m) /\ st.NPIdle > 0
+    /\ st' = [TakeIdleP(st, m) EXCEPT !.G[st.M[m].curg] = "running", !.M[m].oldp = NoP]
 
 \* exitsyscallNoP's first half: the G is made runnable and dropped; the
 \* sched.lock section that follows is ExitSyscallLateP or
 \* ExitSyscallGlobrunq, a step of the M's loop.
 ExitSyscallNoP(m) ==
-    /\ InSyscall(m) /\ st.M[m].p = NoP /\ ~(st.NPIdle > 0)
-    /\ st' = [st EXCEPT !.G[st.M[m].curg] = "runnable", !.M[m].pc = "syscallnop"]
+    /\ InSyscall(m) /\ st.M[m].p = NoP /\ ~OldPInSyscall(st, m) /\ ~(st.NPIdle > 0)
+    /\ st' = [st EXCEPT !.G[st.M[m].curg] = "runnable", !.M[m].pc = "syscallnop", !.M[m].oldp = NoP]
 
 -----------------------------------------------------------------------------
 (* The schedule loop of M m (weakly fair per M): findRunnable, stealWork   *)
@@ -759,24 +789,46 @@ SpinLimit(m) ==
     /\ 2 * st.NMSpinning >= st.Procs - st.NPIdle
     /\ st' = Post(m, [st EXCEPT !.M[m].pc = "drop"])
 
-\* stealWork visits victim v, which has work then: runqsteal, then run (a
-\* spinning M: resetspinning is its next step).
+\* stealWork visits victim v, whose ring holds Gs then: runqsteal takes
+\* half of them, then run (a spinning M: resetspinning is its next step).
 Steal(m, v) ==
-    /\ Scanning(m) /\ v \in Victims(m) /\ HasWork(st, v)
-    /\ (~StealsTimers(v) \/ st.P[v].ring # <<>>)
+    /\ Scanning(m) /\ v \in Victims(m) /\ st.P[v].status = "running" /\ st.P[v].ring # <<>>
     /\ LET b  == StealBatch(st, v)
            s1 == AfterSteal(st, v)
            s2 == [s1 EXCEPT !.P[MyP(m)].ring = @ \o SubSeq(b, 1, Len(b) - 1),
                             !.M[m].scan = {}]
        IN Succ(Post(m, Run(s2, m, b[Len(b)], FALSE)))
 
-\* stealWork visits victim v and finds nothing. With timers its last round
-\* looked at v's timers too: none due, the earliest folded into polluntil.
+\* stealWork's last round looks at victim v's timers before runqsteal:
+\* none due (a due one is StealTimers), the earliest folded into pu.
+LookAtVictimTimers(pu, v) == IF StealsTimersOn THEN MinPU(pu, NextTimer(st, v)) ELSE pu
+
+\* stealWork visits running victim v and runqgrab's loads of its head and
+\* tail find its ring empty: its runnext is the thief's next step (pc
+\* "stealnext"), by which time the owner may have set runnext and refilled
+\* the ring.
+StealEmptyRing(m, v) ==
+    /\ Scanning(m) /\ v \in Victims(m) /\ ~StealsTimers(v)
+    /\ st.P[v].status = "running" /\ st.P[v].ring = <<>>
+    /\ st' = Post(m, [st EXCEPT !.M[m].scan = @ \cup {v}, !.M[m].pc = "stealnext", !.M[m].victim = v,
+                                !.M[m].polluntil = LookAtVictimTimers(@, v)])
+
+\* runqgrab's load and CAS of the runnext of the victim whose ring it read
+\* empty: the thief takes that G, whatever the ring holds now.
+StealRunnext(m, v) ==
+    /\ PC(m) = "stealnext" /\ st.M[m].victim = v /\ st.P[v].runnext # NoG
+    /\ LET s1 == [st EXCEPT !.P[v].runnext = NoG, !.M[m].victim = NoP, !.M[m].scan = {}]
+       IN Succ(Post(m, Run(s1, m, st.P[v].runnext, FALSE)))
+
+\* stealWork finds nothing at victim v: a P not running (idle: skipped),
+\* or runqgrab read v's ring empty (when the timers were looked at) and
+\* then its runnext empty.
 StealMiss(m, v) ==
-    /\ Scanning(m) /\ v \in Victims(m) /\ ~StealsTimers(v) /\ ~HasWork(st, v)
-    /\ st' = Post(m, ScanDone([st EXCEPT !.M[m].scan = @ \cup {v}, !.M[m].pc = "steal",
-                                         !.M[m].polluntil = IF StealsTimersOn THEN MinPU(@, NextTimer(st, v))
-                                                            ELSE @], m))
+    /\ \/ Scanning(m) /\ v \in Victims(m) /\ ~StealsTimers(v) /\ st.P[v].status # "running"
+       \/ PC(m) = "stealnext" /\ st.M[m].victim = v /\ st.P[v].runnext = NoG
+    /\ st' = Post(m, ScanDone([st EXCEPT !.M[m].scan = @ \cup {v}, !.M[m].pc = "steal", !.M[m].victim = NoP,
+                                         !.M[m].polluntil = IF PC(m) = "stealnext" THEN @
+                                                            ELSE LookAtVictimTimers(@, v)], m))
 
 \* stealWork's last round: checkTimers(p2) of victim v readies its due Gs
 \* onto the M's own P (runnext), and the M takes one at once (runqget: the
@@ -805,7 +857,10 @@ ReleaseP(m) ==
        \* From pc "steal" (the live victims all visited, short of
        \* ScanDone's every P after procresize shrank gomaxprocs) the scan
        \* ends here.
-       st' = Post(m, IF Spinning(m) THEN [s1 EXCEPT !.M[m].pc = "dropspin", !.M[m].scan = {}]
+       \* A spinning M's allp snapshot (ProcResize; 0: every P slot):
+       \* gomaxprocs, taken with its P held.
+       st' = Post(m, IF Spinning(m) THEN [s1 EXCEPT !.M[m].pc = "dropspin", !.M[m].scan = {},
+                                                    !.M[m].snapps = IF ProcResize /\ ~LiveAllp THEN st.Procs ELSE 0]
                      ELSE FindRunnableTail(s1, m, FALSE))
 
 (* The no-P recheck of an M that released its P while spinning.           *)
@@ -817,7 +872,7 @@ DropSpinning(m) ==
 \* The recheck of sched.runq under sched.lock: pidlegetSpinning got a P.
 RecheckGlobal(m) ==
     /\ PC(m) = "recheck" /\ RecheckGlobalOn /\ st.Runq # <<>> /\ st.NPIdle > 0
-    /\ Succ(Post(m, TakeGlobalBatch(BecomeSpin([TakeIdleP(st, m) EXCEPT !.M[m].pc = "sched"], m), m)))
+    /\ Succ(Post(m, TakeGlobalBatch(BecomeSpin([TakeIdleP(st, m) EXCEPT !.M[m].pc = "sched", !.M[m].snapps = 0], m), m)))
 
 \* ... no idle P: needspinning is set, and the M goes on to checkRunqsNoP.
 RecheckGlobalNoP(m) ==
@@ -826,7 +881,9 @@ RecheckGlobalNoP(m) ==
 
 \* checkRunqsNoP, one P per step (from "recheck" when sched.runq is empty).
 AtRecheckRunqs(m) == PC(m) = "recheckrunqs" \/ (PC(m) = "recheck" /\ (st.Runq = <<>> \/ ~RecheckGlobalOn))
-RecheckAt(m, p) == AtRecheckRunqs(m) /\ p \notin st.M[m].scan
+\* The Ps the recheck walks: the M's allp snapshot, or every P slot.
+SnapSet(m) == IF st.M[m].snapps # 0 THEN 0..st.M[m].snapps - 1 ELSE Ps
+RecheckAt(m, p) == AtRecheckRunqs(m) /\ p \in SnapSet(m) /\ p \notin st.M[m].scan
 
 \* checkRunqsNoP sees work on p (runqempty false); its sched.lock section
 \* is the next step (pc "recheckp").
@@ -837,13 +894,13 @@ RecheckFound(m, p) ==
 \* sched.lock: pidlegetSpinning got a P; the M spins on it (goto top).
 RecheckRunqs(m) ==
     /\ PC(m) = "recheckp" /\ st.NPIdle > 0
-    /\ st' = Post(m, BecomeSpin([TakeIdleP(st, m) EXCEPT !.M[m].pc = "sched"], m))
+    /\ st' = Post(m, BecomeSpin([TakeIdleP(st, m) EXCEPT !.M[m].pc = "sched", !.M[m].snapps = 0], m))
 
 \* sched.lock: no idle P; needspinning is set and the M stops (or, with
 \* the poller, goes on to findRunnable's tail).
 RecheckRunqsNoP(m) ==
     /\ PC(m) = "recheckp" /\ ~(st.NPIdle > 0)
-    /\ st' = Post(m, FindRunnableTail(NoIdleP(st), m, TRUE))
+    /\ st' = Post(m, FindRunnableTail([NoIdleP(st) EXCEPT !.M[m].snapps = 0], m, TRUE))
 
 \* In go1.10dev, the slot procresize has grown allp by but not filled yet
 \* (STWPhase "grown", P Procs) is nil: its read is the crash (NilRead,
@@ -853,7 +910,7 @@ RecheckMiss(m, p) ==
     /\ LET sc == st.M[m].scan \cup {p}
            s1 == IF LiveAllp /\ st.STWPhase = "grown" /\ p = st.Procs
                    THEN [st EXCEPT !.NilRead = TRUE] ELSE st
-       IN st' = Post(m, IF sc = Ps THEN FindRunnableTail([s1 EXCEPT !.M[m].scan = {}], m, TRUE)
+       IN st' = Post(m, IF sc = SnapSet(m) THEN FindRunnableTail([s1 EXCEPT !.M[m].scan = {}, !.M[m].snapps = 0], m, TRUE)
                         ELSE [s1 EXCEPT !.M[m].pc = "recheckrunqs", !.M[m].scan = sc])
 
 \* stopm: mput under sched.lock; with the poller also from the poll
@@ -1045,7 +1102,7 @@ WakeStep(m) == Wakep(m) \/ WakepSkip(m) \/ WakepStartM(m) \/ WakepNoP(m)
 PreemptEnabled(p) ==
     /\ st.P[p].status = "running" /\ HasHolder(st, p)
     /\ LET m == Holder(st, p) IN
-       st.M[m].curg # NoG /\ st.G[st.M[m].curg] = "running" /\ st.M[m].wake = "none"
+       st.M[m].curg # NoG /\ st.G[st.M[m].curg] = "running" /\ st.M[m].wake = "none" /\ ~st.M[m].yield
 Preempt(p) ==
     /\ PreemptEnabled(p)
     /\ LET m == Holder(st, p)
@@ -1055,14 +1112,24 @@ Preempt(p) ==
                   THEN CallWakep(RunqPut([s1 EXCEPT !.G[g] = "runnable"], p, g, TRUE), m)
                 ELSE GoschedImpl(s1, m, p, g)
 
-RetakeEnabled(p) ==
-    /\ Syscalls /\ st.P[p].status = "running" /\ HasHolder(st, p)
+\* Retake is takeP (and resume): the syscalling M loses its P, which
+\* sysmon holds until its handoffp, a step of its own (RetakeHandoff);
+\* the M may leave its syscall in between. sysmon looks at one P at a
+\* time, so no other Retake while it holds one.
+RetakeTakeEnabled(p) ==
+    /\ Syscalls /\ st.RetakeP = NoP /\ st.P[p].status = "running" /\ HasHolder(st, p)
     /\ st.M[Holder(st, p)].curg # NoG /\ st.G[st.M[Holder(st, p)].curg] = "syscall"
     /\ RetakeCond(st, p)
+\* The fairness family of P p's retake: its take, then its handoffp.
+RetakeEnabled(p) == RetakeTakeEnabled(p) \/ st.RetakeP = p
 
 Retake(p) ==
-    /\ RetakeEnabled(p)
-    /\ Succ(Handoffp([st EXCEPT !.M[Holder(st, p)].p = NoP], p))
+    /\ RetakeTakeEnabled(p)
+    /\ st' = [st EXCEPT !.M[Holder(st, p)].p = NoP, !.M[Holder(st, p)].oldp = p, !.RetakeP = p]
+
+RetakeHandoff(p) ==
+    /\ st.RetakeP = p
+    /\ Succ(Handoffp([st EXCEPT !.RetakeP = NoP], p))
 
 \* netpoll from sysmon: injectglist without a P starts an M on an idle P,
 \* or (no idle P) sets needspinning. Skipped while an M blocks in netpoll.
@@ -1126,18 +1193,20 @@ StopTheWorld ==
                            !.NPIdle = st.NPIdle - Cardinality(idle),
                            !.P = [p \in Ps |-> IF p \in idle \cup sys THEN [st.P[p] EXCEPT !.status = "gcstop"]
                                               ELSE st.P[p]],
-                           !.M = [m \in Ms |-> IF st.M[m].p \in sys THEN [st.M[m] EXCEPT !.p = NoP]
+                           !.M = [m \in Ms |-> IF st.M[m].p \in sys THEN [st.M[m] EXCEPT !.p = NoP, !.oldp = st.M[m].p]
                                               ELSE st.M[m]]]
 
 DeadP == [status |-> "dead", tick |-> 0, runnext |-> NoG, ring |-> <<>>]
 \* procresize destroys P p: its local queue (runnext, then the ring in
 \* order) goes to the head of sched.runq (the procresize-drops-runq bug
-\* drops it).
+\* drops it), and its timers to p0 (moveTimers: to the P procresize
+\* runs on; the model's stopper holds none, so p0, which always lives).
 DestroyP(s, p) ==
     LET q == s.P[p]
         moved == (IF q.runnext # NoG THEN <<q.runnext>> ELSE <<>>) \o q.ring
     IN [s EXCEPT !.Runq = IF Bug = "procresize-drops-runq" THEN s.Runq ELSE moved \o s.Runq,
-                 !.P[p] = DeadP]
+                 !.P[p] = DeadP,
+                 !.TimerP = [g \in Gs |-> IF s.TimerP[g] = p THEN 0 ELSE s.TimerP[g]]]
 \* procresize to n Ps (one fewer, the same, or one more; a new P starts
 \* empty and stopped), then gcwaiting cleared; the stopper's wakep next.
 Resize(s, n) ==
@@ -1226,6 +1295,7 @@ SchedStep(m) ==
     \/ InjectGlobrunq(m) \/ InjectStartIdle(m) \/ InjectRunqput(m) \/ InjectWakep(m)
     \/ SpinOK(m) \/ BecomeSpinning(m) \/ SpinLimit(m)
     \/ (\E v \in Ps : Steal(m, v)) \/ (\E v \in Ps : StealMiss(m, v))
+    \/ (\E v \in Ps : StealEmptyRing(m, v)) \/ (\E v \in Ps : StealRunnext(m, v))
     \/ NeedSpinning(m) \/ ReleaseP(m) \/ DropSpinning(m)
     \/ RecheckGlobal(m) \/ RecheckGlobalNoP(m)
     \/ (\E p \in Ps : RecheckFound(m, p)) \/ RecheckRunqs(m) \/ RecheckRunqsNoP(m)
@@ -1238,9 +1308,9 @@ SchedStep(m) ==
 
 GoroutineStep(m) ==
     \/ NewProc(m) \/ GoExit(m) \/ Gosched(m) \/ Park(m)
-    \/ (\E g \in Gs : Ready(m, g)) \/ EnterSyscall(m)
+    \/ (\E g \in Gs : Ready(m, g)) \/ (\E g \in Gs : ReadyHandoff(m, g)) \/ Goyield(m) \/ EnterSyscall(m)
     \/ EnterSyscallBlock(m) \/ LockOSThread(m) \/ UnlockOSThread(m)
-    \/ ExitSyscallFast(m) \/ ExitSyscallIdleP(m) \/ ExitSyscallNoP(m)
+    \/ ExitSyscallFast(m) \/ ExitSyscallOldP(m) \/ ExitSyscallIdleP(m) \/ ExitSyscallNoP(m)
     \/ (\E d \in 1..NTimers : TimerSleep(m, d))
 
 \* An M anywhere in its schedule loop (every pc but idle, run, lockedwait,
@@ -1259,7 +1329,7 @@ Next ==
     \/ \E m \in Ms : IF st.M[m].wake # "none" THEN WakeStep(m)
                     ELSE IF st.M[m].pc = "run" THEN GoroutineStep(m)
                     ELSE InLoop(m) /\ SchedStep(m)
-    \/ \E p \in Ps : st.P[p].status = "running" /\ (Preempt(p) \/ Retake(p))
+    \/ \E p \in Ps : st.P[p].status = "running" /\ (Preempt(p) \/ Retake(p) \/ RetakeHandoff(p))
     \/ \E g \in Gs : InjectGList(g)
     \/ \E g \in Gs : NetpollReady(g)
     \/ TimerTick
@@ -1281,7 +1351,7 @@ Next ==
 \* (spec.Explore with Options.ThreadLimit: the runtime dies of thread
 \* exhaustion there).
 FairM(m) == []<>(~InLoop(m)) \/ []<><<SchedStep(m)>>_st
-FairRetake(p) == []<>(~RetakeEnabled(p)) \/ []<><<Retake(p)>>_st
+FairRetake(p) == []<>(~RetakeEnabled(p)) \/ []<><<Retake(p) \/ RetakeHandoff(p)>>_st
 \* STW: the stopper's restart steps, once enabled; and, while gcwaiting is
 \* set, the preemption of each P's running G (preemptall, retried until
 \* the world is stopped). Both hold trivially without STW.
@@ -1319,13 +1389,17 @@ TypeOK ==
                      /\ st.M[m].lockedg \in 0..NG
                      /\ st.M[m].nextp \in Ps \cup {NoP}
                      /\ st.M[m].tainted \in BOOLEAN
+                     /\ st.M[m].victim \in Ps \cup {NoP}
+                     /\ st.M[m].oldp \in Ps \cup {NoP}
+                     /\ st.M[m].yield \in BOOLEAN
+                     /\ st.M[m].snapps \in 0..NP
                      /\ st.M[m].wasspinning \in BOOLEAN
                      /\ st.M[m].polluntil \in 0..NTimers + 1
                      /\ st.M[m].checked \in BOOLEAN
                      /\ st.M[m].inherit \in BOOLEAN
     /\ \A i \in 1..Len(st.Runq) : st.Runq[i] \in Gs
     /\ st.NPIdle \in 0..NP /\ st.NMSpinning \in 0..NM /\ st.SpawnLeft \in 0..Spawn
-    /\ st.NeedSpinning \in BOOLEAN
+    /\ st.NeedSpinning \in BOOLEAN /\ st.RetakeP \in Ps \cup {NoP}
     /\ st.GCWaiting \in BOOLEAN /\ st.StopWait \in 0..NP /\ st.STWPhase \in STWPhases
     /\ st.STWLeft \in 0..2 /\ st.Procs \in 1..NP /\ st.NilRead \in BOOLEAN
     /\ st.LastPoll \in BOOLEAN /\ st.PollUntil \in 0..NTimers + 1
@@ -1391,10 +1465,14 @@ InvSpinning ==
             ELSE LocalEmpty(st, st.M[m].p)
 
 \* 4. An idle P has an empty local queue and no holder; a running P has
-\*    exactly one holder. A P in a locked M's nextp is held by that M.
+\*    exactly one holder. A P in a locked M's nextp is held by that M; the
+\*    P sysmon's retake took is held by sysmon (no M) until its handoffp.
 HolderCount(p) == Cardinality({m \in Ms : st.M[m].p = p}) + Cardinality({m \in Ms : st.M[m].nextp = p})
+                  + (IF st.RetakeP = p THEN 1 ELSE 0)
 InvPIdle ==
-    \A p \in Ps :
+    /\ IF st.RetakeP = NoP THEN TRUE
+       ELSE Syscalls /\ st.P[st.RetakeP].status = "running" /\ \A m \in Ms : st.M[m].p # st.RetakeP
+    /\ \A p \in Ps :
         CASE st.P[p].status = "idle" -> LocalEmpty(st, p) /\ HolderCount(p) = 0
           [] st.P[p].status = "running" -> HolderCount(p) = 1
           [] OTHER -> TRUE   \* gcstop, dead: invariant 9
@@ -1417,7 +1495,11 @@ InvFreeLive ==
 InvMShape ==
     \A m \in Ms :
         LET r == st.M[m] IN
-        /\ r.scan # {} => r.pc \in {"steal", "recheckrunqs"}
+        /\ r.scan # {} => r.pc \in {"steal", "stealnext", "recheckrunqs"}
+        /\ r.victim # NoP => r.pc = "stealnext"
+        /\ r.snapps # 0 => (ProcResize /\ r.pc \in {"dropspin", "recheck", "recheckrunqs", "recheckp"})
+        /\ r.yield => (GoyieldOn /\ r.pc = "run" /\ r.p # NoP /\ r.curg # NoG /\ st.G[r.curg] = "running")
+        /\ r.oldp # NoP => (r.pc = "run" /\ r.p = NoP /\ r.curg # NoG /\ st.G[r.curg] = "syscall")
         /\ r.wake # "none" => /\ r.p # NoP
                               /\ \/ r.pc \in {"run", "resetspin", "startlocked"} /\ r.curg # NoG
                                  \/ r.pc = "sched" /\ r.curg = NoG
@@ -1437,6 +1519,8 @@ InvMShape ==
                     r.p = NoP /\ r.curg = NoG /\ ~r.spinning /\ r.lockedg = NoG
              [] r.pc \in {"sched", "local", "poll", "spin", "drop"} -> r.p # NoP /\ r.curg = NoG
              [] r.pc = "steal" -> r.p # NoP /\ r.curg = NoG /\ r.spinning /\ r.p \notin r.scan
+             [] r.pc = "stealnext" ->
+                    r.p # NoP /\ r.curg = NoG /\ r.spinning /\ r.p \notin r.scan /\ r.victim \in r.scan
              [] r.pc = "dropspin" -> r.p = NoP /\ r.curg = NoG /\ r.spinning
              [] r.pc = "syscallnop" -> r.p = NoP /\ r.curg # NoG /\ ~r.spinning
              [] r.pc = "resetspin" -> r.p # NoP /\ r.curg # NoG /\ r.spinning
@@ -1472,7 +1556,8 @@ InvSTW ==
     /\ \A p \in Ps :
         /\ (st.P[p].status \in {"gcstop", "dead"} => HolderCount(p) = 0)
         /\ CASE ~STW -> st.P[p].status \notin {"gcstop", "dead"}
-             [] p >= st.Procs -> st.P[p].status = "dead" /\ LocalEmpty(st, p) /\ st.P[p].tick = 0
+             [] p >= st.Procs -> /\ st.P[p].status = "dead" /\ LocalEmpty(st, p) /\ st.P[p].tick = 0
+                                 /\ \A g \in Gs : st.TimerP[g] # p
              [] OTHER -> /\ st.P[p].status # "dead"
                          /\ (st.P[p].status = "gcstop" => st.GCWaiting)
                          /\ (st.P[p].status = "idle" => ~st.GCWaiting)
@@ -1527,12 +1612,14 @@ WorkConservation == []<>(~LostWakeup)
 
 \* The stuttering half of (a) as a state invariant, which every checker can
 \* check: LostWakeup in a state where no fair action is enabled (no M is in
-\* its schedule loop, no Retake is possible and the clock cannot tick) is
-\* a fair behaviour that stays there forever by stuttering.
+\* its schedule loop, no Retake is possible, the clock cannot tick and the
+\* stopper has no step to take) is a fair behaviour that stays there
+\* forever by stuttering.
 FairEnabled ==
     \/ \E m \in Ms : InLoop(m)
     \/ \E p \in Ps : RetakeEnabled(p)
     \/ TickEnabled
+    \/ STW /\ StopperEnabled
 NoStuckLostWakeup == ~(LostWakeup /\ ~FairEnabled)
 
 \* A step of P p that starts a fresh time slice (execute with inheritTime

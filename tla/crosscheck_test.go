@@ -113,7 +113,7 @@ func TestKeyMapping(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const label = `st=[G |-> <<"running", "idle">>, GCWaiting |-> false, M |-> (0 :> [curg |-> 1, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> 0, pc |-> "run", scan |-> {}, spinning |-> false, wake |-> "none", tainted |-> false] @@ 1 :> [curg |-> 0, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> -1, pc |-> "idle", scan |-> {}, spinning |-> false, wake |-> "none", tainted |-> false] @@ 2 :> [curg |-> 0, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> -1, pc |-> "idle", scan |-> {}, spinning |-> false, wake |-> "none", tainted |-> false]), NMSpinning |-> 0, NPIdle |-> 1, NeedSpinning |-> false, NilRead |-> false, P |-> (0 :> [ring |-> <<>>, runnext |-> 0, status |-> "running", tick |-> 0] @@ 1 :> [ring |-> <<>>, runnext |-> 0, status |-> "idle", tick |-> 0]), Procs |-> 2, Runq |-> <<>>, STWLeft |-> 0, STWPhase |-> "none", SpawnLeft |-> 1, StopWait |-> 0]`
+	const label = `st=[G |-> <<"running", "idle">>, GCWaiting |-> false, M |-> (0 :> [curg |-> 1, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> 0, pc |-> "run", scan |-> {}, spinning |-> false, wake |-> "none", tainted |-> false, victim |-> -1, oldp |-> -1, yield |-> false, snapps |-> 0] @@ 1 :> [curg |-> 0, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> -1, pc |-> "idle", scan |-> {}, spinning |-> false, wake |-> "none", tainted |-> false, victim |-> -1, oldp |-> -1, yield |-> false, snapps |-> 0] @@ 2 :> [curg |-> 0, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> -1, pc |-> "idle", scan |-> {}, spinning |-> false, wake |-> "none", tainted |-> false, victim |-> -1, oldp |-> -1, yield |-> false, snapps |-> 0]), NMSpinning |-> 0, NPIdle |-> 1, NeedSpinning |-> false, NilRead |-> false, RetakeP |-> -1, P |-> (0 :> [ring |-> <<>>, runnext |-> 0, status |-> "running", tick |-> 0] @@ 1 :> [ring |-> <<>>, runnext |-> 0, status |-> "idle", tick |-> 0]), Procs |-> 2, Runq |-> <<>>, STWLeft |-> 0, STWPhase |-> "none", SpawnLeft |-> 1, StopWait |-> 0]`
 	vars, err := tlacheck.ParseAssignments(label)
 	if err != nil {
 		t.Fatal(err)
@@ -145,6 +145,7 @@ func TestKeyMapping(t *testing.T) {
 		{`STWPhase |-> "none"`, `STWPhase |-> "wakep"`},
 		{`Procs |-> 2`, `Procs |-> 1`},
 		{`NilRead |-> false`, `NilRead |-> true`},
+		{`RetakeP |-> -1`, `RetakeP |-> 0`},
 	} {
 		vars, err := tlacheck.ParseAssignments(strings.Replace(label, mut[0], mut[1], 1))
 		if err != nil {
@@ -176,9 +177,9 @@ func TestKeyMappingPoll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const m0 = `[curg |-> 1, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> 0, pc |-> "run", scan |-> {}, spinning |-> false, wake |-> "none", tainted |-> false, wasspinning |-> false, polluntil |-> 0, checked |-> false, inherit |-> false]`
-	const m1 = `[curg |-> 0, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> -1, pc |-> "idle", scan |-> {}, spinning |-> false, wake |-> "none", tainted |-> false, wasspinning |-> false, polluntil |-> 0, checked |-> false, inherit |-> false]`
-	label := `st=[G |-> <<"running", "idle">>, GCWaiting |-> false, M |-> (0 :> ` + m0 + ` @@ 1 :> ` + m1 + `), NMSpinning |-> 0, NPIdle |-> 1, NeedSpinning |-> false, NilRead |-> false, P |-> (0 :> [ring |-> <<>>, runnext |-> 0, status |-> "running", tick |-> 0] @@ 1 :> [ring |-> <<>>, runnext |-> 0, status |-> "idle", tick |-> 0]), Procs |-> 2, Runq |-> <<>>, STWLeft |-> 0, STWPhase |-> "none", SpawnLeft |-> 1, StopWait |-> 0, LastPoll |-> true, PollUntil |-> 0, TimerP |-> <<-1, -1>>, TimerWhen |-> <<0, 0>>]`
+	const m0 = `[curg |-> 1, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> 0, pc |-> "run", scan |-> {}, spinning |-> false, wake |-> "none", tainted |-> false, victim |-> -1, oldp |-> -1, yield |-> false, snapps |-> 0, wasspinning |-> false, polluntil |-> 0, checked |-> false, inherit |-> false]`
+	const m1 = `[curg |-> 0, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> -1, pc |-> "idle", scan |-> {}, spinning |-> false, wake |-> "none", tainted |-> false, victim |-> -1, oldp |-> -1, yield |-> false, snapps |-> 0, wasspinning |-> false, polluntil |-> 0, checked |-> false, inherit |-> false]`
+	label := `st=[G |-> <<"running", "idle">>, GCWaiting |-> false, M |-> (0 :> ` + m0 + ` @@ 1 :> ` + m1 + `), NMSpinning |-> 0, NPIdle |-> 1, NeedSpinning |-> false, NilRead |-> false, RetakeP |-> -1, P |-> (0 :> [ring |-> <<>>, runnext |-> 0, status |-> "running", tick |-> 0] @@ 1 :> [ring |-> <<>>, runnext |-> 0, status |-> "idle", tick |-> 0]), Procs |-> 2, Runq |-> <<>>, STWLeft |-> 0, STWPhase |-> "none", SpawnLeft |-> 1, StopWait |-> 0, LastPoll |-> true, PollUntil |-> 0, TimerP |-> <<-1, -1>>, TimerWhen |-> <<0, 0>>]`
 	key := func(text string) string {
 		t.Helper()
 		vars, err := tlacheck.ParseAssignments(text)

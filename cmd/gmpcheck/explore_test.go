@@ -37,16 +37,17 @@ func TestExploreViolationPrintsTrace(t *testing.T) {
 		t.Fatalf("exit %d, want %d (the seeded bug caught):\n%s", code, exitPass, out)
 	}
 	for _, want := range []string{
-		"VIOLATION (15 steps) work conservation",
+		"VIOLATION (16 steps) work conservation",
 		"initial state:",
 		" 1. m0: NewProc",
 		" 2. m0: Wakep",
 		" 3. m0: WakepStartM",
-		" 9. m1: StealMiss(p0)",
-		"10. m1: ReleaseP",
-		"11. m1: DropSpinning",
-		"13. m0: Ready(g1)",
-		"15. m1: StopM",
+		" 9. m1: StealEmptyRing(p0)",
+		"10. m1: StealMiss(p0)",
+		"11. m1: ReleaseP",
+		"12. m1: DropSpinning",
+		"14. m0: Ready(g1)",
+		"16. m1: StopM",
 		"stays in this state forever",
 	} {
 		if !strings.Contains(out, want) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -27,7 +28,9 @@ func runMutate(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		`Makes mutants of impl/, spec/ and the TLA+ modules and runs the checks on each
 (docs/mutation.md): operator mutants listed by go-gremlins (pinned, run with
 'go run'), semantic mutants from internal/mutate's catalog. Go mutants run on an
-overlay (go test -c -overlay), never a copy of the tree; TLA+ mutants in a
+overlay (go test -c -overlay), never a copy of the tree: the operator mutants
+of a package all in one build (a mutant schema, each behind a run-time switch),
+the rest one build each; TLA+ mutants in a
 temporary directory with tla-checker (and TLC with -tlc or TLA2TOOLS_JAR).
 Every technique is first run on the unmutated tree: one that fails there is
 reported and not used. Run it in a clean worktree of the commit to measure.
@@ -39,16 +42,19 @@ least -min-rate in every area.`)
 	kinds := fs.String("kinds", "operator,semantic", "which mutants: operator (go-gremlins), semantic (the catalog)")
 	sample := fs.Int("sample", 0, "judge only this many mutants, chosen at random by -seed (0: all)")
 	seed := fs.Uint64("seed", 0, "the sample's seed (0: one from the clock, printed)")
+	shuffle := fs.Bool("shuffle", false, "judge the selected catalog mutants first, then the operator mutants in an order shuffled by -seed, so that a run cut short has judged the catalog and a random sample of the rest")
 	perArea := fs.Bool("per-area", false, "-sample n takes n mutants from each area rather than n in all")
 	fullCatalog := fs.Bool("full-catalog", false, "with -sample: sample the operator mutants only and judge every catalog mutant")
 	parallel := fs.Int("parallel", 2, "mutants judged at once (1..2: the checks are CPU-bound)")
 	mutantTimeout := fs.Duration("mutant-timeout", mutate.DefaultMutantTimeout, "time limit per mutant, builds included (a mutant cut short is inconclusive)")
 	partTimeout := fs.Duration("test-timeout", mutate.DefaultPartTimeout, "-test.timeout of each test binary run (a hang is a kill)")
+	noSchemata := fs.Bool("no-schemata", false, "build every Go mutant on its own overlay instead of its package's mutant schema (one build per package, the mutant chosen at run time)")
 	matrix := fs.Bool("matrix", false, "run every technique on every mutant (the full kill matrix), not only up to the first kill")
 	tlc := fs.String("tlc", os.Getenv("TLA2TOOLS_JAR"), "tla2tools.jar: also check TLA+ mutants with TLC (default $TLA2TOOLS_JAR)")
 	report := fs.String("report", "", "write the summary and the kill matrix (markdown) to this file")
 	list := fs.Bool("list", false, "list the selected mutants and exit")
 	minRate := fs.Float64("min-rate", 0.95, "the kill rate each area must reach to pass (0..1)")
+	resume := fs.String("resume", "", "a -json output of an earlier run of the same selection: its judged mutants are not run again and count in this run's summary (a full run in pieces)")
 	root := fs.String("root", "", "the module root to mutate (default: the checkout above the working directory)")
 	if code, ok := fs.parse(args, stdout, stderr); !ok {
 		return code
@@ -156,19 +162,56 @@ least -min-rate in every area.`)
 			map[bool]string{true: " -per-area"}[*perArea])
 		sel = append(sel, keep...)
 	}
+	if *shuffle {
+		if *seed == 0 {
+			*seed = uint64(time.Now().UnixNano())
+		}
+		var sem, ops []mutate.Mutant
+		for _, m := range sel {
+			if m.Kind == mutate.KindSemantic {
+				sem = append(sem, m)
+			} else {
+				ops = append(ops, m)
+			}
+		}
+		rand.New(rand.NewPCG(*seed, *seed^0x5eed)).Shuffle(len(ops), func(i, j int) { ops[i], ops[j] = ops[j], ops[i] })
+		sel = append(sem, ops...)
+		fmt.Fprintf(log, "mutate: %d mutants in an order shuffled by seed %d (rerun: -shuffle -seed %d)\n", len(sel), *seed, *seed)
+	}
+	var earlier []mutate.Result
+	if *resume != "" {
+		prev, err := readMutationResults(*resume)
+		if err != nil {
+			return usageError(stderr, "mutate", "-resume: %v", err)
+		}
+		var rest []mutate.Mutant
+		for _, m := range sel {
+			if r, ok := prev[m.ID]; ok {
+				earlier = append(earlier, r)
+			} else {
+				rest = append(rest, m)
+			}
+		}
+		fmt.Fprintf(log, "mutate: -resume %s: %d of the %d selected mutants already judged there, %d to run\n", *resume, len(earlier), len(sel), len(rest))
+		sel = rest
+	}
 	if *list {
 		for _, m := range sel {
 			fmt.Fprintf(stdout, "%s\t%s\t%s\n", m.Area, m.ID, m.What)
 		}
 		return exitPass
 	}
-	var used []mutate.Area
+	var used []mutate.Area // the areas of the mutants judged, here or in the -resume file
 	for _, a := range mutate.Areas {
+		in := false
 		for _, m := range sel {
-			if m.Area == a {
-				used = append(used, a)
-				break
-			}
+			in = in || m.Area == a
+		}
+		for _, r := range earlier {
+			in = in || r.Mutant.Area == a
+		}
+		if in {
+			used = append(used, a)
 		}
 	}
 	fmt.Fprintf(log, "mutate: %d mutants in %v; root %s; %d at a time\n", len(sel), used, *root, *parallel)
@@ -182,15 +225,20 @@ least -min-rate in every area.`)
 	done := 0
 	r := mutate.NewRunner(mutate.Options{
 		Root: *root, Parallel: *parallel, MutantTimeout: *mutantTimeout, PartTimeout: *partTimeout,
-		Matrix: *matrix, TLC: *tlc, Log: log, TLAModules: tlaMods,
+		Matrix: *matrix, TLC: *tlc, Log: log, TLAModules: tlaMods, NoSchemata: *noSchemata,
 		OnResult: func(res mutate.Result) {
 			done++
 			fmt.Fprintf(log, "[%d/%d] %s\n", done, len(sel), res.Line())
 			out.row("mutant", map[string]any{"result": res})
 		},
 	})
-	fmt.Fprintln(log, "mutate: baseline (every technique on the unmutated tree)")
-	base, err := r.Baseline(ctx, used)
+	var base []mutate.TechResult
+	if len(sel) > 0 || len(earlier) == 0 {
+		fmt.Fprintln(log, "mutate: baseline (every technique on the unmutated tree)")
+		base, err = r.Baseline(ctx, used)
+	} else {
+		fmt.Fprintln(log, "mutate: every selected mutant was judged in the -resume file: no baseline, no run")
+	}
 	for _, tr := range base {
 		out.row("baseline", map[string]any{"technique": tr.Technique, "outcome": tr.Outcome, "seconds": tr.Elapsed.Seconds(), "detail": tr.Detail})
 	}
@@ -203,7 +251,7 @@ least -min-rate in every area.`)
 			fmt.Fprintf(log, "mutate: the baseline FAILS technique %s (%s): its verdicts are not used\n", t, why)
 		}
 	}
-	results = r.Run(ctx, sel)
+	results = append(earlier, r.Run(ctx, sel)...)
 	fmt.Fprintln(log)
 	mutate.WriteSummary(log, results)
 	if *report != "" {
@@ -299,4 +347,34 @@ func writeMutationReport(path string, rs []mutate.Result, base []mutate.TechResu
 	}
 	fmt.Fprintln(f, "```")
 	return f.Close()
+}
+
+// readMutationResults reads the mutant rows of a 'gmpcheck mutate -json'
+// output: the judged ones (not inconclusive), by mutant ID.
+func readMutationResults(path string) (map[string]mutate.Result, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]mutate.Result{}
+	for i, line := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		var row struct {
+			Kind   string         `json:"kind"`
+			Result *mutate.Result `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(line), &row); err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", path, i+1, err)
+		}
+		if row.Kind == "mutant" && row.Result != nil && row.Result.Status != mutate.Inconclusive {
+			r := *row.Result
+			if r.Status == mutate.Survived {
+				r.Equivalent = mutate.Equivalents[r.Mutant.ID] // as argued now
+			}
+			out[r.Mutant.ID] = r
+		}
+	}
+	return out, nil
 }

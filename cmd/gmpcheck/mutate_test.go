@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 
@@ -64,5 +65,37 @@ func TestMutateListSample(t *testing.T) {
 		if !strings.HasPrefix(l, "tla\ttla/gmp-") {
 			t.Errorf("-area tla -run gmp- listed %q", l)
 		}
+	}
+}
+
+// TestReadMutationResults: -resume takes the judged mutants of a -json
+// output (not the inconclusive ones, not other rows) and re-reads each
+// survivor's equivalence argument from mutate.Equivalents.
+func TestReadMutationResults(t *testing.T) {
+	dir := t.TempDir()
+	path := dir + "/run.jsonl"
+	eq := "impl/gm.go:220:13/CONDITIONALS_BOUNDARY"
+	lines := []string{
+		`{"command":"mutate","kind":"baseline","technique":"unit","outcome":"pass"}`,
+		`{"command":"mutate","kind":"mutant","result":{"mutant":{"ID":"a","Area":"spec"},"status":"killed","killed_by":["spec-unit"]}}`,
+		`{"command":"mutate","kind":"mutant","result":{"mutant":{"ID":"b","Area":"spec"},"status":"inconclusive"}}`,
+		`{"command":"mutate","kind":"mutant","result":{"mutant":{"ID":"` + eq + `","Area":"impl/gm"},"status":"survived"}}`,
+		`{"command":"mutate","kind":"result","verdict":"FAIL"}`,
+	}
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := readMutationResults(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got["a"].Status != mutate.Killed || got[eq].Equivalent == "" {
+		t.Fatalf("got %+v", got)
+	}
+	if err := os.WriteFile(path, []byte("{not json\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readMutationResults(path); err == nil {
+		t.Error("a broken line was accepted")
 	}
 }

@@ -61,3 +61,57 @@ func TestMutationSample(t *testing.T) {
 		}
 	}
 }
+
+// TestSchemaVerdictsMatchOverlay is the long tier's check that the two
+// ways of building a Go mutant agree on the real tree: eight operator
+// mutants of the run queues (chosen by GMPCHECK_MUTATE_SEED, default 1)
+// judged by the run-queue unit tests and the rapid comparison, once in
+// impl's mutant schema and once each on its own overlay build, get the
+// same verdicts.
+func TestSchemaVerdictsMatchOverlay(t *testing.T) {
+	if os.Getenv("GMPCHECK_LONG") != "1" {
+		t.Skip("long tier: GMPCHECK_LONG=1")
+	}
+	root := moduleRoot(t)
+	seed := uint64(1)
+	if s := os.Getenv("GMPCHECK_MUTATE_SEED"); s != "" {
+		v, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			t.Fatalf("GMPCHECK_MUTATE_SEED=%q: %v", s, err)
+		}
+		seed = v
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+	defer cancel()
+	ops, err := Operators(ctx, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel := Sample(Select(ops, []Area{AreaRunq}, nil), 8, seed)
+	plan := func(Area) []Technique { return []Technique{techUnit, techRapid} }
+	verdicts := func(noSchemata bool) []Result {
+		r := NewRunner(Options{Root: root, Parallel: 1, Plan: plan, NoSchemata: noSchemata, PartTimeout: time.Minute})
+		if _, err := r.Baseline(ctx, []Area{AreaRunq}); err != nil {
+			t.Fatal(err)
+		}
+		if bad := r.BaselineFailures(); len(bad) > 0 {
+			t.Fatalf("the unmutated tree fails: %v", bad)
+		}
+		return r.Run(ctx, sel)
+	}
+	schema, overlay := verdicts(false), verdicts(true)
+	inSchema := 0
+	for i := range sel {
+		s, o := schema[i], overlay[i]
+		t.Logf("%s: schema %s (switch %d), overlay %s", sel[i].ID, s.Status, s.SchemaID, o.Status)
+		if s.Schema {
+			inSchema++
+		}
+		if s.Status != o.Status || len(s.KilledBy) != len(o.KilledBy) {
+			t.Errorf("%s: schema %s %v, overlay %s %v", sel[i].ID, s.Status, s.KilledBy, o.Status, o.KilledBy)
+		}
+	}
+	if inSchema == 0 {
+		t.Error("no mutant of the sample ran in the schema")
+	}
+}

@@ -9,9 +9,11 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -46,6 +48,9 @@ type Options struct {
 	// TLAModules, if set, limits the TLA+ baseline to these modules (those
 	// of the mutants to be judged); default every module the catalog mutates.
 	TLAModules []string
+	// NoSchemata judges every Go mutant on its own overlay build instead of
+	// its package's mutant schema (schema.go).
+	NoSchemata bool
 }
 
 func (o *Options) defaults() {
@@ -86,6 +91,10 @@ type Result struct {
 	Detail     string        `json:"detail,omitempty"`
 	Elapsed    time.Duration `json:"elapsed_ns"`
 	Equivalent string        `json:"equivalent,omitempty"` // why a survivor is argued equivalent (Equivalents)
+	// Schema: the mutant ran on its package's schema build (switch value
+	// SchemaID) rather than on an overlay build of its own.
+	Schema   bool `json:"schema,omitempty"`
+	SchemaID int  `json:"schema_id,omitempty"`
 }
 
 // Runner runs mutants against the techniques of their areas.
@@ -95,6 +104,18 @@ type Runner struct {
 	rapid map[string]bool   // binary key -> links rapid (takes -rapid.nofailfile)
 	bad   map[string]string // technique -> why it failed on the baseline
 	ran   map[string]bool   // techniques the baseline ran
+	// schemas are the packages' mutant schemata of the current Run, by
+	// package directory.
+	schemas map[string]*schemaRun
+}
+
+// schemaRun is a package's schema as a run uses it: its shared builder and
+// the techniques that failed on it with no mutant on (those judge the
+// package's mutants on per-mutant overlay builds instead).
+type schemaRun struct {
+	s   *Schema
+	b   *builder
+	bad map[string]string
 }
 
 // NewRunner returns a runner for opt.
@@ -154,6 +175,16 @@ func (r *Runner) BaselineFailures() map[string]string { return r.bad }
 // Run judges the mutants, opt.Parallel at a time, and returns their
 // results in the order given. Baseline must have run first.
 func (r *Runner) Run(ctx context.Context, ms []Mutant) []Result {
+	if !r.opt.NoSchemata {
+		dir, err := os.MkdirTemp("", "gmpcheck-schemata-")
+		if err == nil {
+			defer os.RemoveAll(dir)
+			r.prepareSchemata(ctx, dir, ms)
+			defer func() { r.schemas = nil }()
+		} else {
+			fmt.Fprintf(r.opt.Log, "schemata: %v: every mutant on its own overlay\n", err)
+		}
+	}
 	res := make([]Result, len(ms))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
@@ -214,6 +245,13 @@ func (r *Runner) One(ctx context.Context, m Mutant) (res Result) {
 
 	var b *builder
 	var tlaDir string
+	var sr *schemaRun
+	if m.Kind == KindOperator && r.schemas != nil {
+		if x := r.schemas[path.Dir(m.File)]; x != nil && x.s.IDs[m.ID] != 0 {
+			sr = x
+			res.Schema, res.SchemaID = true, x.s.IDs[m.ID]
+		}
+	}
 	if m.Area == AreaTLA {
 		tlaDir, err = r.tlaTree(tmp, m.File, src)
 		if err == nil {
@@ -240,9 +278,12 @@ func (r *Runner) One(ctx context.Context, m Mutant) (res Result) {
 			break
 		}
 		var tr TechResult
-		if t.TLA != "" {
+		switch {
+		case t.TLA != "":
 			tr = r.runTLA(ctx, t, tlaDir, moduleOf(m.File))
-		} else {
+		case sr != nil && sr.bad[t.Name] == "":
+			tr = r.runGo(ctx, sr.b, t, false, tlaDir, MutantEnv+"="+strconv.Itoa(res.SchemaID))
+		default:
 			tr = r.runGo(ctx, b, t, false, tlaDir)
 		}
 		if tr.Outcome == "error" && strings.HasPrefix(tr.Detail, notViablePrefix) {
@@ -285,6 +326,7 @@ func (r *Runner) One(ctx context.Context, m Mutant) (res Result) {
 // builder builds (once per mutant and binary key) the test binaries of a
 // mutant's techniques, with the overlay when there is one.
 type builder struct {
+	mu      sync.Mutex // a schema's builder is shared by the mutants running at once
 	r       *Runner
 	dir     string
 	overlay string
@@ -314,6 +356,8 @@ func newOverlayBuilder(r *Runner, dir, file string, src []byte) (*builder, error
 }
 
 func (b *builder) bin(ctx context.Context, p Part) (string, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	if b.bins == nil {
 		b.bins, b.errs = map[string]string{}, map[string]error{}
 	}
@@ -376,7 +420,7 @@ var (
 // every part passes, "inconclusive" when the mutant's budget ran out, and
 // "error" when a binary could not be built for a reason other than the
 // mutant (or, on the baseline, selected no test).
-func (r *Runner) runGo(ctx context.Context, b *builder, t Technique, baseline bool, tlaDir string) (tr TechResult) {
+func (r *Runner) runGo(ctx context.Context, b *builder, t Technique, baseline bool, tlaDir string, env ...string) (tr TechResult) {
 	tr = TechResult{Technique: t.Name, Outcome: "survived"}
 	var elapsed time.Duration
 	defer func() { tr.Elapsed = elapsed }()
@@ -410,6 +454,7 @@ func (r *Runner) runGo(ctx context.Context, b *builder, t Technique, baseline bo
 		if p.TLADir && tlaDir != "" {
 			cmd.Env = append(cmd.Env, "GMPCHECK_TLA_DIR="+tlaDir)
 		}
+		cmd.Env = append(cmd.Env, env...)
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		start := time.Now()
@@ -455,7 +500,7 @@ func (r *Runner) runGo(ctx context.Context, b *builder, t Technique, baseline bo
 func testEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
-		if strings.HasPrefix(kv, "GMPCHECK_BUG=") || strings.HasPrefix(kv, "GMPCHECK_LONG=") {
+		if strings.HasPrefix(kv, "GMPCHECK_BUG=") || strings.HasPrefix(kv, "GMPCHECK_LONG=") || strings.HasPrefix(kv, MutantEnv+"=") {
 			continue
 		}
 		env = append(env, kv)
@@ -579,8 +624,16 @@ func (r *Runner) tlaSyntax(ctx context.Context, dir, file string) error {
 	return nil
 }
 
+// tlaMechanismCfgs are the long tier's cfgs the TLA+ techniques check all
+// the same: the smallest models of the blocking poller (4,354 states) and
+// of timers (5,063), 30-60 s each with tla-checker. Without them no cfg the
+// techniques check has PollBlock or NTimers on, and a mutant of those
+// actions could only survive.
+var tlaMechanismCfgs = map[string]bool{"GMP_pollblock": true, "GMP_timers_p1": true}
+
 // tlaCfgs are the cfgs of module in dir that the TLA+ techniques check:
-// all but the long tier's, the module's own cfg first, then by name.
+// all but the long tier's (tlaMechanismCfgs excepted), the module's own
+// cfg first, then by name.
 func tlaCfgs(dir, module string) ([]tlacheck.Cfg, error) {
 	all, err := tlacheck.FindCfgs(dir)
 	if err != nil {
@@ -588,7 +641,7 @@ func tlaCfgs(dir, module string) ([]tlacheck.Cfg, error) {
 	}
 	var out []tlacheck.Cfg
 	for _, c := range all {
-		if c.Module == module && !tlacheck.LongCfgs[c.Name] {
+		if c.Module == module && (!tlacheck.LongCfgs[c.Name] || tlaMechanismCfgs[c.Name]) {
 			out = append(out, c)
 		}
 	}

@@ -51,10 +51,16 @@ var (
 		{Pkg: "fuzz", Run: "^(FuzzRunQueueOps|FuzzRapidRunQueue|TestRapidRunQueue)$"},
 	}}
 	techDriver = Technique{Name: "driver", Parts: []Part{
-		{Pkg: "impl", Run: "^TestDriver(MatchesSpec|MatchesSpecLong|SeesNeedSpinning)$"},
+		{Pkg: "impl", Run: "^(TestDriver(MatchesSpec|MatchesSpecLong|SeesNeedSpinning|MatchesSpecPoll|MatchesSpecPollLong|NetpollBreakWalk|Go122InjectLostWakeup|Go126InjectWakesUp|NetpollInjectsMany|StopTheWorld)|TestSyscallBlockDriver)$"},
 	}}
 	techSched = Technique{Name: "sched-tests", Parts: []Part{
 		{Pkg: "impl", Run: "^(TestParallelism|TestPingPongNoStarvation|TestYieldProgress|TestTightLoopPreempted|TestPreemptAfterSyscall|TestSyscallRetake|TestSched(SpawnTree|ParkReadyChain|Deadlock)|TestRetakeStoresPidleBeforeHandoff|TestExitSyscallLateP|TestSysmonWokenBySyscallNotStartm|TestEventStream|TestSchedtrace|TestSchedtraceNeedSpinning|TestReadyMisuse|TestTaskUseAfterExitPanics|TestDeadlockAllParked|TestConfigErrors|TestTraceOffNoAllocs|TestMutationKillSched.*)$"},
+	}}
+	// techMechanisms are the runtime-style tests of the poller, timers,
+	// stop-the-world, LockOSThread and procresize (the driver comparisons
+	// of the same mechanisms are in techDriver).
+	techMechanisms = Technique{Name: "mechanisms", Parts: []Part{
+		{Pkg: "impl", Run: "^(TestHandoffKeepsPoller|TestLockOSThread(StaysOnItsM|Nested|UnderLoad)|TestLockedGExitEndsItsM|TestLockedDeadlock|TestSyscallBlockHandsOffP|TestNetpollBlockForIO|TestNetpollStress|TestNetpollReadyMisuse|TestSetProcs(UnderLoad|Quiescent)|TestStopTheWorld(Deadlock|Idle|Misuse)|TestGCFairness|TestTimerFairness|TestTimersStolen|TestNetpollBreak|TestSleepZero|TestStartMEmittedUnderLock|TestConfigSetBug|TestMutationKillMech.*)$"},
 	}}
 	techWorkloads = Technique{Name: "workloads", Parts: []Part{
 		{Pkg: "impl", Run: "^(TestBothSchedulers|TestWorkloads|TestMutationKillGM.*)$"},
@@ -65,6 +71,11 @@ var (
 	techSpecUnit = Technique{Name: "spec-unit", Parts: []Part{
 		{Pkg: "spec", Run: "^(TestBoundsValidate|TestStepRejectsDisabledAction|TestKeyRoundTripAndValueSemantics|TestCheckRejectsBrokenStates|TestTerminalKinds|TestCompactQueuesMatchReference|TestSeededBugCaseMatchRejectsOthers|TestMutationKillSpec.*)$"},
 	}}
+	// techSpecMechanisms are the spec's tests of the poller, timers,
+	// LockOSThread, procresize, injectglist and the steps' granularity.
+	techSpecMechanisms = Technique{Name: "spec-mechanisms", Parts: []Part{
+		{Pkg: "spec", Run: "^(TestPoll(BoundsOffChangeNothing|BlockPasses|InvariantBites|ersExclude|BoundsValidate)|TestHandoffpLastPollerClause|TestTimer(sPass|LivenessNeedsAQuietNetwork|Steps)|TestStartLockedM(BeforeThePark|AfterThePark)|TestLockedGExitEndsItsM|TestEnterSyscallBlockHandsOff|TestLockedAndSyscallBlockPass|TestProcResizeShrinkEndsTheStealScan|TestInjectglist(FinalWakep|GlobalWay)|TestSpinLimitReadApartFromBecomeSpinning|TestTopReadsOneWordPerStep|TestResetSpinningAfterTheFind|TestRecheckNeedsTheLiveIdleMask|TestRunnextStarvesTheRing|TestCycleFairnessCheckBites|TestMutationKillMech.*)$"},
+	}}
 	techExplorer = Technique{Name: "explorer", Parts: []Part{
 		{Pkg: "spec", Run: "^(TestCorrectModelPasses|TestSeededBugsAreFound|TestOldReleasesLoseWakeup|TestNonAtomicScanNeedsRecheckRunqs|TestAllGroupsViolations|TestCutLivenessIsInconclusive|TestCutShortIsIncomplete)$"},
 	}}
@@ -72,7 +83,7 @@ var (
 		{Pkg: "spec", Run: "^(TestParallel.*|TestSymmetry.*|TestGSymmetry.*|TestMaxMemoryIsInconclusive|TestProgressLines)$"},
 	}}
 	techCrossTLA = Technique{Name: "tla-crosscheck", Parts: []Part{
-		{Pkg: "tla", Run: "^(TestModels|TestKeyMapping)$/^(GMP|GMP_netpoll)$"},
+		{Pkg: "tla", Run: "^(TestModels|TestKeyMapping|TestKeyMappingPoll)$/^(GMP|GMP_netpoll)$"},
 	}}
 	techTLAChecker = Technique{Name: "tla-checker", TLA: "tla-checker"}
 	techTLATests   = Technique{Name: "tla-selftests", Parts: []Part{
@@ -91,13 +102,13 @@ var (
 func Plan(a Area) []Technique {
 	switch a {
 	case AreaRunq:
-		return []Technique{techUnit, techRapid, techDriver, techSched, techWorkloads, techStress, techInterleave, techPorcupine, techFuzzQueue}
+		return []Technique{techUnit, techRapid, techDriver, techSched, techWorkloads, techMechanisms, techStress, techInterleave, techPorcupine, techFuzzQueue}
 	case AreaSched:
-		return []Technique{techDriver, techSched, techWorkloads, techStress, techFuzzSched}
+		return []Technique{techDriver, techSched, techWorkloads, techMechanisms, techStress, techFuzzSched}
 	case AreaGM:
 		return []Technique{techWorkloads, techSched}
 	case AreaSpec:
-		return []Technique{techSpecUnit, techExplorer, techSymmetry, techRapid, techDriver, techPorcupine, techFuzzSched, techCrossTLA}
+		return []Technique{techSpecUnit, techSpecMechanisms, techExplorer, techSymmetry, techRapid, techDriver, techPorcupine, techFuzzSched, techCrossTLA}
 	case AreaTLA:
 		return []Technique{techTLATests, techTLAChecker, techTLC}
 	}

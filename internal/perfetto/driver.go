@@ -121,7 +121,7 @@ func commands(d *impl.Driver, maxGs int) []command {
 			out = append(out, command{"preempt", 2, func() error { return d.Preempt(m.P) }})
 		case m.CurG != nil && m.CurG.Status() == impl.Gsyscall:
 			out = append(out, command{"exitsyscall", 1, func() error { return d.ExitSyscall(i) }})
-			if m.P >= 0 {
+			if m.P >= 0 && sn.RetakeP == 0 {
 				p := m.P
 				out = append(out, command{"retake", 1, func() error { _, err := d.Retake(p); return err }})
 			}
@@ -130,6 +130,10 @@ func commands(d *impl.Driver, maxGs int) []command {
 			step := command{"step", 1, func() error { return d.Step(i) }}
 			out = append(out, step, step)
 		}
+	}
+	if p := sn.RetakeP - 1; p >= 0 {
+		// sysmon holds the P it took: its handoffp comes next of its steps.
+		out = append(out, command{"retake-handoff", 1, func() error { return d.RetakeHandoff(p) }})
 	}
 	if len(waiting) > 0 && (len(out) == 0 || len(waiting) == live) {
 		g := waiting[0]

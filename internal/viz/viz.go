@@ -171,7 +171,7 @@ func box(g spec.GID, chg bool) gbox {
 func targetsP(k spec.ActionKind) bool {
 	switch k {
 	case spec.ActSteal, spec.ActStealMiss, spec.ActRecheckFound,
-		spec.ActRecheckMiss, spec.ActPreempt, spec.ActRetake:
+		spec.ActRecheckMiss, spec.ActPreempt, spec.ActRetake, spec.ActRetakeHandoff:
 		return true
 	}
 	return false
@@ -179,7 +179,7 @@ func targetsP(k spec.ActionKind) bool {
 
 // byM reports whether an M takes the action (not sysmon or netpoll).
 func byM(k spec.ActionKind) bool {
-	return k != spec.ActPreempt && k != spec.ActRetake && k != spec.ActInjectGList
+	return k != spec.ActPreempt && k != spec.ActRetake && k != spec.ActRetakeHandoff && k != spec.ActInjectGList
 }
 
 func scanString(mask uint8) string {

@@ -34,8 +34,13 @@ import (
 //	st.M[m].lockedg  ↔ State.M[m].LockedG
 //	st.M[m].nextp    ↔ State.M[m].NextP - 1       (NoP = -1 ↔ 0, none)
 //	st.M[m].tainted  ↔ State.M[m].Tainted
+//	st.M[m].victim   ↔ State.M[m].Victim - 1          (NoP = -1 ↔ 0, none)
+//	st.M[m].oldp     ↔ State.M[m].OldP - 1            (NoP = -1 ↔ 0, none)
+//	st.M[m].yield    ↔ State.M[m].Yield
+//	st.M[m].snapps   ↔ State.M[m].SnapPs                (0: every P slot)
 //	st.Runq          ↔ State.Runq.Gs[:N]
 //	st.NPIdle, st.NMSpinning, st.NeedSpinning, st.SpawnLeft ↔ the fields of the same names
+//	st.RetakeP       ↔ State.RetakeP - 1              (NoP = -1 ↔ 0, sysmon holds none)
 //	st.GCWaiting, st.StopWait, st.STWLeft, st.NilRead ↔ the fields of the same names
 //	st.STWPhase      ↔ State.STW                      ("none", "stopping", "wakep", "grown")
 //	st.Procs         ↔ State.Procs                    (NP without Bounds.STW, where State.Procs is 0)
@@ -58,7 +63,7 @@ import (
 // schedule-loop or wakep step (FairM: spec's ActGlobal61..ActWakepNoP,
 // StartLockedM and StopLockedM among them, and the poller's and timers'
 // M steps ActNetpollBlock..ActCheckTimersNoP),
-// the P of a Preempt or Retake (FairRetake,
+// the P of a Preempt, Retake or RetakeHandoff (FairRetake,
 // TimeSlice), -1 for the rest. The spec knows the agent from the action's
 // parameters; on the TLA+ side it is read off the transition
 // (attributeTLA). Self-loops are left out: the TLA+ module's Terminated
@@ -112,9 +117,10 @@ var schedLabels = func() map[string]bool {
 }()
 
 const (
-	labelPreempt = "Preempt"
-	labelRetake  = "Retake"
-	labelTerm    = "Terminated"
+	labelPreempt       = "Preempt"
+	labelRetake        = "Retake"
+	labelRetakeHandoff = "RetakeHandoff"
+	labelTerm          = "Terminated"
 )
 
 // labelStartLockedM is the one schedule step that changes a second M that
@@ -128,7 +134,7 @@ func specLabel(a spec.Action) (string, int) {
 	switch {
 	case schedStep(a.Kind):
 		return a.Kind.String(), int(a.M)
-	case a.Kind == spec.ActPreempt || a.Kind == spec.ActRetake:
+	case a.Kind == spec.ActPreempt || a.Kind == spec.ActRetake || a.Kind == spec.ActRetakeHandoff:
 		return a.Kind.String(), int(a.P)
 	}
 	return a.Kind.String(), -1
@@ -175,6 +181,8 @@ func BoundsFromCfg(c Cfg) (spec.Bounds, error) {
 	b.LockOSThread, err = boolean("LockOSThreadOn")
 	errs = append(errs, err)
 	b.NoPark, err = boolean("NoPark")
+	errs = append(errs, err)
+	b.Goyield, err = boolean("GoyieldOn")
 	errs = append(errs, err)
 	b.STW, err = boolean("STW")
 	errs = append(errs, err)
@@ -251,10 +259,10 @@ func SpecKey(s spec.State) string {
 		if int(ms.Wake) < len(tlaWake) {
 			wake = tlaWake[ms.Wake]
 		}
-		fmt.Fprintf(&b, "|M%d %s %d %d %v %v %s %d %d %d %v %v %d %v %v", m, ms.PC, ms.P, ms.CurG, ms.Spinning, scan, wake, ms.Inj,
-			ms.LockedG, int(ms.NextP)-1, ms.Tainted, ms.WasSpinning, ms.PollUntil, ms.Checked, ms.Inherit)
+		fmt.Fprintf(&b, "|M%d %s %d %d %v %v %s %d %d %d %v %v %d %v %v %d %d %v %d", m, ms.PC, ms.P, ms.CurG, ms.Spinning, scan, wake, ms.Inj,
+			ms.LockedG, int(ms.NextP)-1, ms.Tainted, ms.WasSpinning, ms.PollUntil, ms.Checked, ms.Inherit, int(ms.Victim)-1, int(ms.OldP)-1, ms.Yield, ms.SnapPs)
 	}
-	fmt.Fprintf(&b, "|Runq %v|%d %d %v %d", s.Runq.Gs[:s.Runq.N], s.NPIdle, s.NMSpinning, s.NeedSpinning, s.SpawnLeft)
+	fmt.Fprintf(&b, "|Runq %v|%d %d %v %d %d", s.Runq.Gs[:s.Runq.N], s.NPIdle, s.NMSpinning, s.NeedSpinning, s.SpawnLeft, int(s.RetakeP)-1)
 	procs := int(s.Procs)
 	if procs == 0 {
 		procs = s.NumPs() // no Bounds.STW: gomaxprocs is every P
@@ -290,10 +298,17 @@ func TLAKey(vars map[string]Value, b spec.Bounds) (string, error) {
 	return k, err
 }
 
-func tlaState(vars map[string]Value, b spec.Bounds) (string, []tlaM, error) {
+// tlaView is what attributing a transition reads of a GMP.tla state: its
+// Ms, and the P sysmon holds between Retake and RetakeHandoff (NoP: none).
+type tlaView struct {
+	ms      []tlaM
+	retakeP int64
+}
+
+func tlaState(vars map[string]Value, b spec.Bounds) (string, tlaView, error) {
 	st, ok := vars["st"]
 	if !ok || len(vars) != 1 {
-		return "", nil, fmt.Errorf("want exactly one variable st, got %d variables", len(vars))
+		return "", tlaView{}, fmt.Errorf("want exactly one variable st, got %d variables", len(vars))
 	}
 	var out strings.Builder
 	var first error
@@ -358,12 +373,13 @@ func tlaState(vars map[string]Value, b spec.Bounds) (string, []tlaM, error) {
 			ms[m].wasSpinning, ms[m].pollUntil = field(mv, "wasspinning").Str == "TRUE", field(mv, "polluntil").Int
 			ms[m].checked, ms[m].inherit = field(mv, "checked").Str == "TRUE", field(mv, "inherit").Str == "TRUE"
 		}
-		fmt.Fprintf(&out, "|M%d %s %d %d %v %s %s %d %d %d %v %v %d %v %v", m, ms[m].pc, ms[m].p, ms[m].curg, ms[m].spinning, ms[m].scan, ms[m].wake,
+		fmt.Fprintf(&out, "|M%d %s %d %d %v %s %s %d %d %d %v %v %d %v %v %d %d %v %d", m, ms[m].pc, ms[m].p, ms[m].curg, ms[m].spinning, ms[m].scan, ms[m].wake,
 			field(mv, "inj").Int, field(mv, "lockedg").Int, field(mv, "nextp").Int, field(mv, "tainted").Str == "TRUE",
-			ms[m].wasSpinning, ms[m].pollUntil, ms[m].checked, ms[m].inherit)
+			ms[m].wasSpinning, ms[m].pollUntil, ms[m].checked, ms[m].inherit, field(mv, "victim").Int, field(mv, "oldp").Int, field(mv, "yield").Str == "TRUE", field(mv, "snapps").Int)
 	}
-	fmt.Fprintf(&out, "|Runq %s|%d %d %v %d", gids(field(st, "Runq")), field(st, "NPIdle").Int,
-		field(st, "NMSpinning").Int, field(st, "NeedSpinning").Str == "TRUE", field(st, "SpawnLeft").Int)
+	retakeP := field(st, "RetakeP").Int
+	fmt.Fprintf(&out, "|Runq %s|%d %d %v %d %d", gids(field(st, "Runq")), field(st, "NPIdle").Int,
+		field(st, "NMSpinning").Int, field(st, "NeedSpinning").Str == "TRUE", field(st, "SpawnLeft").Int, retakeP)
 	fmt.Fprintf(&out, "|STW %v %d %s %d %d %v", field(st, "GCWaiting").Str == "TRUE", field(st, "StopWait").Int,
 		field(st, "STWPhase").Str, field(st, "STWLeft").Int, field(st, "Procs").Int, field(st, "NilRead").Str == "TRUE")
 	if b.PollBlock {
@@ -378,7 +394,7 @@ func tlaState(vars map[string]Value, b spec.Bounds) (string, []tlaM, error) {
 			out.WriteString(" -1:0")
 		}
 	}
-	return out.String(), ms, first
+	return out.String(), tlaView{ms, retakeP}, first
 }
 
 // attributeTLA finds the agent of a GMP.tla transition from its two states:
@@ -436,7 +452,7 @@ func (e edge) String() string {
 	switch {
 	case schedLabels[e.action]:
 		who = fmt.Sprintf("(m%d)", e.agent)
-	case e.action == labelPreempt || e.action == labelRetake:
+	case e.action == labelPreempt || e.action == labelRetake || e.action == labelRetakeHandoff:
 		who = fmt.Sprintf("(p%d)", e.agent)
 	}
 	return fmt.Sprintf("%s%s\n    %s\n -> %s", e.action, who, e.from, e.to)
@@ -452,7 +468,7 @@ type SpecGraph struct {
 	SelfLoops int
 	// PrunedOnly counts (state, M) pairs where the M is in its schedule
 	// loop but every step it has needs an M beyond the bound, and (state,
-	// P) pairs where Retake is enabled but pruned. In such states TLA+'s
+	// P) pairs where RetakeHandoff is enabled but pruned. In such states TLA+'s
 	// ENABLED <<SchedStep(m)>>_st (or Retake) is false while the spec's
 	// fairness family counts as enabled; GMP.tla's fairness is written the
 	// spec's way (docs/tla.md), so these do not change a verdict, they are
@@ -481,7 +497,7 @@ func ExploreSpecGraph(ctx context.Context, b spec.Bounds) (*SpecGraph, error) {
 			label, agent := specLabel(a)
 			ns, err := md.Step(s, a)
 			if errors.Is(err, spec.ErrNoIdleM) {
-				if a.Kind == spec.ActRetake {
+				if a.Kind == spec.ActRetakeHandoff {
 					g.PrunedOnly++
 				}
 				continue // pruned by the M bound, as in spec.Explore
@@ -557,13 +573,13 @@ func CompareGMPGraph(ctx context.Context, dotPath string, b spec.Bounds) (Compar
 func compareGraph(ctx context.Context, g *Graph, b spec.Bounds) (Comparison, error) {
 	tlaStates := map[string]bool{}
 	keys := make([]string, len(g.States))
-	ms := make([][]tlaM, len(g.States))
+	views := make([]tlaView, len(g.States))
 	for i, vars := range g.States {
-		k, m, err := tlaState(vars, b)
+		k, v, err := tlaState(vars, b)
 		if err != nil {
 			return Comparison{}, fmt.Errorf("state s%d: %v", i, err)
 		}
-		keys[i], ms[i] = k, m
+		keys[i], views[i] = k, v
 		tlaStates[k] = true
 	}
 	var problems []string
@@ -578,7 +594,15 @@ func compareGraph(ctx context.Context, g *Graph, b spec.Bounds) (Comparison, err
 			}
 			continue
 		}
-		agent, err := attributeTLA(e.Label, ms[e.From], ms[e.To])
+		agent, err := attributeTLA(e.Label, views[e.From].ms, views[e.To].ms)
+		if e.Label == labelRetakeHandoff {
+			// sysmon's handoffp changes no M of its own: its agent is
+			// the P it held.
+			agent, err = int(views[e.From].retakeP), nil
+			if agent < 0 {
+				err = fmt.Errorf("a RetakeHandoff from a state where sysmon holds no P")
+			}
+		}
 		if err != nil {
 			problems = append(problems, fmt.Sprintf("s%d -> s%d: %v", e.From, e.To, err))
 			continue

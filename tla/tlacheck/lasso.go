@@ -224,7 +224,7 @@ func LassoFair(l Lasso, b spec.Bounds, slice bool) error {
 		for _, s := range cycle {
 			on := false
 			for _, a := range md.Enabled(s) {
-				if a.Kind == spec.ActRetake && int(a.P) == p {
+				if (a.Kind == spec.ActRetake || a.Kind == spec.ActRetakeHandoff) && int(a.P) == p {
 					on = true
 				}
 			}
@@ -235,7 +235,7 @@ func LassoFair(l Lasso, b spec.Bounds, slice bool) error {
 		for i, st := range steps {
 			for _, a := range acts[i] {
 				switch {
-				case a.Kind == spec.ActRetake && int(a.P) == p:
+				case (a.Kind == spec.ActRetake || a.Kind == spec.ActRetakeHandoff) && int(a.P) == p:
 					taken = true
 				case a.Kind == spec.ActPreempt && int(a.P) == p:
 					fresh = true
@@ -247,7 +247,7 @@ func LassoFair(l Lasso, b spec.Bounds, slice bool) error {
 			prev = st.State
 		}
 		if !retakeOff && !taken {
-			problems = append(problems, fmt.Sprintf("p%d's Retake stays enabled and is not taken", p))
+			problems = append(problems, fmt.Sprintf("p%d's Retake (or RetakeHandoff) stays enabled and is not taken", p))
 		}
 		if slice && !idle && !fresh {
 			problems = append(problems, fmt.Sprintf("p%d is never idle, never preempted and starts no fresh time slice", p))

@@ -19,19 +19,22 @@ package tlacheck
 // 22658 states); GMP_hist_13546 (golang/go#13546, 41772 states, liveness
 // (c) on the whole graph); GMP_bug_procresize_drops_runq (stop-the-world's
 // invariant failure, 6533 states: 23 to 45 s under tla-checker); GMP_timers
-// (timers at the smallest two-P bounds, 20697 states: minutes under
+// (timers at the smallest two-P bounds, 22669 states: minutes under
 // tla-checker) and GMP_bug_timers_not_stolen (the same bounds under the
-// seeded bug, 13606 states to its TimerRuns lasso: 1 m 44 s to 6 m 27 s,
+// seeded bug, 14542 states to its TimerRuns lasso (13606 when timed): 1 m 44 s to 6 m 27 s,
 // over gmpcheck verify's 2-minute budget per cfg and a quarter of the test
 // command's tla-checker time; the explorer and the impl's comparison catch
 // the bug in the default tier, TLC there too when present); GMP_pollblock
-// (the blocking poller, 4354 states, 32 to 54 s), GMP_timers_p1 (timers
+// (the blocking poller, 4730 states, 32 to 54 s at 4354), GMP_timers_p1 (timers
 // on one P, 5063 states, 37 s to 1 m 48 s) and
 // GMP_bug_handoffp_ignores_poller (4266 states, 35 s to 1 m 48 s): with
 // them the test command took 10 min 58 s; and GMP_hist_38860 (golang/go#38860
 // at GMP_timers' bounds, 12652 states to its deadlock: 1 m 46 s, TLC 19 s);
-// GMP_timers_g2 (GMP_timers with two Gs, 193302 states: an hour of
-// tla-checker, so .ci/run's no-jar pass leaves it out as it does GMP_np3). In the default tier the
+// GMP_timers_g2 (GMP_timers with two Gs, 212218 states: an hour of
+// tla-checker, so .ci/run's no-jar pass leaves it out as it does GMP_np3);
+// GMP_goyield (semrelease's hand-off and goyield, 8696 states);
+// GMP_timers_stw (timers with stop-the-world and procresize, 260596
+// states: hours of tla-checker, left out of .ci/run's no-jar pass too). In the default tier the
 // explorer checks their bounds, the impl's comparison and the explorer
 // catch their seeded bugs, and TLC, when present, checks the cfgs and
 // compares the graph it dumps for each passing one with the spec's
@@ -47,4 +50,5 @@ var LongCfgs = map[string]bool{"GMP_np3": true, "GMP_go121": true, "GMP_live": t
 	"GMP_go122": true, "GMP_injectlist": true, "GMP_lockosthread": true, "GMP_syscallblock": true, "GMP_p2_tick1": true,
 	"GMP_hist_52934": true, "GMP_stw": true, "GMP_bug_findrunnable_ignores_gcwaiting": true, "GMP_hist_13546": true,
 	"GMP_bug_procresize_drops_runq": true, "GMP_timers": true, "GMP_bug_timers_not_stolen": true, "GMP_pollblock": true,
-	"GMP_timers_p1": true, "GMP_bug_handoffp_ignores_poller": true, "GMP_hist_38860": true, "GMP_timers_g2": true}
+	"GMP_timers_p1": true, "GMP_bug_handoffp_ignores_poller": true, "GMP_hist_38860": true, "GMP_timers_g2": true, "GMP_goyield": true,
+	"GMP_timers_stw": true}

@@ -328,7 +328,7 @@ func changed(a, b spec.State) []string {
 	if a.Runq != b.Runq {
 		out = append(out, "runq")
 	}
-	if a.NPIdle != b.NPIdle || a.NMSpinning != b.NMSpinning || a.NeedSpinning != b.NeedSpinning || a.SpawnLeft != b.SpawnLeft {
+	if a.NPIdle != b.NPIdle || a.NMSpinning != b.NMSpinning || a.NeedSpinning != b.NeedSpinning || a.SpawnLeft != b.SpawnLeft || a.RetakeP != b.RetakeP {
 		out = append(out, "sched")
 	}
 	for g := 1; g <= a.NumGs(); g++ {
