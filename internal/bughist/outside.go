@@ -39,7 +39,7 @@ func Outside() []Entry {
 				"and spun waiting for it to leave the modifying state, which only the descheduled G could do.",
 			Fix:      "no preemption point between entering and leaving the modifying state",
 			Property: "deadlock (the explorer's stuck states) or liveness of runtimer",
-			Needs:    "timers (per-P heaps with their status machine, checkTimers in schedule) and a preemption point inside a two-step timer modification",
+			Needs:    "the timer status machine (a timer's modifying state and the Ps that wait on it) and a preemption point inside a two-step timer modification: the model's timers are sleeps on per-P heaps, set once and run once by checkTimers or a steal round, never modified",
 		},
 		{
 			Name: "hist-40368", Issue: 40368,
@@ -96,7 +96,7 @@ func Outside() []Entry {
 				"could free and reuse it while the rechecking M still read it.",
 			Fix:      "the snapshot is published through the M, where the GC finds it; the change is not verified",
 			Property: "memory safety; outside a run-queue model",
-			Needs:    "procresize and a heap with GC reachability: a memory-lifetime bug, out of the model's scope",
+			Needs:    "a heap with GC reachability: procresize and the no-P recheck's allp snapshot are modelled, but this is a memory-lifetime bug (the snapshot's backing array freed while still read), out of the model's scope",
 		},
 	}
 }
