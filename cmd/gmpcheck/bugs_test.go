@@ -10,18 +10,35 @@ import (
 	"github.com/gmpcheck/gmpcheck/internal/bughist"
 )
 
-// The list names every catalog entry with its issue, and -json gives one
-// row per entry before the result.
+// The list names every catalog entry with its issue and variant in the
+// table, then every bug outside the model, after the catalog, with what it
+// needs; -json gives one row per entry ("bug" for the catalog's, then
+// "outside") before the result.
 func TestBugsList(t *testing.T) {
+	cat, outside := bughist.Catalog(), bughist.Outside()
 	code, out := runCmd("bugs")
-	if code != exitPass || !strings.Contains(out, fmt.Sprintf("bugs: %d bugs", len(bughist.Catalog()))) {
-		t.Fatalf("exit %d:\n%s", code, out)
+	want := fmt.Sprintf("bugs: %d bugs in the catalog, each reproduced by 'gmpcheck bugs NAME'; %d known bugs outside the model", len(cat), len(outside))
+	if code != exitPass || !strings.Contains(out, want) {
+		t.Fatalf("exit %d, want the summary %q:\n%s", code, want, out)
 	}
-	for _, e := range bughist.Catalog() {
-		if !strings.Contains(out, e.Name+"  "+e.Link()) {
-			t.Errorf("the list lacks %s (%s)", e.Name, e.Link())
+	split := strings.Index(out, "known scheduler bugs outside the model")
+	if split < 0 {
+		t.Fatalf("no list of the bugs outside the model:\n%s", out)
+	}
+	for _, e := range cat {
+		at := strings.Index(out, e.Name+"  "+e.Link())
+		if at < 0 || at > split {
+			t.Errorf("the catalog's table lacks %s (%s)", e.Name, e.Link())
 		}
-		if !e.Expressible() && !strings.Contains(out, e.Name+": "+e.Needs) {
+		if !strings.Contains(out[:split], e.VariantName()) {
+			t.Errorf("the catalog's table does not name %s's variant %s", e.Name, e.VariantName())
+		}
+	}
+	for _, e := range outside {
+		if at := strings.Index(out, e.Name+"  "+e.Link()); at < split {
+			t.Errorf("%s (%s) is not listed after the catalog, among the bugs outside the model", e.Name, e.Link())
+		}
+		if !strings.Contains(out[split:], e.Name+" needs "+e.Needs) {
 			t.Errorf("the list does not say what %s needs", e.Name)
 		}
 	}
@@ -30,7 +47,7 @@ func TestBugsList(t *testing.T) {
 		t.Fatalf("-json: exit %d\n%s", code, stderr.String())
 	}
 	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
-	if len(lines) != len(bughist.Catalog())+1 {
+	if len(lines) != len(cat)+len(outside)+1 {
 		t.Fatalf("-json: %d rows, want one per entry and the result", len(lines))
 	}
 	for i, l := range lines {
@@ -39,17 +56,26 @@ func TestBugsList(t *testing.T) {
 			t.Fatalf("row %d: %v", i, err)
 		}
 		want := "bug"
-		if i == len(lines)-1 {
+		switch {
+		case i == len(lines)-1:
 			want = "result"
+			if m["entries"] != float64(len(cat)) || m["outside"] != float64(len(outside)) {
+				t.Errorf("result row %v: want %d entries, %d outside", m, len(cat), len(outside))
+			}
+		case i >= len(cat):
+			want = "outside"
+			if m["needs"] != outside[i-len(cat)].Needs {
+				t.Errorf("row %d: needs %v", i, m["needs"])
+			}
 		}
 		if m["kind"] != want || m["command"] != "bugs" {
-			t.Errorf("row %d: kind %v command %v", i, m["kind"], m["command"])
+			t.Errorf("row %d: kind %v command %v, want %s", i, m["kind"], m["command"], want)
 		}
 	}
 }
 
-// Usage errors; an inexpressible entry is not caught (exit 1) and says
-// what it needs; an expressible one is caught by the driver replay with
+// Usage errors; a bug outside the model is not reproducible (exit 1) and
+// says what it needs, by name or issue number, -run or not; an expressible one is caught by the driver replay with
 // go1.26 leaving the trace (the explorer and GMP.tla: internal/bughist's
 // tests, and docs/bugs.md).
 func TestBugsReproduce(t *testing.T) {
@@ -63,7 +89,8 @@ func TestBugsReproduce(t *testing.T) {
 		{[]string{"bugs", "-run", "impl"}, exitUsage, "give a NAME"},
 		{[]string{"bugs", "-run", "nosuchtech", "hist-45867"}, exitUsage, "matches none of hist-45867's techniques"},
 		{[]string{"bugs", "-run", "(", "hist-45867"}, exitUsage, "-run"},
-		{[]string{"bugs", "59600"}, exitFail, "expressible: no, needs " + e.Needs},
+		{[]string{"bugs", "59600"}, exitFail, "not reproducible: outside the model, which needs " + e.Needs},
+		{[]string{"bugs", "-run", "tla", "hist-59600"}, exitFail, "nothing was checked, so nothing passed"},
 		{[]string{"bugs", "-q", "-run", "impl", "go1.22"}, exitPass, "impl: CAUGHT"},
 		{[]string{"bugs", "-q", "-run", "impl", "go1.19"}, exitPass, "impl: CAUGHT"},
 		{[]string{"bugs", "hist-55160", "-run", "^impl$"}, exitPass, "leaves the trace at step"},

@@ -329,3 +329,52 @@ func TestRunTLCGraph(t *testing.T) {
 		t.Logf("without one transition: %v", err)
 	}
 }
+
+// TestRunTLCWithOptions: QuickStart puts the JVM's first-tier flag before
+// the class path, Workers sets TLC's -workers, and the zero options are
+// RunTLC's command line.
+func TestRunTLCWithOptions(t *testing.T) {
+	bin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bin, "java"), []byte(fakeJava), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	jar := filepath.Join(bin, "tla2tools.jar")
+	if err := os.WriteFile(jar, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := ParseCfg(writeCfg(t, "M.cfg", "\\* expect: pass\nSPECIFICATION Spec\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	logPath := filepath.Join(t.TempDir(), "java.log")
+	outPath := filepath.Join(t.TempDir(), "tlc.out")
+	if err := os.WriteFile(outPath, []byte("Model checking completed. No error has been found.\n3 distinct states found\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("FAKE_TLC_LOG", logPath)
+	t.Setenv("FAKE_TLC_OUT", outPath)
+	t.Setenv("FAKE_TLC_STATUS", "0")
+	for _, tc := range []struct {
+		opt  TLCOptions
+		head []string // the arguments up to -metadir
+	}{
+		{TLCOptions{}, []string{"-XX:+UseParallelGC", "-cp", jar, "tlc2.TLC", "-workers", "1", "-lncheck", "final", "-metadir"}},
+		{TLCOptions{QuickStart: true}, []string{"-XX:+UseParallelGC", "-XX:TieredStopAtLevel=1", "-cp", jar, "tlc2.TLC", "-workers", "1", "-lncheck", "final", "-metadir"}},
+		{TLCOptions{Workers: 2}, []string{"-XX:+UseParallelGC", "-cp", jar, "tlc2.TLC", "-workers", "2", "-lncheck", "final", "-metadir"}},
+	} {
+		r, err := RunTLCWith(context.Background(), jar, c, tc.opt)
+		if err != nil || r.Outcome != Pass || r.States != 3 {
+			t.Fatalf("%+v: %v, %v", tc.opt, r, err)
+		}
+		log, err := os.ReadFile(logPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, args, _ := strings.Cut(string(log), "--\n")
+		got := strings.Split(strings.TrimSpace(args), "\n")
+		if len(got) < len(tc.head) || !slices.Equal(got[:len(tc.head)], tc.head) {
+			t.Errorf("%+v: java arguments %q, want them to start %q", tc.opt, got, tc.head)
+		}
+	}
+}
