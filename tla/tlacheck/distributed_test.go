@@ -40,15 +40,7 @@ esac
 // set (an error at once, not a wait), and a server that never finishes (a
 // timeout with its output, within the time limit).
 func TestRunTLCDistributedFakeJava(t *testing.T) {
-	bin := t.TempDir()
-	if err := os.WriteFile(filepath.Join(bin, "java"), []byte(fakeDistJava), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-	jar := filepath.Join(bin, "tla2tools.jar")
-	if err := os.WriteFile(jar, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	jar := onPathAsJava(t, fakeDistJava)
 	c, err := ParseCfg(writeCfg(t, "M_bug_x.cfg", "\\* expect: Safe\nSPECIFICATION Spec\nINVARIANT Safe\n"))
 	if err != nil {
 		t.Fatal(err)

@@ -24,12 +24,13 @@ cat "$FAKE_TLC_OUT"
 exit "$FAKE_TLC_STATUS"
 `
 
-// TestRunTLCFakeJava runs RunTLC end to end against fakeJava: the command
-// line, the working directory (a copy, never the source directory, which
-// must not change) and the parse of the output into a Result.
-func TestRunTLCFakeJava(t *testing.T) {
+// onPathAsJava puts script first on PATH as java and returns the path of
+// an empty tla2tools.jar beside it: RunTLC's checks of the jar and the
+// JVM pass, and the script answers for TLC.
+func onPathAsJava(t *testing.T, script string) string {
+	t.Helper()
 	bin := t.TempDir()
-	if err := os.WriteFile(filepath.Join(bin, "java"), []byte(fakeJava), 0o755); err != nil {
+	if err := os.WriteFile(filepath.Join(bin, "java"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
@@ -37,6 +38,14 @@ func TestRunTLCFakeJava(t *testing.T) {
 	if err := os.WriteFile(jar, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return jar
+}
+
+// TestRunTLCFakeJava runs RunTLC end to end against fakeJava: the command
+// line, the working directory (a copy, never the source directory, which
+// must not change) and the parse of the output into a Result.
+func TestRunTLCFakeJava(t *testing.T) {
+	jar := onPathAsJava(t, fakeJava)
 	src := filepath.Dir(writeCfg(t, "M_bug_x.cfg", "\\* expect: Safe\nSPECIFICATION Spec\nINVARIANT Safe\n"))
 	if err := os.WriteFile(filepath.Join(src, "Other.tla"), []byte("---- MODULE Other ----\n===="), 0o644); err != nil {
 		t.Fatal(err)
@@ -334,15 +343,7 @@ func TestRunTLCGraph(t *testing.T) {
 // the class path, Workers sets TLC's -workers, and the zero options are
 // RunTLC's command line.
 func TestRunTLCWithOptions(t *testing.T) {
-	bin := t.TempDir()
-	if err := os.WriteFile(filepath.Join(bin, "java"), []byte(fakeJava), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-	jar := filepath.Join(bin, "tla2tools.jar")
-	if err := os.WriteFile(jar, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	jar := onPathAsJava(t, fakeJava)
 	c, err := ParseCfg(writeCfg(t, "M.cfg", "\\* expect: pass\nSPECIFICATION Spec\n"))
 	if err != nil {
 		t.Fatal(err)
