@@ -2,6 +2,7 @@ package impl
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -428,5 +429,117 @@ func TestMutationKillSchedPMaskPast64(t *testing.T) {
 		if got := m.lowest(); got != i {
 			t.Errorf("a mask with bit %d set: lowest() = %d", i, got)
 		}
+	}
+}
+
+// TestMutationKillSchedInjectNoPGlobPutEvent kills impl/netpollblock.go's
+// EvGlobPut P: -1 -> +1 in injectNoPLocked: a poller back from the network
+// with a ready G and no idle P (NetpollNoP) puts the G on the global queue
+// from an M without a P, and the event says so, as exitsyscallNoP's does.
+// The walk to it is the spec's shortest, found breadth-first.
+func TestMutationKillSchedInjectNoPGlobPutEvent(t *testing.T) {
+	walk := shortestWalkTo(t, pollBreakBounds, spec.ActNetpollNoP)
+	r, err := newSpecRun(pollBreakBounds, spec.Go126, spec.BugNone, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := walkRun(r, walk[:len(walk)-1]); err != nil {
+		t.Fatal(err)
+	}
+	var evs []Event
+	s := r.d.Sched()
+	driverTrace := s.trace
+	s.trace = func(e Event) {
+		evs = append(evs, e)
+		driverTrace(e)
+	}
+	if _, err := walkRun(r, walk[len(walk)-1:]); err != nil {
+		t.Fatal(err)
+	}
+	puts := 0
+	for _, e := range evs {
+		if e.Kind == EvGlobPut {
+			puts++
+			if e.P != -1 {
+				t.Errorf("%s's global put names p%d, want no P (-1): %+v", walk[len(walk)-1], e.P, e)
+			}
+		}
+	}
+	if puts == 0 {
+		t.Fatalf("%s put nothing on the global queue: %v", walk[len(walk)-1], evs)
+	}
+}
+
+// shortestWalkTo is the spec's shortest walk, by the actions' printed
+// names, from b's initial state to a step of kind k (the last name).
+func shortestWalkTo(t *testing.T, b spec.Bounds, k spec.ActionKind) []string {
+	t.Helper()
+	md, err := spec.NewModel(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type edge struct {
+		from spec.State
+		a    spec.Action
+	}
+	init := md.Init()
+	parent := map[spec.State]edge{}
+	seen := map[spec.State]bool{init: true}
+	for frontier := []spec.State{init}; len(frontier) > 0; {
+		var next []spec.State
+		for _, s := range frontier {
+			// The Driver runs a wakep to its end within one step: no
+			// other actor moves while an M is inside one.
+			waking := -1
+			for m := 0; m < s.NumMs(); m++ {
+				if s.M[m].Wake != spec.WakeNone {
+					waking = m
+				}
+			}
+			for _, a := range md.Enabled(s) {
+				if waking >= 0 && int(a.M) != waking {
+					continue
+				}
+				ns, err := md.Step(s, a)
+				if err != nil {
+					continue // past the M bound
+				}
+				if a.Kind == k {
+					walk := []string{a.String()}
+					for at := s; at != init; at = parent[at].from {
+						walk = append(walk, parent[at].a.String())
+					}
+					slices.Reverse(walk)
+					return walk
+				}
+				if !seen[ns] {
+					seen[ns] = true
+					parent[ns] = edge{s, a}
+					next = append(next, ns)
+				}
+			}
+		}
+		frontier = next
+	}
+	t.Fatalf("no %v reachable on %v", k, b)
+	return nil
+}
+
+// TestMutationKillSchedSeedReachesStealOrder kills impl/m.go's
+// Seed*k1 + slot*k2 + 1 -> Seed/k1 + ...: each M's steal order is seeded by
+// Config.Seed, so two seeds give the same M different orders (with the
+// division every seed below k1 gives the same one, and Seed no longer
+// varies the Driver's comparison runs).
+func TestMutationKillSchedSeedReachesStealOrder(t *testing.T) {
+	rngOf := func(seed uint64) uint64 {
+		d, err := NewDriver(Config{Procs: 2, Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer d.Sched().Shutdown()
+		return d.Sched().allm[0].rng
+	}
+	if a, b := rngOf(1), rngOf(2); a == b {
+		t.Fatalf("seeds 1 and 2 give m0 the same steal-order state %#x", a)
 	}
 }

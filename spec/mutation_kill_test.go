@@ -282,3 +282,22 @@ func TestMutationKillSpecSnapshotScanShape(t *testing.T) {
 		t.Fatalf("m0 at %v with scan %02b in the idle-snapshot variant: Check says %v", s.M[0].PC, s.M[0].Scan, err)
 	}
 }
+
+// TestMutationKillSpecStringPollUntil kills spec/state.go's printer guard
+// PollUntil != 0 -> == 0: an M's pollUntil is printed only when it has
+// one, so every counterexample's state lines (docs/bugs.md pins them) say
+// nothing of a poller the model does not have.
+func TestMutationKillSpecStringPollUntil(t *testing.T) {
+	md, err := NewModel(Bounds{Ps: 2, Gs: 2, Cap: 2, Netpoll: true, PollBlock: true, Timers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := md.Init()
+	if str := s.String(); strings.Contains(str, "polluntil") {
+		t.Errorf("no M has a pollUntil, but the state prints one:\n%s", str)
+	}
+	s.M[0].PC, s.M[0].PollUntil = MTimersNoP, 2
+	if str := s.String(); !strings.Contains(str, "polluntil=") {
+		t.Errorf("m0's pollUntil is not printed:\n%s", str)
+	}
+}
