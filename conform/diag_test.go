@@ -22,24 +22,7 @@ import (
 // accepted to $CONFORM_DUMP (default /tmp) as conform-pP-sS.json (for
 // TestImplReplay) and .txt (one event a line).
 func TestImplDiag(t *testing.T) {
-	v := os.Getenv("CONFORM_DIAG")
-	if v == "" {
-		t.Skip()
-	}
-	f := strings.Split(v, ",")
-	procs, _ := strconv.Atoi(f[0])
-	n := 1
-	if len(f) > 1 {
-		n, _ = strconv.Atoi(f[1])
-	}
-	first := uint64(100)
-	if len(f) > 2 {
-		first, _ = strconv.ParseUint(f[2], 10, 64)
-	}
-	dir := os.Getenv("CONFORM_DUMP")
-	if dir == "" {
-		dir = "/tmp"
-	}
+	procs, n, first, dir := diagArgs(t, "CONFORM_DIAG", 100)
 	counts := map[Verdict]int{}
 	for seed := first; seed < first+uint64(n); seed++ {
 		r := ImplRun{Procs: procs, Seed: seed}
@@ -167,21 +150,7 @@ func readTraceFile(file string) ([]impl.Event, error) {
 // until a busy M's stopm), or a run accepted through a filter (WHY: the
 // filter's name).
 func TestImplFind(t *testing.T) {
-	v := os.Getenv("CONFORM_FIND")
-	if v == "" {
-		t.Skip()
-	}
-	f := strings.Split(v, ",")
-	procs, _ := strconv.Atoi(f[0])
-	n, _ := strconv.Atoi(f[1])
-	first := uint64(1000)
-	if len(f) > 2 {
-		first, _ = strconv.ParseUint(f[2], 10, 64)
-	}
-	dir := os.Getenv("CONFORM_DUMP")
-	if dir == "" {
-		dir = "/tmp"
-	}
+	procs, n, first, dir := diagArgs(t, "CONFORM_FIND", 1000)
 	for seed := first; seed < first+uint64(n); seed++ {
 		r := ImplRun{Procs: procs, Seed: seed}
 		evs, q, err := r.Record(context.Background())
@@ -252,4 +221,35 @@ func behaviours(evs []impl.Event) []string {
 		out = append(out, "steal-refill")
 	}
 	return out
+}
+
+// diagArgs reads a manual diagnostic's "procs[,runs[,first seed]]" from
+// the environment variable env (skipping the test when it is unset; runs
+// default 1, the first seed firstSeed) and its dump directory,
+// $CONFORM_DUMP or /tmp.
+func diagArgs(t *testing.T, env string, firstSeed uint64) (procs, n int, first uint64, dir string) {
+	v := os.Getenv(env)
+	if v == "" {
+		t.Skip(env + " not set: a manual diagnostic")
+	}
+	f := strings.Split(v, ",")
+	var err error
+	if procs, err = strconv.Atoi(f[0]); err != nil || procs < 1 {
+		t.Fatalf("%s=%q: procs %q is not a positive number", env, v, f[0])
+	}
+	n, first = 1, firstSeed
+	if len(f) > 1 {
+		if n, err = strconv.Atoi(f[1]); err != nil || n < 1 {
+			t.Fatalf("%s=%q: runs %q is not a positive number", env, v, f[1])
+		}
+	}
+	if len(f) > 2 {
+		if first, err = strconv.ParseUint(f[2], 10, 64); err != nil {
+			t.Fatalf("%s=%q: first seed %q: %v", env, v, f[2], err)
+		}
+	}
+	if dir = os.Getenv("CONFORM_DUMP"); dir == "" {
+		dir = "/tmp"
+	}
+	return procs, n, first, dir
 }

@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/gmpcheck/gmpcheck/tla/tlacheck"
 )
 
 // Files are the modules, cfgs, node scripts and the pinned package files
@@ -140,4 +142,21 @@ func dedup(names []string) []string {
 		}
 	}
 	return out
+}
+
+// Dir is the tla directory a command works in: dir if given, else tla/
+// in the working directory or a parent (a checkout), else the modules
+// built into the binary, unpacked into the user cache directory.
+func Dir(dir string) (string, error) {
+	if dir != "" {
+		return tlacheck.FindDir(dir)
+	}
+	if found, err := tlacheck.FindDir("."); err == nil {
+		return found, nil
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("not in a checkout, and no cache directory to unpack the built-in TLA+ modules into: %v", err)
+	}
+	return Unpack(filepath.Join(cache, "gmpcheck"))
 }

@@ -221,7 +221,7 @@ func tlaRowJSON(r tlaRow) map[string]any {
 }
 
 func loadTLACfgs(dirFlag string, re *regexp.Regexp) (string, []tlacheck.Cfg, error) {
-	dir, err := tlaDir(dirFlag)
+	dir, err := tla.Dir(dirFlag)
 	if err != nil {
 		return "", nil, err
 	}
@@ -576,21 +576,4 @@ func checkTLASyntax(ctx context.Context, dir string, cfgs []tlacheck.Cfg) (verdi
 		line += "\n" + strings.Join(details, "\n")
 	}
 	return v, line
-}
-
-// tlaDir is the tla directory: -dir, else tla/ in the working directory or
-// a parent (a checkout), else the copy built into the binary, unpacked
-// into the user cache directory.
-func tlaDir(dirFlag string) (string, error) {
-	if dirFlag != "" {
-		return tlacheck.FindDir(dirFlag)
-	}
-	if dir, err := tlacheck.FindDir("."); err == nil {
-		return dir, nil
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		return "", fmt.Errorf("not in a checkout, and no cache directory to unpack the built-in TLA+ modules into: %v", err)
-	}
-	return tla.Unpack(filepath.Join(cache, "gmpcheck"))
 }

@@ -18,22 +18,6 @@ import (
 
 // The tla technique: GMP.tla's cfg for the variant and its go1.26 twin.
 
-// tlaDir is opt.TLADir, else tla/ in a checkout above the working
-// directory, else the built-in modules unpacked into the user cache.
-func tlaDir(opt Options) (string, error) {
-	if opt.TLADir != "" {
-		return tlacheck.FindDir(opt.TLADir)
-	}
-	if dir, err := tlacheck.FindDir("."); err == nil {
-		return dir, nil
-	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		return "", fmt.Errorf("not in a checkout, and no cache directory for the built-in TLA+ modules: %v", err)
-	}
-	return tla.Unpack(filepath.Join(cache, "gmpcheck"))
-}
-
 var (
 	goVersionLine = regexp.MustCompile(`(?m)^(\s*GoVersion\s*=\s*)\d+\s*$`)
 	expectLine    = regexp.MustCompile(`(?m)^\\\*\s*expect:.*$`)
@@ -109,7 +93,7 @@ func stepsIn(trace string) int {
 // verdict away. TechResult.Engine names the engines judged.
 func runTLA(ctx context.Context, va *Variant, opt Options) TechResult {
 	tr := TechResult{}
-	dir, err := tlaDir(opt)
+	dir, err := tla.Dir(opt.TLADir)
 	if err != nil {
 		tr.Verdict, tr.Detail = Failed, err.Error()
 		return tr
