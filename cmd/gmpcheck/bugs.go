@@ -36,9 +36,9 @@ it (docs/bugs.md).
 With NAME (hist-45867, 45867, or a variant such as go1.19): reproduce it. Every
 applicable technique runs on the bug's variant and must catch it, and go1.26 must
 pass the same check: explore (spec.Explore, liveness, Ms as the thread limit),
-tla (GMP.tla's cfg through tla-checker's graph and the Go liveness check; with
--tlc TLC too, or TLC alone on the cfgs tla-checker takes a minute or more over; the
-go1.26 twin is the cfg with GoVersion = 126) and impl (the
+tla (GMP.tla's cfg: with -tlc through TLC, else through tla-checker's graph and
+the Go liveness check, minutes on the larger cfgs; the go1.26 twin is the cfg with
+GoVersion = 126) and impl (the
 reference scheduler, impl.Driver, replays the explorer's counterexample: as the
 variant it must follow it into the lost wakeup, as go1.26 leave it). The techniques,
 and each checker's runs on the variant and the twin, run at once; "engine:" names
@@ -48,7 +48,7 @@ the bug is outside the model (nothing is checked; what it needs is named), 3 whe
 cut short.`)
 	run := fs.String("run", "", "only the techniques matching this regular expression ("+strings.Join(bughist.Techniques, ", ")+")")
 	tlaDirFlag := fs.String("dir", "", "the tla directory (default: tla/ in the current directory or a parent, else the copy built into the binary)")
-	jar := fs.String("tlc", os.Getenv("TLA2TOOLS_JAR"), "tla2tools.jar: also run TLC on the cfgs, and TLC alone on the large ones (default $TLA2TOOLS_JAR)")
+	jar := fs.String("tlc", os.Getenv("TLA2TOOLS_JAR"), "tla2tools.jar: check the cfgs with TLC instead of tla-checker (default $TLA2TOOLS_JAR)")
 	quiet := fs.Bool("q", false, "no counterexamples, only each technique's verdict")
 	fs.addTimeout(10*time.Minute, "time limit")
 	name, args := splitBugName(fs.FlagSet, args)

@@ -11,38 +11,13 @@ import (
 )
 
 // docCounterexamples are docs/bugs.md's counterexample blocks, in the
-// document's order: each the explorer's printout for one catalog entry,
-// the explore technique's (Variant.Explore) or, with impl, the trace the
-// impl technique replays (Variant.Driver).
-//
-// slow marks the blocks whose bound takes seconds to explore: the verify
-// bound of hist-45867 and hist-55160 (about 1.5 and 1.8 million states)
-// and hist-63555's Ms=3 inject bound (1.9 million states), about 4 s each
-// on an idle core. TestDocsCounterexamples checks those only when this
-// process has already explored that bound (TestReproduceExpressible, in
-// catalog_test.go, runs first in 'go test ./internal/bughist/' without
-// -race, so the package run checks every block at no extra cost) or with
-// GMPCHECK_LONG=1; run alone or under -race it leaves them out and logs
-// which. Every other block takes a few milliseconds, at most 160,000
-// states (hist-52934).
-var docCounterexamples = []struct {
-	name       string
-	impl, slow bool
-}{
-	{name: "hist-45867", slow: true},
-	{name: "hist-45867", impl: true},
-	{name: "hist-55160", slow: true},
-	{name: "hist-55160", impl: true},
-	{name: "hist-63555", slow: true},
-	{name: "hist-10573"},
-	{name: "hist-10618"},
-	{name: "hist-10958"},
-	{name: "hist-13546"},
-	{name: "hist-23098"},
-	{name: "hist-28979"},
-	{name: "hist-38860"},
-	{name: "hist-46524"},
-	{name: "hist-52934"},
+// document's order: each the explorer's printout for one catalog entry on
+// its explore bound (Variant.Explore), which for the entries with an impl
+// technique is also the bound whose trace the impl replays. Every block
+// takes milliseconds to explore, the largest hist-52934's 160,000 states.
+var docCounterexamples = []string{
+	"hist-45867", "hist-55160", "hist-63555", "hist-10573", "hist-10618", "hist-10958", "hist-13546",
+	"hist-23098", "hist-28979", "hist-38860", "hist-46524", "hist-52934",
 }
 
 // docStep is a numbered step of a printed trace, or a lasso's marker line.
@@ -135,36 +110,24 @@ func TestDocsCounterexamples(t *testing.T) {
 	if len(blocks) != len(docCounterexamples) {
 		t.Fatalf("docs/bugs.md has %d counterexample blocks, docCounterexamples names %d: keep the list in the document's order", len(blocks), len(docCounterexamples))
 	}
-	long := os.Getenv("GMPCHECK_LONG") == "1"
-	var left []string
-	for i, dc := range docCounterexamples {
+	for i, name := range docCounterexamples {
 		blk := blocks[i]
-		e, err := Lookup(dc.name)
+		e, err := Lookup(name)
 		if err != nil || !e.Expressible() {
-			t.Fatalf("docCounterexamples[%d]: %s is not a catalog entry (%v)", i, dc.name, err)
+			t.Fatalf("docCounterexamples[%d]: %s is not a catalog entry (%v)", i, name, err)
 		}
 		va := e.Variant
 		k := exploreKey{b: va.Explore, local: va.LocalStarvation}
-		what := "explore"
-		if dc.impl {
-			k = exploreKey{b: va.Driver}
-			what = "impl"
-		}
 		k.b.Go = va.Go
 		r, ok := exploredAlready(k)
-		switch {
-		case ok:
-		case dc.slow && !long:
-			left = append(left, dc.name+" "+what)
-			continue
-		default:
+		if !ok {
 			if r, err = exploreWith(context.Background(), k); err != nil {
-				t.Fatalf("%s %s: %v", dc.name, what, err)
+				t.Fatalf("%s: %v", name, err)
 			}
 		}
 		v := broken(r, va.Kind)
 		if v == nil {
-			t.Errorf("docs/bugs.md:%d: %s on %v: no %v to compare with (%v)", blk.line, dc.name, k.b, va.Kind, r)
+			t.Errorf("docs/bugs.md:%d: %s on %v: no %v to compare with (%v)", blk.line, name, k.b, va.Kind, r)
 			continue
 		}
 		want := inDocForm(printViolation(v), blk.lines)
@@ -180,11 +143,8 @@ func TestDocsCounterexamples(t *testing.T) {
 			if at < len(want) {
 				w = want[at]
 			}
-			t.Errorf("docs/bugs.md:%d: %s's %s counterexample (%v) is stale at line %d:\n  doc: %s\n  now: %s\nthe block as the explorer prints it now:\n%s",
-				blk.line, dc.name, what, k.b, blk.line+at, g, w, strings.Join(want, "\n"))
+			t.Errorf("docs/bugs.md:%d: %s's counterexample (%v) is stale at line %d:\n  doc: %s\n  now: %s\nthe block as the explorer prints it now:\n%s",
+				blk.line, name, k.b, blk.line+at, g, w, strings.Join(want, "\n"))
 		}
-	}
-	if len(left) > 0 {
-		t.Logf("not checked (their bounds take seconds to explore and this process has not explored them; GMPCHECK_LONG=1 checks them): %s", strings.Join(left, ", "))
 	}
 }

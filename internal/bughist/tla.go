@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"sync"
 	"time"
 
@@ -87,10 +86,8 @@ func stepsIn(trace string) int {
 }
 
 // runTLA: GMP.tla's cfg for the variant must fail with the property it
-// names and the go1.26 twin must pass. The engines (tlaEngines) run at
-// once, each on the variant's cfg and its twin at once; the first judged
-// sets the verdict and the trace, a later one can only take a Caught
-// verdict away. TechResult.Engine names the engines judged.
+// names and the go1.26 twin must pass. One engine (tlaEngineFor) checks
+// both, at once; TechResult.Engine names it.
 func runTLA(ctx context.Context, va *Variant, opt Options) TechResult {
 	tr := TechResult{}
 	dir, err := tla.Dir(opt.TLADir)
@@ -98,14 +95,17 @@ func runTLA(ctx context.Context, va *Variant, opt Options) TechResult {
 		tr.Verdict, tr.Detail = Failed, err.Error()
 		return tr
 	}
-	engines := tlaEngines(dir, va, opt)
-	if engines[0].name == engineChecker {
+	e := tlaEngineFor(dir, va, opt)
+	if e.name == engineChecker {
 		if err := tlacheck.EnsureInstalled(ctx, dir, logWriter(opt)); err != nil {
 			tr.Verdict, tr.Detail = Inconclusive, err.Error()
 			if !errors.Is(err, tlacheck.ErrNotInstalled) {
 				tr.Verdict = Failed
 			}
 			return tr
+		}
+		if va.LargeTLA {
+			fmt.Fprintf(logWriter(opt), "%s: tla-checker takes minutes on %s or its twin; -tlc (or TLA2TOOLS_JAR) runs TLC in seconds\n", va.TLACfg, va.TLACfg)
 		}
 	}
 	c, err := tlacheck.ParseCfg(filepath.Join(dir, va.TLACfg+".cfg"))
@@ -126,20 +126,9 @@ func runTLA(ctx context.Context, va *Variant, opt Options) TechResult {
 		}
 		defer os.RemoveAll(tmp)
 	}
-	runs := make([]pairRun, len(engines))
-	var wg sync.WaitGroup
-	for i, e := range engines {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			runs[i] = runPair(ctx, e, c, twin, va.Open)
-		}()
-	}
-	wg.Wait()
-	tr.Engine = strings.Join(judgeRuns(&tr, runs, c, twin, va.Open), ", ")
-	if len(engines) == 1 && engines[0].name == engineTLC {
-		tr.Detail += " (TLC alone: tla-checker takes a minute or more on this cfg or its twin)"
-	}
+	p := runPair(ctx, e, c, twin, va.Open)
+	tr.Engine = p.engine
+	judgePair(&tr, p, c, twin, va.Open)
 	if va.Open && tr.Verdict == Caught {
 		// The cfg is go1.26 already: there is no fixed twin. The explorer
 		// shows that the bound passes every other property.
@@ -150,52 +139,63 @@ func runTLA(ctx context.Context, va *Variant, opt Options) TechResult {
 
 // Engine names, as TechResult.Engine gives them. The tla-checker engine is
 // tlacheck.CheckCfg, whose result on a temporal cfg says
-// tlacheck.ToolGoLiveness ("tla-checker graph + Go liveness"): a judged
-// engine is named by its result's Tool when it has one.
+// tlacheck.ToolGoLiveness ("tla-checker graph + Go liveness"): the engine
+// is named by its result's Tool when it has one.
 const (
 	engineChecker = "tla-checker"
 	engineTLC     = "TLC"
 )
 
-// tlaEngine is one checker as the tla technique runs it.
+// tlaEngine is one checker as the tla technique runs it; run's twin is
+// true on the go1.26 twin.
 type tlaEngine struct {
 	name string
-	run  func(context.Context, tlacheck.Cfg) (tlacheck.Result, error)
+	run  func(ctx context.Context, c tlacheck.Cfg, twin bool) (tlacheck.Result, error)
 }
 
-// tlaEngines are the engines for the variant: without a jar, tla-checker
-// (tlacheck.CheckCfg: its graph, shown equal to the spec's, and the Go
-// explorer's liveness for a temporal cfg); with a jar, TLC too, or TLC
-// alone on a LargeTLA variant, which TLC checks in seconds where
-// tla-checker takes minutes. TLC runs with one worker per process (the
-// variant's and the twin's run side by side on two cores). On the small
-// cfgs (not LargeTLA) the JVM starts with its first-tier compiler only
-// (tlacheck.TLCOptions.QuickStart), which halves TLC's CPU time there.
-func tlaEngines(dir string, va *Variant, opt Options) []tlaEngine {
-	checker := tlaEngine{engineChecker, func(ctx context.Context, c tlacheck.Cfg) (tlacheck.Result, error) {
-		return tlacheck.CheckCfg(ctx, dir, c)
-	}}
+// tlaEngineFor is the engine: with a jar TLC, the reference checker;
+// without one tla-checker (tlacheck.CheckCfg: its graph, shown equal to the
+// spec's, and the Go explorer's liveness for a temporal cfg). tla-checker
+// spends two to five seconds of CPU on a cfg of a few hundred states and
+// minutes on the LargeTLA ones, where TLC needs one to three: running both,
+// as this technique did until 27 November 2026, doubled a reproduction's
+// time for no new verdict, and tla/'s tests check every hist cfg with
+// tla-checker and its graph cross-check anyway (the LargeTLA ones in the
+// long tier).
+//
+// TLC starts its JVM with the first-tier compiler only
+// (tlacheck.TLCOptions.QuickStart), except on the TLCOptimizing variants:
+// up to about 25,000 states the optimizing tier costs more than it saves
+// (hist-23098's twin of 23,688 states: 3.8 s against 5.3 s), past 40,000
+// it pays (hist-13546's 45,592: 21 s against 29 s of the whole
+// reproduction, hist-52934's 157,756: 45 s against 68 s). The
+// variant's cfg runs with one worker, so that its counterexample does not
+// depend on the scheduling; the twin, which must pass and whose
+// distinct-state count no worker count changes, runs with two, taking the
+// second core once the variant's run is done.
+func tlaEngineFor(dir string, va *Variant, opt Options) tlaEngine {
 	if opt.TLCJar == "" {
-		return []tlaEngine{checker}
+		return tlaEngine{engineChecker, func(ctx context.Context, c tlacheck.Cfg, _ bool) (tlacheck.Result, error) {
+			return tlacheck.CheckCfg(ctx, dir, c)
+		}}
 	}
-	to := tlacheck.TLCOptions{QuickStart: !va.LargeTLA}
-	tlc := tlaEngine{engineTLC, func(ctx context.Context, c tlacheck.Cfg) (tlacheck.Result, error) {
+	return tlaEngine{engineTLC, func(ctx context.Context, c tlacheck.Cfg, twin bool) (tlacheck.Result, error) {
+		to := tlacheck.TLCOptions{QuickStart: !va.TLCOptimizing, Workers: 1}
+		if twin {
+			to.Workers = 2
+		}
 		return tlacheck.RunTLCWith(ctx, opt.TLCJar, c, to)
 	}}
-	if va.LargeTLA {
-		return []tlaEngine{tlc}
-	}
-	return []tlaEngine{checker, tlc}
 }
 
-// pairRun is one engine's results on the variant's cfg and on its twin.
+// pairRun is the engine's results on the variant's cfg and on its twin.
 type pairRun struct {
 	engine       string // the engine's name, or its results' Tool
 	res, twin    tlacheck.Result
 	err, twinErr error
 }
 
-// runPair runs one engine on the variant's cfg c and, unless the bug is
+// runPair runs the engine on the variant's cfg c and, unless the bug is
 // open, on its go1.26 twin, at once: each checker is its own process, and
 // on two cores that halves the wall time.
 func runPair(ctx context.Context, e tlaEngine, c, twin tlacheck.Cfg, open bool) pairRun {
@@ -205,10 +205,10 @@ func runPair(ctx context.Context, e tlaEngine, c, twin tlacheck.Cfg, open bool) 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p.twin, p.twinErr = e.run(ctx, twin)
+			p.twin, p.twinErr = e.run(ctx, twin, true)
 		}()
 	}
-	p.res, p.err = e.run(ctx, c)
+	p.res, p.err = e.run(ctx, c, false)
 	wg.Wait()
 	if p.err == nil && p.res.Tool != "" {
 		p.engine = p.res.Tool
@@ -216,45 +216,16 @@ func runPair(ctx context.Context, e tlaEngine, c, twin tlacheck.Cfg, open bool) 
 	return p
 }
 
-// judgeRuns judges the engines' pairs in order into tr and returns the
-// names of the engines judged: the first always, a later one only while
-// the verdict is Caught (it can take that away, never give it, nor turn a
-// miss into an inconclusive run).
-func judgeRuns(tr *TechResult, runs []pairRun, c, twin tlacheck.Cfg, open bool) []string {
-	var judged []string
-	for i, p := range runs {
-		if i > 0 && tr.Verdict != Caught {
-			break
-		}
-		judgePair(tr, p, c, twin, open, i == 0)
-		judged = append(judged, p.engine)
-	}
-	return judged
-}
-
-// judgePair judges one engine's pair against the cfgs' expect lines into
-// tr. The first engine sets the verdict, the trace and the times; a later
-// one (first false) appends its findings and can only take a Caught
-// verdict away.
-func judgePair(tr *TechResult, p pairRun, c, twin tlacheck.Cfg, open, first bool) {
-	res, rb, err, errb := p.res, p.twin, p.err, p.twinErr
-	note := func(dst *string, s string) {
-		if first {
-			*dst = s
-		} else {
-			*dst += "; " + s
-		}
-	}
-	// judge judges r against cfg's expect line and notes it in dst (the
-	// first engine names the cfg, as label, and sets the time); when r is
-	// not as expected it sets the verdict and reports false.
+// judgePair judges the engine's pair against the cfgs' expect lines into
+// tr: the variant's cfg must fail as its expect line says (which sets the
+// trace), and the twin must pass; anything cut short is inconclusive.
+func judgePair(tr *TechResult, p pairRun, c, twin tlacheck.Cfg, open bool) {
+	// judge judges r against cfg's expect line and notes it in dst under
+	// label, with its time; when r is not as expected it sets the verdict
+	// and reports false.
 	judge := func(dst *string, elapsed *time.Duration, cfg tlacheck.Cfg, label string, r tlacheck.Result) bool {
 		v, why := tlacheck.Judge(cfg, r)
-		if first {
-			*dst, *elapsed = fmt.Sprintf("%s: %v: %s", label, r, why), r.Elapsed
-		} else {
-			*dst += fmt.Sprintf("; %v: %s", r, why)
-		}
+		*dst, *elapsed = fmt.Sprintf("%s: %v: %s", label, r, why), r.Elapsed
 		switch v {
 		case tlacheck.OK:
 			return true
@@ -266,29 +237,23 @@ func judgePair(tr *TechResult, p pairRun, c, twin tlacheck.Cfg, open, first bool
 		tr.BasePass = false
 		return false
 	}
-	if err != nil {
-		tr.Verdict = Failed
-		note(&tr.Detail, err.Error())
+	if p.err != nil {
+		tr.Verdict, tr.Detail = Failed, p.err.Error()
 		return
 	}
-	if !judge(&tr.Detail, &tr.Elapsed, c, c.Name, res) {
+	if !judge(&tr.Detail, &tr.Elapsed, c, c.Name, p.res) {
 		return
 	}
-	if first {
-		tr.Trace, tr.TraceLen = res.Trace, stepsIn(res.Trace)
-	}
+	tr.Trace, tr.TraceLen = p.res.Trace, stepsIn(p.res.Trace)
 	if open {
-		if first {
-			tr.Verdict = Caught
-		}
+		tr.Verdict = Caught
 		return
 	}
-	if errb != nil {
-		tr.Verdict, tr.BasePass = Failed, false
-		note(&tr.BaseDetail, errb.Error())
+	if p.twinErr != nil {
+		tr.Verdict, tr.BasePass, tr.BaseDetail = Failed, false, p.twinErr.Error()
 		return
 	}
-	if judge(&tr.BaseDetail, &tr.BaseElapsed, twin, c.Name+" (GoVersion = 126)", rb) && first {
+	if judge(&tr.BaseDetail, &tr.BaseElapsed, twin, c.Name+" (GoVersion = 126)", p.twin) {
 		tr.Verdict, tr.BasePass = Caught, true
 	}
 }

@@ -1,5 +1,0 @@
-//go:build !race
-
-package bughist
-
-const raceEnabled = false
