@@ -241,6 +241,30 @@ func TestMutationKillSchedStealOrderCoprimes(t *testing.T) {
 	}
 }
 
+// TestMutationKillSchedStealOrderStarts kills impl/steal.go's start
+// r/ord.count -> r*ord.count: as r runs over count*len(coprimes)
+// consecutive values, the runtime's randomOrder.start yields every (first
+// victim, stride) pair exactly once, so a thief's random draw reaches every
+// order of the Ps alike. With r*count the stride's index is a multiple of
+// count mod len(coprimes): at count 4 (strides 1 and 3) always 1, so every
+// scan walks the Ps upwards.
+func TestMutationKillSchedStealOrderStarts(t *testing.T) {
+	for count := uint32(1); count <= 12; count++ {
+		ord := newRandomOrder(count)
+		n := count * uint32(len(ord.coprimes))
+		for _, from := range []uint32{0, 7 * n} { // any n consecutive draws
+			seen := map[[2]uint32]bool{}
+			for r := from; r < from+n; r++ {
+				e := ord.start(r)
+				seen[[2]uint32{e.position(), e.inc}] = true
+			}
+			if uint32(len(seen)) != n {
+				t.Fatalf("count %d: draws %d..%d gave %d distinct (start, stride) pairs, want %d: %v", count, from, from+n-1, len(seen), n, seen)
+			}
+		}
+	}
+}
+
 // TestMutationKillSchedStealBackoffNoCurg kills impl/steal.go's
 // stealBackoff g == nil || ... -> &&: a thief may look at a running P whose
 // M is between Gs (curg nil, in findRunnable); the backoff must not touch

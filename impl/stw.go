@@ -122,21 +122,28 @@ func (s *Sched) stopTheWorld(limit time.Duration) error {
 		}
 	}
 	s.glob.Lock()
-	bad := ""
-	if s.world.stopwait != 0 {
-		bad = fmt.Sprintf("stopTheWorld: not stopped (stopwait %d != 0)", s.world.stopwait)
-	}
-	for _, pp := range s.ps().allp {
-		if pp.status.Load() != pGCStop && bad == "" {
-			bad = fmt.Sprintf("stopTheWorld: not stopped (p%d status %#x != _Pgcstop)", pp.id, pp.status.Load())
-		}
-	}
+	bad := notStopped(s.world.stopwait, s.ps().allp)
 	s.glob.Unlock()
 	if bad != "" {
 		panic(bad)
 	}
 	s.world.stopped.Store(true)
 	return nil
+}
+
+// notStopped says why the world is not stopped ("" when it is): the
+// runtime's checks after the stop, stopwait at zero and every P in
+// _Pgcstop. The first failure is reported.
+func notStopped(stopwait int32, allp []*P) string {
+	if stopwait != 0 {
+		return fmt.Sprintf("stopTheWorld: not stopped (stopwait %d != 0)", stopwait)
+	}
+	for _, pp := range allp {
+		if st := pp.status.Load(); st != pGCStop {
+			return fmt.Sprintf("stopTheWorld: not stopped (p%d status %#x != _Pgcstop)", pp.id, st)
+		}
+	}
+	return ""
 }
 
 // stopTheWorldSection is stopTheWorldWithSema's sched.lock section: it

@@ -3,6 +3,7 @@ package impl
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -375,6 +376,22 @@ func TestDriverStopTheWorld(t *testing.T) {
 	if log.count(EvProcResize, nil) != 2 {
 		t.Errorf("%d ProcResize events, want 2", log.count(EvProcResize, nil))
 	}
+	// Each names the Ps before and after and no M or P: procresize runs
+	// in the stopper, not in an M's step (2 -> 3, then 3 -> 1).
+	var resizes [][2]int32
+	log.mu.Lock()
+	for _, e := range log.evs {
+		if e.Kind == EvProcResize {
+			if e.M != -1 || e.P != -1 {
+				t.Errorf("%v: a ProcResize event with M %d P %d, want -1 -1", e, e.M, e.P)
+			}
+			resizes = append(resizes, [2]int32{e.Victim, e.N})
+		}
+	}
+	log.mu.Unlock()
+	if len(resizes) == 2 && (resizes[0] != [2]int32{2, 3} || resizes[1] != [2]int32{3, 1}) {
+		t.Errorf("ProcResize events %v, want 2 -> 3 then 3 -> 1", resizes)
+	}
 	acts := map[spec.ActionKind]int{}
 	log.mu.Lock()
 	for _, e := range log.evs {
@@ -386,6 +403,37 @@ func TestDriverStopTheWorld(t *testing.T) {
 	for k, n := range map[spec.ActionKind]int{spec.ActStopTheWorld: 2, spec.ActGCStopM: 6, spec.ActStartTheWorld: 2, spec.ActStartTheWorldWakep: 2} {
 		if acts[k] != n {
 			t.Errorf("%d %v actions, want %d", acts[k], k, n)
+		}
+	}
+}
+
+// TestNotStopped: the check after a stop-the-world reports a stopwait
+// left above zero, and a P not in _Pgcstop even when stopwait says every P
+// stopped (a miscount the other way).
+func TestNotStopped(t *testing.T) {
+	ps := func(status ...uint32) []*P {
+		var out []*P
+		for i, st := range status {
+			pp := &P{id: int32(i)}
+			pp.status.Store(st)
+			out = append(out, pp)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name     string
+		stopwait int32
+		allp     []*P
+		want     string // a substring of the report; "" for none
+	}{
+		{"stopped", 0, ps(pGCStop, pGCStop), ""},
+		{"stopwait left", 1, ps(pGCStop, pGCStop), "stopwait 1"},
+		{"a P still running", 0, ps(pGCStop, uint32(spec.PRunning)), "p1 status"},
+		{"a P idle", 0, ps(uint32(spec.PIdle), pGCStop), "p0 status"},
+	} {
+		got := notStopped(tc.stopwait, tc.allp)
+		if (got == "") != (tc.want == "") || !strings.Contains(got, tc.want) {
+			t.Errorf("%s: notStopped = %q, want a report with %q", tc.name, got, tc.want)
 		}
 	}
 }

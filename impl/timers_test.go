@@ -287,3 +287,74 @@ func TestSleepZero(t *testing.T) {
 	}()
 	g.(TimerTask).Sleep(time.Millisecond)
 }
+
+// TestNetpollBlockTimeout: the event of an M that blocks in the poller
+// carries its timeout as netpoll's delay argument does: -1 (block until an
+// event) when no timer is pending, else the microseconds to the earliest
+// timer, here at most 30 s.
+func TestNetpollBlockTimeout(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	log := newEventLog(EvNetpollBlock)
+	s := newTestSched(t, Config{Procs: 1, Trace: log.trace})
+	await := func(what string, cond func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(stwLimit)
+		for !cond() {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: not within %v: %s", what, stwLimit, s.SchedTrace())
+			}
+			time.Sleep(100 * time.Microsecond)
+		}
+	}
+	// lastBlock is the timeout of the latest block (ok false: none yet).
+	lastBlock := func() (n int32, ok bool) {
+		log.mu.Lock()
+		defer log.mu.Unlock()
+		for _, e := range log.evs {
+			if e.On {
+				n, ok = e.N, true
+			}
+		}
+		return n, ok
+	}
+	var mu sync.Mutex
+	var io Task
+	polled := make(chan struct{})
+	if err := s.Go(func(tk Task) {
+		mu.Lock()
+		io = tk
+		tk.(*G).NetpollPark(&mu)
+		close(polled)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	await("an M asleep in the poller for the I/O G", func() bool {
+		_, ok := lastBlock()
+		return ok && s.lastpoll.Load() == 0
+	})
+	if n, _ := lastBlock(); n != -1 {
+		t.Errorf("no timer pending: the poller's timeout is %d µs, want -1 (block until an event)", n)
+	}
+	mu.Lock()
+	g := io
+	mu.Unlock()
+	if err := s.NetpollReady(g); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-polled:
+	case <-time.After(stwLimit):
+		t.Fatalf("a G whose I/O event came did not run within %v", stwLimit)
+	}
+	before := log.count(EvNetpollBlock, nil)
+	if err := s.Go(func(tk Task) { tk.(TimerTask).Sleep(30 * time.Second) }); err != nil {
+		t.Fatal(err)
+	}
+	await("an M asleep in the poller until the timer", func() bool {
+		return log.count(EvNetpollBlock, nil) > before && s.lastpoll.Load() == 0
+	})
+	if n, _ := lastBlock(); n <= 0 || n > 30_000_000 {
+		t.Errorf("a 30 s timer pending: the poller's timeout is %d µs, want 0 < n <= 30,000,000", n)
+	}
+	s.Shutdown()
+}
