@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gmpcheck/gmpcheck/spec"
 	"go.uber.org/goleak"
 )
 
@@ -291,10 +292,11 @@ func TestSleepZero(t *testing.T) {
 // TestNetpollBlockTimeout: the event of an M that blocks in the poller
 // carries its timeout as netpoll's delay argument does: -1 (block until an
 // event) when no timer is pending, else the microseconds to the earliest
-// timer, here at most 30 s.
+// timer, here at most 30 s; its NetpollBlock action names no P (the M
+// released its P before it blocks).
 func TestNetpollBlockTimeout(t *testing.T) {
 	defer goleak.VerifyNone(t)
-	log := newEventLog(EvNetpollBlock)
+	log := newEventLog(EvNetpollBlock, EvAction)
 	s := newTestSched(t, Config{Procs: 1, Trace: log.trace})
 	await := func(what string, cond func() bool) {
 		t.Helper()
@@ -311,7 +313,7 @@ func TestNetpollBlockTimeout(t *testing.T) {
 		log.mu.Lock()
 		defer log.mu.Unlock()
 		for _, e := range log.evs {
-			if e.On {
+			if e.Kind == EvNetpollBlock && e.On {
 				n, ok = e.N, true
 			}
 		}
@@ -357,4 +359,18 @@ func TestNetpollBlockTimeout(t *testing.T) {
 		t.Errorf("a 30 s timer pending: the poller's timeout is %d µs, want 0 < n <= 30,000,000", n)
 	}
 	s.Shutdown()
+	blocks := 0
+	log.mu.Lock()
+	defer log.mu.Unlock()
+	for _, e := range log.evs {
+		if e.Kind == EvAction && e.Action == spec.ActNetpollBlock {
+			blocks++
+			if e.P != -1 {
+				t.Errorf("%v: a NetpollBlock action with P %d, want -1", e, e.P)
+			}
+		}
+	}
+	if blocks < 2 {
+		t.Errorf("%d NetpollBlock actions, want 2 (one per sleep in the poller)", blocks)
+	}
 }
