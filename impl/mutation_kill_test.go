@@ -460,7 +460,9 @@ func TestMutationKillSchedPMaskPast64(t *testing.T) {
 // EvGlobPut P: -1 -> +1 in injectNoPLocked: a poller back from the network
 // with a ready G and no idle P (NetpollNoP) puts the G on the global queue
 // from an M without a P, and the event says so, as exitsyscallNoP's does.
-// The walk to it is the spec's shortest, found breadth-first.
+// The walk to it is the spec's shortest, found breadth-first. It also kills
+// the same step's EvNetpollBlock Victim: -1 -> +1 (seed 1128): the
+// poller's return names neither a P nor another P as victim.
 func TestMutationKillSchedInjectNoPGlobPutEvent(t *testing.T) {
 	walk := shortestWalkTo(t, pollBreakBounds, spec.ActNetpollNoP)
 	r, err := newSpecRun(pollBreakBounds, spec.Go126, spec.BugNone, 1)
@@ -480,17 +482,26 @@ func TestMutationKillSchedInjectNoPGlobPutEvent(t *testing.T) {
 	if _, err := walkRun(r, walk[len(walk)-1:]); err != nil {
 		t.Fatal(err)
 	}
-	puts := 0
+	puts, returns := 0, 0
 	for _, e := range evs {
-		if e.Kind == EvGlobPut {
+		switch e.Kind {
+		case EvGlobPut:
 			puts++
 			if e.P != -1 {
 				t.Errorf("%s's global put names p%d, want no P (-1): %+v", walk[len(walk)-1], e.P, e)
+			}
+		case EvNetpollBlock:
+			returns++
+			if e.On || e.P != -1 || e.Victim != -1 {
+				t.Errorf("%s's return from the poller: %+v, want On false, P -1, Victim -1", walk[len(walk)-1], e)
 			}
 		}
 	}
 	if puts == 0 {
 		t.Fatalf("%s put nothing on the global queue: %v", walk[len(walk)-1], evs)
+	}
+	if returns != 1 {
+		t.Errorf("%s emitted %d returns from the poller, want 1: %v", walk[len(walk)-1], returns, evs)
 	}
 }
 
