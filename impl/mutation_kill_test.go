@@ -308,6 +308,52 @@ func TestMutationKillGMDeadlock(t *testing.T) {
 	s.Shutdown()
 }
 
+// TestMutationKillGMDeadlockAfterWork kills impl/gm.go's mloop
+// s.nidle-- -> s.nidle++ after the wait (seed 1128): nidle must count the
+// Ms waiting now, not every wait so far, or once an M has been woken the
+// check "every M idle" never holds again and a later deadlock goes
+// unreported. TestMutationKillGMDeadlock cannot see it when its G is queued
+// before any M first waits (no wake happens); here both Ms wait first.
+func TestMutationKillGMDeadlockAfterWork(t *testing.T) {
+	s, err := NewGM(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Shutdown()
+	idle := func() int32 {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.nidle
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for idle() != 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the two Ms did not both wait (nidle %d)", idle())
+		}
+		time.Sleep(100 * time.Microsecond)
+	}
+	if err := s.Go(func(Task) {}); err != nil { // wakes an M
+		t.Fatal(err)
+	}
+	if err := s.Wait(); err != nil {
+		t.Fatalf("Wait after a G that exits = %v", err)
+	}
+	var mu sync.Mutex
+	if err := s.Go(func(tk Task) {
+		mu.Lock()
+		tk.ParkUnlock("for ever", &mu)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	ok, err := waitWithin(s, 10*time.Second)
+	if !ok {
+		t.Fatal("Wait did not report the deadlock")
+	}
+	if !errors.Is(err, ErrDeadlock) {
+		t.Fatalf("Wait = %v, want ErrDeadlock", err)
+	}
+}
+
 // TestMutationKillSchedTaskInSyscallPanics kills impl/task.go's mutant of
 // mustRun ("status != Grunning || m == nil" -> "&&"): a Task method called
 // from inside the G's own Syscall (the G is in _Gsyscall, still on its M)
