@@ -354,6 +354,45 @@ func TestMutationKillGMDeadlockAfterWork(t *testing.T) {
 	}
 }
 
+// TestMutationKillGMGoidsCountUp kills impl/gm.go's newproc
+// s.goidgen++ -> s.goidgen-- (seed 1128): on both schedulers the first two
+// Gs, both alive, have ids 1 and 2, as the runtime's goids count up from 1.
+func TestMutationKillGMGoidsCountUp(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		new  func() (Scheduler, error)
+	}{
+		{"gmp", func() (Scheduler, error) { return New(Config{Procs: 2}) }},
+		{"gm", func() (Scheduler, error) { return NewGM(2) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := tc.new()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Shutdown()
+			ids := make(chan uint64, 2)
+			release := make(chan struct{})
+			for range 2 {
+				if err := s.Go(func(tk Task) {
+					ids <- tk.ID()
+					<-release
+				}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got := map[uint64]bool{<-ids: true, <-ids: true}
+			close(release)
+			if err := s.Wait(); err != nil {
+				t.Fatal(err)
+			}
+			if !got[1] || !got[2] {
+				t.Errorf("the first two Gs have ids %v, want 1 and 2", got)
+			}
+		})
+	}
+}
+
 // TestMutationKillSchedTaskInSyscallPanics kills impl/task.go's mutant of
 // mustRun ("status != Grunning || m == nil" -> "&&"): a Task method called
 // from inside the G's own Syscall (the G is in _Gsyscall, still on its M)

@@ -14,6 +14,9 @@ import (
 // Task was handed to, while it runs. The G/M/P scheduler's Task (*G) is
 // also a ThreadTask: LockOSThread, UnlockOSThread, SyscallBlock.
 type Task interface {
+	// ID is the goroutine's id, as the runtime's goid: never 0, counting
+	// up from 1 in the order the scheduler created the Gs (a G reused
+	// from the free list may keep its old id).
 	ID() uint64
 	// Go starts fn as a new goroutine (newproc).
 	Go(fn func(Task)) error
