@@ -301,3 +301,47 @@ func TestMutationKillSpecStringPollUntil(t *testing.T) {
 		t.Errorf("m0's pollUntil is not printed:\n%s", str)
 	}
 }
+
+// TestMutationKillSpecLockedMShape kills spec/check.go:84:11 (seed 1128),
+// InvMShape's "!ok || Spinning || ..." -> "!ok && Spinning || ...": an M
+// locked to a G must be running it, or waiting for it without a G
+// (stoplockedm, the lock check), or in the scheduler; an M whose lock
+// survives into the idle list is a broken shape even when it does not spin.
+// The states are reachable ones with an M in stoplockedm, moved to the
+// idle list.
+func TestMutationKillSpecLockedMShape(t *testing.T) {
+	md, err := NewModel(Bounds{Ps: 1, Ms: 2, Gs: 1, Cap: 2, SchedTick: 1, Syscalls: true, LockOSThread: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[State]bool{}
+	queue := []State{md.Init()}
+	tried := 0
+	for len(queue) > 0 && tried < 20 {
+		s := queue[0]
+		queue = queue[1:]
+		if seen[s] {
+			continue
+		}
+		seen[s] = true
+		for m := 0; m < s.NumMs(); m++ {
+			if s.M[m].PC != MLockedWait || s.M[m].Spinning {
+				continue
+			}
+			tried++
+			bad := s
+			bad.M[m].PC = MIdle
+			if err := md.Check(bad); err == nil || !strings.Contains(err.Error(), "locked to") {
+				t.Fatalf("m%d locked to g%d, moved from stoplockedm to the idle list: Check says %v, want InvMShape's locked-M clause\n%v", m, s.M[m].LockedG, err, bad)
+			}
+		}
+		for _, a := range md.Enabled(s) {
+			if next, err := md.Step(s, a); err == nil {
+				queue = append(queue, next)
+			}
+		}
+	}
+	if tried == 0 {
+		t.Fatalf("no state with an M in stoplockedm among %d", len(seen))
+	}
+}
