@@ -1,9 +1,7 @@
 package impl
 
 import (
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/gmpcheck/gmpcheck/spec"
 	"go.uber.org/goleak"
@@ -22,35 +20,9 @@ func TestNetpollBlockForIO(t *testing.T) {
 			cfg := sh.cfg
 			cfg.Procs, cfg.NoSysmon, cfg.Trace = 1, true, acts.trace
 			s := newTestSched(t, cfg)
-			var mu sync.Mutex
-			var io Task
-			done := make(chan struct{})
-			if err := s.Go(func(tk Task) {
-				mu.Lock()
-				io = tk
-				tk.(*G).NetpollPark(&mu)
-				close(done)
-			}); err != nil {
-				t.Fatal(err)
-			}
-			deadline := time.Now().Add(stwLimit)
-			for s.lastpoll.Load() != 0 {
-				if time.Now().After(deadline) {
-					t.Fatalf("no M blocked in the poller within %v: %s", stwLimit, s.SchedTrace())
-				}
-				time.Sleep(100 * time.Microsecond)
-			}
-			mu.Lock()
-			g := io
-			mu.Unlock()
-			if err := s.NetpollReady(g); err != nil {
-				t.Fatal(err)
-			}
-			select {
-			case <-done:
-			case <-time.After(stwLimit):
-				t.Fatalf("the G whose event came did not run within %v: %s", stwLimit, s.SchedTrace())
-			}
+			io := startNetpollWaiter(t, s)
+			awaitSched(t, s, "an M blocked in the poller", func() bool { return s.lastpoll.Load() == 0 })
+			io.ready(t, s)
 			if ok, err := waitWithin(s, stwLimit); !ok || err != nil {
 				t.Fatalf("Wait returned %v, err %v", ok, err)
 			}

@@ -182,6 +182,65 @@ func (l *eventLog) count(k EventKind, on *bool) int {
 	return n
 }
 
+// awaitSched polls cond every 100 µs until it holds; past stwLimit it
+// fails the test, naming what it waited for, with s's schedtrace.
+func awaitSched(t *testing.T, s *Sched, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(stwLimit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within %v: %s", what, stwLimit, s.SchedTrace())
+		}
+		time.Sleep(100 * time.Microsecond)
+	}
+}
+
+// netpollWaiter is a G that parks waiting on the network (NetpollPark)
+// and closes done when it runs again.
+type netpollWaiter struct {
+	mu   sync.Mutex
+	g    Task
+	done chan struct{}
+}
+
+func startNetpollWaiter(t *testing.T, s *Sched) *netpollWaiter {
+	t.Helper()
+	w := &netpollWaiter{done: make(chan struct{})}
+	if err := s.Go(func(tk Task) {
+		w.mu.Lock()
+		w.g = tk
+		tk.(*G).NetpollPark(&w.mu)
+		close(w.done)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// parked reports whether the G has parked on the network.
+func (w *netpollWaiter) parked() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.g != nil && w.g.(*G).Status() == Gwaiting
+}
+
+// ready delivers the G's network event and waits, up to stwLimit, for it
+// to run.
+func (w *netpollWaiter) ready(t *testing.T, s *Sched) {
+	t.Helper()
+	if !w.parked() {
+		t.Fatal("the network event is for a G that has not parked")
+	}
+	if err := s.NetpollReady(w.g); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-w.done:
+	case <-time.After(stwLimit):
+		t.Fatalf("the G whose network event came did not run within %v: %s", stwLimit, s.SchedTrace())
+	}
+}
+
 // TestNetpollBreak: an M asleep in the poller until a far timer (30 s) is
 // woken when a nearer one is added (wakeNetPoller's netpollBreak), so the
 // G with the near timer runs long before the far one is due. Also: an
@@ -196,16 +255,7 @@ func TestNetpollBreak(t *testing.T) {
 			cfg.Trace = log.trace
 			s := newTestSched(t, cfg)
 			on := true
-			await := func(what string, cond func() bool) {
-				t.Helper()
-				deadline := time.Now().Add(stwLimit)
-				for !cond() {
-					if time.Now().After(deadline) {
-						t.Fatalf("%s: not within %v: %s", what, stwLimit, s.SchedTrace())
-					}
-					time.Sleep(100 * time.Microsecond)
-				}
-			}
+			await := func(what string, cond func() bool) { t.Helper(); awaitSched(t, s, what, cond) }
 			if err := s.Go(func(tk Task) { tk.(TimerTask).Sleep(30 * time.Second) }); err != nil {
 				t.Fatal(err)
 			}
@@ -227,32 +277,11 @@ func TestNetpollBreak(t *testing.T) {
 			}
 			// The poller sleeps again (30 s); an I/O event must break it.
 			await("the poller asleep again", func() bool { return s.lastpoll.Load() == 0 })
-			var mu sync.Mutex
-			var io Task
-			polled := make(chan struct{})
-			if err := s.Go(func(tk Task) {
-				mu.Lock()
-				io = tk
-				tk.(*G).NetpollPark(&mu)
-				close(polled)
-			}); err != nil {
-				t.Fatal(err)
-			}
-			await("the I/O G parked", func() bool {
-				mu.Lock()
-				defer mu.Unlock()
-				return io != nil && io.(*G).Status() == Gwaiting
-			})
+			io := startNetpollWaiter(t, s)
+			await("the I/O G parked", io.parked)
 			await("the poller asleep again", func() bool { return s.lastpoll.Load() == 0 })
 			breaks := log.count(EvNetpollBreak, nil)
-			if err := s.NetpollReady(io); err != nil {
-				t.Fatal(err)
-			}
-			select {
-			case <-polled:
-			case <-time.After(stwLimit):
-				t.Fatalf("a G whose I/O event came did not run within %v", stwLimit)
-			}
+			io.ready(t, s)
 			if log.count(EvNetpollBreak, nil) == breaks {
 				t.Fatal("NetpollReady did not break the poller's sleep")
 			}
@@ -298,16 +327,6 @@ func TestNetpollBlockTimeout(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	log := newEventLog(EvNetpollBlock, EvAction)
 	s := newTestSched(t, Config{Procs: 1, Trace: log.trace})
-	await := func(what string, cond func() bool) {
-		t.Helper()
-		deadline := time.Now().Add(stwLimit)
-		for !cond() {
-			if time.Now().After(deadline) {
-				t.Fatalf("%s: not within %v: %s", what, stwLimit, s.SchedTrace())
-			}
-			time.Sleep(100 * time.Microsecond)
-		}
-	}
 	// lastBlock is the timeout of the latest block (ok false: none yet).
 	lastBlock := func() (n int32, ok bool) {
 		log.mu.Lock()
@@ -319,40 +338,20 @@ func TestNetpollBlockTimeout(t *testing.T) {
 		}
 		return n, ok
 	}
-	var mu sync.Mutex
-	var io Task
-	polled := make(chan struct{})
-	if err := s.Go(func(tk Task) {
-		mu.Lock()
-		io = tk
-		tk.(*G).NetpollPark(&mu)
-		close(polled)
-	}); err != nil {
-		t.Fatal(err)
-	}
-	await("an M asleep in the poller for the I/O G", func() bool {
+	io := startNetpollWaiter(t, s)
+	awaitSched(t, s, "an M asleep in the poller for the I/O G", func() bool {
 		_, ok := lastBlock()
 		return ok && s.lastpoll.Load() == 0
 	})
 	if n, _ := lastBlock(); n != -1 {
 		t.Errorf("no timer pending: the poller's timeout is %d µs, want -1 (block until an event)", n)
 	}
-	mu.Lock()
-	g := io
-	mu.Unlock()
-	if err := s.NetpollReady(g); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case <-polled:
-	case <-time.After(stwLimit):
-		t.Fatalf("a G whose I/O event came did not run within %v", stwLimit)
-	}
+	io.ready(t, s)
 	before := log.count(EvNetpollBlock, nil)
 	if err := s.Go(func(tk Task) { tk.(TimerTask).Sleep(30 * time.Second) }); err != nil {
 		t.Fatal(err)
 	}
-	await("an M asleep in the poller until the timer", func() bool {
+	awaitSched(t, s, "an M asleep in the poller until the timer", func() bool {
 		return log.count(EvNetpollBlock, nil) > before && s.lastpoll.Load() == 0
 	})
 	if n, _ := lastBlock(); n <= 0 || n > 30_000_000 {
