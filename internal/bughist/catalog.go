@@ -62,8 +62,9 @@ type Variant struct {
 	Open bool
 	// LargeTLA marks a cfg, or a go1.26 twin, of thousands of states or
 	// more, which tla-checker takes a minute or more over and TLC seconds:
-	// given a TLC jar, the tla technique runs TLC alone on it. tla/'s tests
-	// still check the variant's cfg with tla-checker (in the long tier).
+	// without a TLC jar the tla technique says so before it starts
+	// tla-checker. tla/'s tests check the variant's cfg with tla-checker
+	// in the long tier.
 	LargeTLA bool
 	// TLCOptimizing marks a cfg, or a go1.26 twin, of forty thousand states
 	// or more, on which TLC's optimizing compiler pays for its start: the
