@@ -265,6 +265,49 @@ func TestMutationKillSchedStealOrderStarts(t *testing.T) {
 	}
 }
 
+// TestMutationKillRunqLenFull kills impl/runq.go's Len "n > q.Cap()" ->
+// ">=" (seed 1129): a full ring is Cap Gs, not a torn read to clamp to
+// zero. checkdead counts the queued Gs with Len to tell a lost wakeup
+// (runnable Gs, every M idle) from a deadlock, so a full queue read as
+// empty would misname it.
+func TestMutationKillRunqLenFull(t *testing.T) {
+	for _, capacity := range []int{2, 4, 256} {
+		glob := NewGlobalRunq()
+		q, err := NewRunq(capacity, glob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range capacity {
+			q.Put(NewG(uint64(i+1)), false)
+		}
+		if glob.Len() != 0 {
+			t.Fatalf("cap %d: %d Gs spilled filling the ring", capacity, glob.Len())
+		}
+		if n := q.Len(); n != capacity {
+			t.Errorf("cap %d: a full ring has Len %d, want %d", capacity, n, capacity)
+		}
+		q.Put(NewG(uint64(capacity+1)), true) // runnext
+		if n := q.Len(); n != capacity+1 {
+			t.Errorf("cap %d: a full ring and runnext have Len %d, want %d", capacity, n, capacity+1)
+		}
+	}
+}
+
+// TestMutationKillSchedSysmonDeepSleep kills impl/sysmon.go's deep-sleep
+// test "npidle == procs" -> "!=" (seed 1129): with every P idle sysmon
+// has nothing to retake and sleeps until woken (sysmonOn), as the
+// runtime's does, instead of polling every 10 ms. The mutant never enters
+// that sleep while every P is idle.
+func TestMutationKillSchedSysmonDeepSleep(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	s, err := New(Config{Procs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Shutdown()
+	awaitSched(t, s, "sysmon in deep sleep with every P idle", s.sysmonOn.Load)
+}
+
 // TestMutationKillSchedStealBackoffNoCurg kills impl/steal.go's
 // stealBackoff g == nil || ... -> &&: a thief may look at a running P whose
 // M is between Gs (curg nil, in findRunnable); the backoff must not touch

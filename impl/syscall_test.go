@@ -41,6 +41,11 @@ func TestRetakeStoresPidleBeforeHandoff(t *testing.T) {
 	if sn := d.Sched().Snapshot(); sn.RetakeP != 0 {
 		t.Fatalf("after handoffp sysmon still holds p%d", sn.RetakeP-1)
 	}
+	// Nor does checkdead's count of the Ps sysmon holds: left above zero,
+	// it would keep checkdead from ever reporting a deadlock again.
+	if n := d.Sched().sysmonHeld.Load(); n != 0 {
+		t.Fatalf("after handoffp sysmonHeld = %d, want 0", n)
+	}
 	// handoffp started a spinning M on the P: running again.
 	if st := spec.PStatus(d.Sched().ps().allp[0].status.Load()); st != spec.PRunning {
 		t.Fatalf("after handoffp p0 is %v, want running", st)
