@@ -345,3 +345,22 @@ func TestMutationKillSpecLockedMShape(t *testing.T) {
 		t.Fatalf("no state with an M in stoplockedm among %d", len(seen))
 	}
 }
+
+// TestMutationKillSpecIdleMHoldsG kills spec/check.go:143:37 (seed 1129),
+// InvMShape's idle-M clause "P != NoP || CurG != NoG || Spinning || ..."
+// with its second || made &&: an M parked (or in the no-P recheck, or
+// stopping) that still has a current G is a broken shape whether or not it
+// spins.
+func TestMutationKillSpecIdleMHoldsG(t *testing.T) {
+	md, err := NewModel(Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, Syscalls: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pc := range []MPC{MIdle, MStop, MRecheck} {
+		s := md.Init()
+		s.M[2] = MState{PC: pc, P: NoP, CurG: 1}
+		if err := md.Check(s); err == nil || !strings.Contains(err.Error(), "holds") {
+			t.Errorf("m2 at %v with curg g1: Check says %v, want InvMShape's idle-M clause\n%v", pc, err, s)
+		}
+	}
+}
