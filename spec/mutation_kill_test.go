@@ -364,3 +364,54 @@ func TestMutationKillSpecIdleMHoldsG(t *testing.T) {
 		}
 	}
 }
+
+// TestMutationKillSpecTickEnabledReached kills spec/timers.go:64:17 (seed
+// 1129), tickEnabled's "PollUntil > 1" -> ">= 1": a pollUntil of 1 has
+// been reached (the poller's timeout fired), so the clock has nothing left
+// to age there; ticking would be a step that changes nothing, and a state
+// whose only step it is would not count as stuck. The same for an M's own
+// pollUntil.
+func TestMutationKillSpecTickEnabledReached(t *testing.T) {
+	md, err := NewModel(Bounds{Ps: 1, Ms: 2, Gs: 1, Cap: 2, SchedTick: 1, Netpoll: true, PollBlock: true, Timers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name        string
+		sched, mine uint8 // sched.pollUntil, m1's pollUntil
+		want        bool
+	}{
+		{"nothing pending", 0, 0, false},
+		{"the poller's timeout reached", 1, 0, false},
+		{"the poller's timeout ahead", 2, 0, true},
+		{"an M's pollUntil reached", 0, 1, false},
+		{"an M's pollUntil ahead", 0, 2, true},
+	} {
+		s := md.Init()
+		s.PollUntil, s.M[1].PollUntil = tc.sched, tc.mine
+		if got := s.tickEnabled(); got != tc.want {
+			t.Errorf("%s: tickEnabled = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestMutationKillSpecStringPSeparator kills spec/state.go:531:16 (seed
+// 1129), State.String's loop over the Ps "p < nP" -> "p >= nP", which
+// printed no P at all, and the " |" separator's "p > 0" -> "p <= 0": the P
+// line lists p0 first and separates the next ones with " |", as the
+// counterexamples in the docs and the tests' expectations read them.
+func TestMutationKillSpecStringPSeparator(t *testing.T) {
+	md, err := NewModel(Bounds{Ps: 3, Ms: 3, Gs: 1, Cap: 2, SchedTick: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pLine string
+	for _, l := range strings.Split(md.Init().String(), "\n") {
+		if strings.HasPrefix(l, "P ") {
+			pLine = l
+		}
+	}
+	if !strings.HasPrefix(pLine, "P  p0:") || strings.Count(pLine, " |") != 2 || !strings.Contains(pLine, " | p1:") || !strings.Contains(pLine, " | p2:") {
+		t.Errorf("the P line %q: want \"P  p0:... | p1:... | p2:...\"", pLine)
+	}
+}
