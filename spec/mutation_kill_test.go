@@ -171,16 +171,8 @@ func TestMutationKillMechSpecLockCheckM0(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seen := map[State]bool{}
-	queue := []State{md.Init()}
 	checked, atCheck := 0, 0
-	for len(queue) > 0 && len(seen) < 50000 {
-		s := queue[0]
-		queue = queue[1:]
-		if seen[s] {
-			continue
-		}
-		seen[s] = true
+	n := breadthFirst(md, 50000, func(s State) bool {
 		for m := 0; m < s.NumMs(); m++ {
 			if s.M[m].PC == MExitLockCheck {
 				atCheck++
@@ -192,30 +184,26 @@ func TestMutationKillMechSpecLockCheckM0(t *testing.T) {
 				}
 			}
 		}
-		for _, a := range md.Enabled(s) {
-			next, err := md.Step(s, a)
-			if err != nil {
-				continue
-			}
-			if a.Kind == ActExitSyscallLockCheck {
-				g := s.M[a.M].Inj
-				if lg := s.M[a.M].LockedG; lg != NoG {
-					g = lg
-				}
-				if m := s.lockedm(g); m >= 0 {
-					checked++
-					if next.M[a.M].PC != MLockedWait {
-						t.Fatalf("m%d's lock check with g%d locked to m%d: pc %v, want MLockedWait\n%v", a.M, g, m, next.M[a.M].PC, s)
-					}
-				}
-			}
-			queue = append(queue, next)
+		return true
+	}, func(s State, a Action, next State) {
+		if a.Kind != ActExitSyscallLockCheck {
+			return
 		}
-	}
+		g := s.M[a.M].Inj
+		if lg := s.M[a.M].LockedG; lg != NoG {
+			g = lg
+		}
+		if m := s.lockedm(g); m >= 0 {
+			checked++
+			if next.M[a.M].PC != MLockedWait {
+				t.Fatalf("m%d's lock check with g%d locked to m%d: pc %v, want MLockedWait\n%v", a.M, g, m, next.M[a.M].PC, s)
+			}
+		}
+	})
 	if checked == 0 || atCheck == 0 {
-		t.Fatalf("%d lock checks of a locked G, %d states at the check, in %d states", checked, atCheck, len(seen))
+		t.Fatalf("%d lock checks of a locked G, %d states at the check, in %d states", checked, atCheck, n)
 	}
-	t.Logf("%d lock checks of a locked G, %d states at the check (each passes Check), in %d states", checked, atCheck, len(seen))
+	t.Logf("%d lock checks of a locked G, %d states at the check (each passes Check), in %d states", checked, atCheck, n)
 }
 
 // TestMutationKillSpecDropSpinShape kills spec/check.go's InvMShape
@@ -314,16 +302,8 @@ func TestMutationKillSpecLockedMShape(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seen := map[State]bool{}
-	queue := []State{md.Init()}
 	tried := 0
-	for len(queue) > 0 && tried < 20 {
-		s := queue[0]
-		queue = queue[1:]
-		if seen[s] {
-			continue
-		}
-		seen[s] = true
+	n := breadthFirst(md, 0, func(s State) bool {
 		for m := 0; m < s.NumMs(); m++ {
 			if s.M[m].PC != MLockedWait || s.M[m].Spinning {
 				continue
@@ -335,14 +315,10 @@ func TestMutationKillSpecLockedMShape(t *testing.T) {
 				t.Fatalf("m%d locked to g%d, moved from stoplockedm to the idle list: Check says %v, want InvMShape's locked-M clause\n%v", m, s.M[m].LockedG, err, bad)
 			}
 		}
-		for _, a := range md.Enabled(s) {
-			if next, err := md.Step(s, a); err == nil {
-				queue = append(queue, next)
-			}
-		}
-	}
+		return tried < 20
+	}, nil)
 	if tried == 0 {
-		t.Fatalf("no state with an M in stoplockedm among %d", len(seen))
+		t.Fatalf("no state with an M in stoplockedm among %d", n)
 	}
 }
 
@@ -414,4 +390,33 @@ func TestMutationKillSpecStringPSeparator(t *testing.T) {
 	if !strings.HasPrefix(pLine, "P  p0:") || strings.Count(pLine, " |") != 2 || !strings.Contains(pLine, " | p1:") || !strings.Contains(pLine, " | p2:") {
 		t.Errorf("the P line %q: want \"P  p0:... | p1:... | p2:...\"", pLine)
 	}
+}
+
+// breadthFirst visits md's reachable states breadth-first, at most limit
+// of them (0: no limit), until visit returns false; edge, if not nil, sees
+// every step taken from a visited state. It returns how many it visited.
+func breadthFirst(md Model, limit int, visit func(State) bool, edge func(from State, a Action, to State)) int {
+	seen := map[State]bool{}
+	for queue := []State{md.Init()}; len(queue) > 0 && (limit == 0 || len(seen) < limit); {
+		s := queue[0]
+		queue = queue[1:]
+		if seen[s] {
+			continue
+		}
+		seen[s] = true
+		if !visit(s) {
+			break
+		}
+		for _, a := range md.Enabled(s) {
+			next, err := md.Step(s, a)
+			if err != nil {
+				continue
+			}
+			if edge != nil {
+				edge(s, a, next)
+			}
+			queue = append(queue, next)
+		}
+	}
+	return len(seen)
 }
