@@ -63,3 +63,47 @@ func TestProcResizeMovesTimers(t *testing.T) {
 		t.Fatal("invariant 9 accepts a dead P that still holds a timer")
 	}
 }
+
+// Go 1.26 loses a wakeup when GOMAXPROCS grows under a spinning M that has
+// dropped its P: its no-P recheck walks the allp snapshot it took with the
+// P, shorter than the new allp, while its nmspinning count has made the
+// wakep of whoever queued work on a new P skip. The same bounds without
+// procresize pass. docs/spec.md ("The allp snapshot and a growing
+// GOMAXPROCS") has the trace and its proc.go statements.
+func TestStaleAllpSnapshotLosesAWakeup(t *testing.T) {
+	sequentialUnderRace(t)
+	b := Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Syscalls: true, STW: true, ProcResize: true}
+	r, err := Explore(context.Background(), b, Options{Liveness: true, ThreadLimit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := r.Violation
+	if v == nil || v.Kind != KindWorkConservation {
+		t.Fatalf("%v: want a work-conservation failure, got %v", b, r)
+	}
+	// The stale recheck: an M whose snapshot is shorter than gomaxprocs
+	// rechecks, after a StartTheWorld grew allp.
+	stale, grown := false, false
+	prev := v.Trace.Init
+	for _, st := range v.Trace.Steps {
+		a := st.Action
+		if a.Kind == ActStartTheWorld && st.State.Procs > prev.Procs {
+			grown = true
+		}
+		if grown && a.Kind == ActRecheckMiss && int(prev.M[a.M].SnapPs) < int(prev.Procs) {
+			stale = true
+		}
+		prev = st.State
+	}
+	if !stale {
+		t.Errorf("the lasso has no recheck over a snapshot shorter than a grown allp:\n%v", v.Trace)
+	}
+	b.ProcResize = false
+	r, err = Explore(context.Background(), b, Options{Liveness: true, ThreadLimit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict() != "pass" {
+		t.Errorf("%v: %v", b, r)
+	}
+}

@@ -363,7 +363,13 @@ func (s *State) AppendKey(dst []byte) []byte {
 			b3 = byte(ms.SnapPs) // Inj's nibble: a rechecking M injects nothing
 		}
 		if ms.LockedG != NoG {
-			b2, b3 = byte(ms.NextP), byte(ms.LockedG)|0x10
+			// A locked M running its G keeps OldP (a syscall) and the
+			// goyield flag in Scan's byte; a parked one keeps NextP
+			// there. Neither holds the other.
+			if ms.PC != MRun {
+				b2 = byte(ms.NextP)
+			}
+			b3 = byte(ms.LockedG) | 0x10
 		}
 		if ms.Tainted {
 			b3 |= 0x20
@@ -371,8 +377,12 @@ func (s *State) AppendKey(dst []byte) []byte {
 		if s.poll {
 			// The poller's and the timers' M fields: spare bits (Scan
 			// has at most 4 Ps with timers; Checked and Inherit belong
-			// to different PCs).
-			b2 |= ms.PollUntil << 4
+			// to different PCs). An M running its G has no pollUntil
+			// (normalizePollFields), and its byte holds OldP and the
+			// goyield flag.
+			if ms.PC != MRun {
+				b2 |= ms.PollUntil << 4
+			}
 			if ms.WasSpinning {
 				b3 |= 0x40
 			}
@@ -440,7 +450,7 @@ func decodeKey(proto *State, key []byte) State {
 		ms.CurG = GID(c >> 4)
 		scan, inj := next(), next()
 		ms.Tainted = inj&0x20 != 0
-		if s.poll {
+		if s.poll && ms.PC != MRun {
 			ms.PollUntil, scan = scan>>4, scan&15
 			ms.WasSpinning = inj&0x40 != 0
 			if inj&0x80 != 0 {

@@ -126,3 +126,19 @@ func TestPollBoundsValidate(t *testing.T) {
 		}
 	}
 }
+
+// Every mechanism at once: random walks keep every invariant and every
+// key decodes to its state. Each mechanism's own tests turn on a few of
+// them; this one is where their fields share the key's spare bits (a
+// goyield-next M running its G beside the poller's pollUntil once decoded
+// as pollUntil 8).
+func TestEveryMechanismWalk(t *testing.T) {
+	b := Bounds{Ps: 3, Ms: 4, Gs: 4, Cap: 2, Spawn: 2, SchedTick: 2, Syscalls: true, Netpoll: true, InjectList: true,
+		SyscallBlock: true, LockOSThread: true, Goyield: true, STW: true, ProcResize: true, PollBlock: true, Timers: 2}
+	kinds := walkKinds(t, b, 200000)
+	for _, k := range []ActionKind{ActReadyHandoff, ActNetpollBlock, ActStopLockedM, ActInjectGList} {
+		if kinds[k] == 0 {
+			t.Errorf("%v never taken", k)
+		}
+	}
+}

@@ -1271,16 +1271,20 @@ ProgramDeadlock == ~NetpollOn /\ LiveGs # {} /\ \A g \in LiveGs : st.G[g] = "wai
 \* No M is idle, so every startm is cut, and the spec has a step enabled:
 \* every M but an idle one, one parked in stoplockedm or one blocked in
 \* netpoll has one (one group per pc), and so has netpoll while a G waits
-\* on the network, and the clock while it can tick. Where no step is left the
-\* cause is the thread limit. (Where a step is left the stutter changes
-\* nothing: [Next]_st allows it anyway.) Only a parked locked M makes this
-\* reachable on the bounds the cfgs use: with NM = 2, one M parked and the
-\* other needing a third.
+\* on the network, and the clock while it can tick, and so have sysmon with
+\* a retaken P to hand off and the stopper with its wakep, either of which
+\* may start an M. Where no step is left the cause is the thread limit.
+\* (Where a step is left the stutter changes nothing: [Next]_st allows it
+\* anyway.) Only a parked locked M makes this reachable on the bounds the
+\* cfgs use: with NM = 2, one M parked and the other needing a third, or
+\* both parked while sysmon hands off a P it retook (GMP_mechanisms).
 ThreadExhausted ==
     /\ IdleMs(st) = {}
     /\ \/ \E m \in Ms : st.M[m].pc \notin {"lockedwait", "netpoll"}
        \/ NetpollOn /\ \E g \in Gs : NetWaiting(st, g)
        \/ TickEnabled
+       \/ st.RetakeP # NoP
+       \/ st.STWPhase = "wakep"
 Terminated == (AllExited \/ ProgramDeadlock \/ ThreadExhausted) /\ UNCHANGED st
 
 -----------------------------------------------------------------------------
