@@ -501,6 +501,8 @@ func (d *Driver) apply(a spec.Action, slots *[spec.MaxGs + 1]*G) (*G, error) {
 		return nil, d.StopTheWorld()
 	case spec.ActStartTheWorld:
 		return nil, d.StartTheWorld(int(a.P))
+	case spec.ActProcResizeGrow:
+		return nil, d.ProcResizeGrow(int(a.P))
 	case spec.ActStartTheWorldWakep:
 		return nil, d.StartTheWorldWakep()
 	case spec.ActTimerSleep:
@@ -520,9 +522,22 @@ func (d *Driver) apply(a spec.Action, slots *[spec.MaxGs + 1]*G) (*G, error) {
 // findRunnable's top, in stealWork or in the drop section); a running G
 // must first be preempted (Preempt), or leave its P otherwise. It fails if
 // a stop is already under way.
+//
+// Following go1.4 (spec.Go14), a stop may also start once the world is
+// stopped and before its restart: the first stopper released worldsema as
+// soon as it had decided to restart, and this one takes it
+// (golang/go#10618). Its lock section then finds every P stopped already
+// and counts them all in stopwait, which no P will bring down.
 func (d *Driver) StopTheWorld() error {
 	if d.s.world.gcwaiting.Load() {
-		return fmt.Errorf("driver: the world is already stopping")
+		d.s.glob.Lock()
+		left := d.s.world.stopwait
+		d.s.glob.Unlock()
+		if d.s.cfg.Go != spec.Go14 || left != 0 {
+			return fmt.Errorf("driver: the world is already stopping")
+		}
+		d.s.stopTheWorldSection() // worldsema passes from the first stopper to this one
+		return nil
 	}
 	d.s.world.sema.Lock()
 	d.s.stopTheWorldSection()
@@ -549,6 +564,35 @@ func (d *Driver) StartTheWorld(procs int) error {
 		return fmt.Errorf("driver: %d Ps not stopped yet", left)
 	}
 	s.startTheWorldSection(int32(procs))
+	return nil
+}
+
+// ProcResizeGrow plays go1.10dev's first half of a procresize that grows
+// gomaxprocs to procs, one more (spec.ActProcResizeGrow): allp is one slot
+// longer, and that slot stays nil until StartTheWorld(procs) makes the P.
+// An M rechecking the live allp meanwhile dereferences it
+// (golang/go#23098). It fails in any other release, or unless every P has
+// stopped.
+func (d *Driver) ProcResizeGrow(procs int) error {
+	s := d.s
+	if s.cfg.Go != spec.Go110dev {
+		return fmt.Errorf("driver: ProcResizeGrow is go1.10dev's, not %v's", s.cfg.Go)
+	}
+	s.glob.Lock()
+	left := s.world.stopwait
+	s.glob.Unlock()
+	ps := s.ps()
+	switch {
+	case !s.world.gcwaiting.Load() || left != 0:
+		return fmt.Errorf("driver: ProcResizeGrow with the world not stopped")
+	case procs != int(ps.n)+1 || s.world.grown.Load() != nil:
+		return fmt.Errorf("driver: ProcResizeGrow to %d Ps from %d", procs, ps.n)
+	}
+	grown := append(append([]*P(nil), ps.allp...), nil)
+	s.world.grown.Store(&grown)
+	if s.trace != nil {
+		s.trace(Event{Kind: EvAction, Action: spec.ActProcResizeGrow, M: -1, P: -1, Victim: -1, N: int32(procs)})
+	}
 	return nil
 }
 
@@ -622,6 +666,7 @@ type MSnapshot struct {
 	Victim   int  // pc MStealNext: the number plus one of the P whose ring runqgrab read empty (as spec.MState.Victim)
 	OldP     int  // m.oldp's number plus one while the M's G is in a syscall without its P (0 otherwise; as spec.MState.OldP)
 	SnapPs   int  // in the no-P recheck (pc MDropSpin to MRecheckP): how many Ps its allp snapshot has
+	Tainted  bool // cloned from the thread a locked G exited on (go1.11; spec.MState.Tainted)
 	// findRunnable's locals of the poller and timers: wasSpinning, the
 	// earliest timer seen (pollUntil, 0: none), checkTimers done at this
 	// top (m.checked), and the inheritTime of the G a spinning M holds
@@ -652,12 +697,18 @@ func (s *Sched) Snapshot() Snapshot {
 	s.glob.Lock()
 	for _, m := range s.allm {
 		ms := MSnapshot{PC: m.pc, P: int(pidOf(m.p.Load())), CurG: m.curg.Load(), Spinning: m.spinning, Inj: m.inj.Slice(),
-			LockedG: m.lockedg, NextP: int(pidOf(m.nextp)) + 1,
+			LockedG: m.lockedg, NextP: int(pidOf(m.nextp)) + 1, Tainted: m.tainted,
 			WasSpinning: m.wasSpinning, PollUntil: m.pollUntil, Checked: m.checked, Inherit: m.inherit}
 		if g := ms.CurG; m.pc == spec.MRun && ms.P < 0 && g != nil && g.Status()&^gscan == Gsyscall && m.oldp != nil {
 			ms.OldP = int(m.oldp.id) + 1
 		}
-		if m.pc.Rechecking() && m.snap != nil {
+		if m.lockCheck != nil {
+			ms.Inj = []*G{m.lockCheck} // as the spec keeps it, in Inj
+		}
+		switch {
+		case s.cfg.Go == spec.Go110dev: // the live allp, as the walk read it
+			ms.SnapPs = len(m.walk)
+		case m.pc.Rechecking() && m.snap != nil:
 			ms.SnapPs = len(m.snap.allp)
 		}
 		switch m.pc {

@@ -132,7 +132,7 @@ func (e Event) SpecAction(gid func(goid uint64) spec.GID) spec.Action {
 		a.P = int8(e.Victim)
 	case spec.ActPreempt, spec.ActRetake, spec.ActRetakeHandoff:
 		a.M, a.P = spec.NoP, int8(e.P)
-	case spec.ActStartTheWorld:
+	case spec.ActStartTheWorld, spec.ActProcResizeGrow:
 		a.P = int8(e.N)
 	case spec.ActStealTimers:
 		a.P = int8(e.Victim)

@@ -215,15 +215,24 @@ func (s *Sched) parkLockedLocked(m *M) stepResult {
 }
 
 // mexit ends m, whose locked G has just exited: its P is handed off and
-// its slot is marked free for newm.
+// its slot is marked free for newm. A newm inside that handoffp, with no
+// M idle and the thread limit reached, takes m's slot: its thread replaces
+// the exiting one, as the spec's newm slot does; in Go 1.10 and 1.11 it
+// was cloned from it (exiting, newm).
 func (s *Sched) mexit(m *M) {
 	pp := releasep(m)
 	pp.status.Store(uint32(spec.PIdle))
+	s.glob.Lock()
+	s.exiting = m
+	s.glob.Unlock()
 	s.handoffp(pp)
 	s.glob.Lock()
-	m.dead = true
-	m.pc = spec.MIdle
-	s.nmdead++
+	s.exiting = nil
+	if s.allm[m.id] == m { // else a new M has its slot already
+		m.dead = true
+		m.pc = spec.MIdle
+		s.nmdead++
+	}
 	s.checkdead()
 	s.glob.Unlock()
 }

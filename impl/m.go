@@ -26,6 +26,10 @@ type M struct {
 	victim   *P        // pc MStealNext: the P whose ring runqgrab read empty; its runnext is next
 	rpos     int       // pc MRecheckRunqs: the next P checkRunqsNoP looks at
 	snap     *procSet  // the Ps as they were when the M released its P (allpSnapshot), for the no-P recheck
+	walk     []*P      // go1.10dev: the live allp as the no-P recheck's first step read it (recheckLiveAllpStep)
+	// lockCheck is go1.17dev's G that exitsyscall put on sched.runq, whose
+	// lockedm an unlocked M reads in its next step (pc MExitLockCheck).
+	lockCheck *G
 	// pollUntil is the earliest timer the M saw in findRunnable (0:
 	// none): with no work found it sleeps in the poller until then
 	// instead of parking. wasSpinning says it released its P spinning
@@ -48,7 +52,10 @@ type M struct {
 	nextp      *P
 	lockedWait bool // parked in stoplockedm until startlockedm; under sched.lock
 	dead       bool // ended by mexit (its locked G exited); under sched.lock
-	kill       bool // Shutdown: exit instead of scheduling
+	// tainted: cloned from the thread a locked G exited on, by go1.11's
+	// newm inside that G's mexit (spec.MState.Tainted).
+	tainted bool
+	kill    bool // Shutdown: exit instead of scheduling
 
 	park chan struct{} // stopm sleeps here (m.park note)
 	back chan struct{} // the running G yields control back here
@@ -115,7 +122,7 @@ func (s *Sched) startm(pp *P, spinning, lockHeld bool) {
 		}
 		return
 	}
-	if spinning && !s.strandsQueues() && !pp.runq.Empty() {
+	if spinning && !s.strandsQueues() && !s.runqempty(pp) {
 		panic("startm: p has runnable gs")
 	}
 	m := s.mget()
@@ -149,7 +156,8 @@ func (s *Sched) startm(pp *P, spinning, lockHeld bool) {
 }
 
 // newm allocates the next M: in the lowest slot that an M ended by mexit
-// left free (the new M takes its number), else a new slot. sched.lock
+// left free (the new M takes its number), else a new slot, else, at the
+// thread limit inside a mexit, the slot of the M it is ending. sched.lock
 // held. startm launches its goroutine once the M has its P.
 func (s *Sched) newm() *M {
 	slot := len(s.allm)
@@ -162,7 +170,10 @@ func (s *Sched) newm() *M {
 		}
 	}
 	if slot == len(s.allm) && len(s.allm) >= s.cfg.MaxMs {
-		panic(fmt.Sprintf("runtime: program exceeds %d-thread limit", s.cfg.MaxMs))
+		if s.exiting == nil {
+			panic(fmt.Sprintf("runtime: program exceeds %d-thread limit", s.cfg.MaxMs))
+		}
+		slot = int(s.exiting.id) // its thread is ending: the new one replaces it
 	}
 	m := &M{
 		id:   int32(slot),
@@ -172,8 +183,15 @@ func (s *Sched) newm() *M {
 		rng:  s.cfg.Seed*0x9e3779b97f4a7c15 + uint64(slot)*0xbf58476d1ce4e5b9 + 1,
 	}
 	if slot < len(s.allm) {
+		if s.allm[slot] == s.exiting {
+			// Go 1.10 and 1.11 cleared the exiting M's lock mark before
+			// mexit, so newm cloned its thread instead of asking the
+			// template thread (golang/go#28979).
+			m.tainted = s.cfg.Go == spec.Go111
+		} else {
+			s.nmdead--
+		}
 		s.allm[slot] = m
-		s.nmdead--
 		return m
 	}
 	s.allm = append(s.allm, m)
@@ -271,6 +289,17 @@ func (s *Sched) becomeSpinning(m *M) {
 	s.emit(Event{Kind: EvSpinning, M: m.id, P: pidOf(m.p.Load()), On: true})
 }
 
+// runqempty is the runtime's runqempty as the release has it: from Go 1.5
+// on it counts runnext; the Go 1.5 development tree (spec.Go15dev) looked
+// at the ring alone, so a P whose only G sat in runnext had no local work
+// for handoffp and startm (golang/go#10573).
+func (s *Sched) runqempty(pp *P) bool {
+	if s.cfg.Go == spec.Go15dev {
+		return pp.runq.ringEmpty()
+	}
+	return pp.runq.Empty()
+}
+
 // handoffp finds a home for a P whose M cannot use it (retaken from a
 // syscall): an M right away if there is work for it (its own queue or the
 // global one), a spinning M if nobody else is spinning or idle to pick up
@@ -278,7 +307,7 @@ func (s *Sched) becomeSpinning(m *M) {
 // whenever findRunnable would find a G on pp, handoffp starts an M.
 func (s *Sched) handoffp(pp *P) {
 	s.counters.Handoffs.Add(1)
-	local := !pp.runq.Empty() && !s.bugOn(spec.BugRetakeIgnoresLocal)
+	local := !s.runqempty(pp) && !s.bugOn(spec.BugRetakeIgnoresLocal)
 	if local || s.globNonEmpty() {
 		s.emit(Event{Kind: EvHandoff, P: pp.id, On: true})
 		s.startm(pp, false, false)

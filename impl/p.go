@@ -56,9 +56,10 @@ func (p pMask) lowest() int {
 
 // pidleput puts pp on the idle list. sched.lock held. An idle P must have an
 // empty run queue: a G left there would wait until some M happened to
-// acquire this P.
+// acquire this P. (Empty as the release's runqempty says: go1.5dev's missed
+// a G in runnext, and so let such a P go idle, golang/go#10573.)
 func (s *Sched) pidleput(pp *P) {
-	if !pp.runq.Empty() {
+	if !s.runqempty(pp) {
 		panic("pidleput: P has non-empty run queue")
 	}
 	if s.world.gcwaiting.Load() {

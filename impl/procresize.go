@@ -99,3 +99,14 @@ func (s *Sched) queuedLocked(ps *procSet) int {
 	}
 	return n
 }
+
+// liveAllp is allp as the Go 1.10 development tree's no-P recheck read it:
+// during a go1.10dev procresize that grows it (Driver.ProcResizeGrow),
+// one slot longer than gomaxprocs, the new slot nil until the restart makes
+// its P; else the current Ps.
+func (s *Sched) liveAllp() []*P {
+	if g := s.world.grown.Load(); g != nil {
+		return *g
+	}
+	return s.ps().allp
+}

@@ -417,6 +417,11 @@ func (q *Runq) Empty() bool {
 	}
 }
 
+// ringEmpty reports whether the ring is empty, runnext aside: runqempty
+// as the Go 1.5 development tree had it before runnext counted
+// (spec.Go15dev, golang/go#10573). Only go1.5dev's handoffp calls it.
+func (q *Runq) ringEmpty() bool { return q.loadHead() == q.loadTail() }
+
 // Len is the number of Gs in the ring plus runnext, read without
 // synchronising with the owner or thieves: a snapshot for tracing
 // (schedtrace's per-P counts), not a basis for decisions.

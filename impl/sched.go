@@ -58,7 +58,9 @@ type Config struct {
 	// with a P), spec.Go121 (nor in goschedImpl, and no global recheck
 	// without a P), spec.Go119 (no needspinning either) or spec.Go115
 	// (with timers: wakeNetPoller wakes nobody when nobody polls, and no
-	// checkTimersNoP; golang/go#38860); see docs/versions.md.
+	// checkTimersNoP; golang/go#38860); see docs/versions.md. Or one of
+	// HistoryReleases, each one change of Go's history, which the bug
+	// catalog replays its counterexamples on (docs/bugs.md).
 	Go spec.GoVersion
 	// bug is a seeded scheduler bug (SetBug), for the checks' self-tests.
 	// It exists only under -tags gmpcheck_hooks: the default build's
@@ -117,8 +119,11 @@ type Sched struct {
 	// both as idle, and the next new M takes a dead slot (newm).
 	nmidlelocked int32
 	nmdead       int32
-	mcount       atomic.Int32 // len(allm), readable without the lock
-	sysmonOn     atomic.Bool  // sysmon is in deep sleep waiting for sysmonWake
+	// exiting is the M whose mexit is handing its P off: a newm there
+	// takes its slot.
+	exiting  *M
+	mcount   atomic.Int32 // len(allm), readable without the lock
+	sysmonOn atomic.Bool  // sysmon is in deep sleep waiting for sysmonWake
 
 	poll netpoller // the network poller's stand-in (netpoll.go)
 
@@ -210,7 +215,7 @@ func New(cfg Config) (*Sched, error) {
 		cfg.ForcePreempt = forcePreemptNS
 	}
 	switch cfg.Go {
-	case spec.Go126, spec.Go119, spec.Go121, spec.Go122, spec.Go115:
+	case spec.Go126, spec.Go119, spec.Go121, spec.Go122, spec.Go115, spec.Go15dev, spec.Go117dev, spec.Go111, spec.Go14, spec.Go110dev:
 	default:
 		return nil, fmt.Errorf("impl: unknown Go version %v", cfg.Go)
 	}

@@ -78,6 +78,8 @@ func (s *Sched) schedStep(m *M) stepResult {
 		return s.netpollLockStep(m)
 	case spec.MSyscallNoP:
 		return s.exitsyscallNoPLocked(m)
+	case spec.MExitLockCheck:
+		return s.exitLockCheckStep(m)
 	}
 	panic(fmt.Sprintf("schedule: m%d in state %v", m.id, m.pc))
 }
@@ -303,7 +305,15 @@ func (s *Sched) recheckStep(m *M) stepResult {
 // recheckRunqsStep is checkRunqsNoP, one P per step in allp order: a P that
 // is not idle and has local work sends the M on to pidlegetSpinning
 // (recheckPStep); any other P is passed over.
+//
+// The Go 1.10 development tree (spec.Go110dev) walked the live allp, with
+// no snapshot and no idle mask: a procresize growing allp while the M
+// walks it (ProcResizeGrow) leaves a slot nil until it makes the P, and
+// the walk dereferences it (golang/go#23098).
 func (s *Sched) recheckRunqsStep(m *M) stepResult {
+	if s.cfg.Go == spec.Go110dev {
+		return s.recheckLiveAllpStep(m)
+	}
 	i := m.rpos
 	ps := m.snap
 	p2 := ps.allp[i]
@@ -325,11 +335,42 @@ func (s *Sched) recheckRunqsStep(m *M) stepResult {
 	return stepAgain
 }
 
+// recheckLiveAllpStep is go1.10dev's recheckRunqsStep: one P per step of
+// the live allp as the walk read it at its first step (a range over allp
+// reads the slice header once), without a lock; a slot procresize has
+// grown allp by and not filled yet (liveAllp) is dereferenced, nil, as the
+// runtime did.
+func (s *Sched) recheckLiveAllpStep(m *M) stepResult {
+	if m.walk == nil {
+		m.walk = s.liveAllp()
+	}
+	i := m.rpos
+	p2 := m.walk[i]
+	found := !p2.runq.Empty() // an idle P's queue is empty: no mask in 1.10
+	ev := Event{Kind: EvAction, M: m.id, P: -1, Victim: p2.id}
+	if found {
+		m.pc, m.rpos = spec.MRecheckP, 0 // the walk is kept to the next step, as the spec keeps SnapPs
+		ev.Action = spec.ActRecheckFound
+		s.emit(ev)
+		return stepAgain
+	}
+	m.rpos++
+	m.pc = spec.MRecheckRunqs
+	if m.rpos >= len(m.walk) {
+		m.rpos, m.walk = 0, nil
+		s.findRunnableTail(m)
+	}
+	ev.Action = spec.ActRecheckMiss
+	s.emit(ev)
+	return stepAgain
+}
+
 // recheckPStep is checkRunqsNoP's sched.lock section after it saw work on
 // a P: pidlegetSpinning gets the M an idle P (it comes back spinning to
 // steal that work, which may be gone by now) or sets needspinning and ends
 // the recheck.
 func (s *Sched) recheckPStep(m *M) stepResult {
+	m.walk = nil
 	s.glob.Lock()
 	pp := s.pidlegetSpinning()
 	s.glob.Unlock()

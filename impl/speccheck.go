@@ -38,17 +38,23 @@ type specRun struct {
 	slots  [spec.MaxGs + 1]*G // spec GID → impl G
 	gid    map[*G]spec.GID
 	trace  []string
+	picked spec.Action // the action step chose last
 	// orderOK[p]: before the action, the impl would run P p's due timers
 	// in the spec's order (timerOrders).
 	orderOK []bool
 }
 
 func newSpecRun(b spec.Bounds, implGo spec.GoVersion, implBug spec.Bug, seed uint64) (*specRun, error) {
+	return newSpecRunCfg(b, Config{Procs: b.Ps, QueueCapacity: b.Cap, SchedTickPeriod: b.SchedTick, Seed: seed, Go: implGo}, implBug)
+}
+
+// newSpecRunCfg is newSpecRun with the impl's Config given (its Procs,
+// QueueCapacity and SchedTickPeriod b's).
+func newSpecRunCfg(b spec.Bounds, cfg Config, implBug spec.Bug) (*specRun, error) {
 	md, err := spec.NewModel(b)
 	if err != nil {
 		return nil, err
 	}
-	cfg := Config{Procs: b.Ps, QueueCapacity: b.Cap, SchedTickPeriod: b.SchedTick, Seed: seed, Go: implGo}
 	if ib, ok := PollImplBug(implBug); ok {
 		// The poller's and timers' seeded bugs are the impl's own
 		// mechanism bugs of the same names.
@@ -89,14 +95,27 @@ const (
 	// times, the spec's ages stop at "due" and compare equal, so the
 	// impl may netpollBreak where the spec stops.
 	gapDuePollUntils = "due-pollUntils"
+	// go1.17dev: the G an M keeps for its lock check after putting it on
+	// sched.runq ran, exited and its slot was reused before the check:
+	// the spec names Gs by slot, the impl by the G it holds.
+	gapLockCheckG = "lockcheck-g-reused"
 )
 
 // step takes one action chosen by c. It returns errPruned when the spec's M
 // bound stops the run (the impl would create another M).
 func (r *specRun) step(c Chooser) error {
+	a, err := r.pick(c)
+	if err != nil {
+		return err
+	}
+	return r.apply(a)
+}
+
+// pick chooses step's action (errPruned if none is enabled).
+func (r *specRun) pick(c Chooser) (spec.Action, error) {
 	en := r.md.Enabled(r.st)
 	if len(en) == 0 {
-		return errPruned
+		return spec.Action{}, errPruned
 	}
 	a := en[c.Intn(len(en), "action")]
 	park := a.Kind == spec.ActPark && !r.md.Bounds().Netpoll
@@ -106,7 +125,8 @@ func (r *specRun) step(c Chooser) error {
 		// comes back, and two parked Gs are what injectglist needs.
 		a = en[c.Intn(len(en), "action2")]
 	}
-	return r.apply(a)
+	r.picked = a
+	return a, nil
 }
 
 // apply takes the enabled spec action a on the impl (it says which M
@@ -343,7 +363,7 @@ func (r *specRun) implState() (spec.State, error) {
 				return got, fmt.Errorf("m%d scan %#x beyond the spec's Ps", m, x.Scan)
 			}
 			ms = spec.MState{PC: x.PC, P: int8(x.P), Spinning: x.Spinning, Scan: uint8(x.Scan), NextP: int8(x.NextP), Victim: int8(x.Victim), OldP: int8(x.OldP),
-				Yield: r.d.yieldingM(m)}
+				Yield: r.d.yieldingM(m), Tainted: x.Tainted}
 			if r.md.Bounds().ProcResize {
 				// The spec keeps the allp snapshot's size only where
 				// procresize can make it differ from every P slot.
@@ -368,6 +388,9 @@ func (r *specRun) implState() (spec.State, error) {
 			case 0:
 			case 1:
 				if ms.Inj, err = id(x.Inj[0]); err != nil {
+					if x.PC == spec.MExitLockCheck {
+						return got, errGap{gapLockCheckG}
+					}
 					return got, err
 				}
 			default:
@@ -451,6 +474,10 @@ func normalizePollFields(ms *spec.MState) {
 
 func (r *specRun) compare() error {
 	got, err := r.implState()
+	var gap errGap
+	if errors.As(err, &gap) {
+		return gap
+	}
 	if err != nil {
 		return r.fail("%v", err)
 	}

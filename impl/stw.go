@@ -53,6 +53,10 @@ type worldState struct {
 	// stopped says the world is stopped (between a StopTheWorld that
 	// returned nil and its StartTheWorld).
 	stopped atomic.Bool
+	// grown is go1.10dev's allp between procresize growing it and making
+	// the new P (Driver.ProcResizeGrow): one nil slot longer than
+	// gomaxprocs. nil otherwise.
+	grown atomic.Pointer[[]*P]
 }
 
 // Errors of the stop-the-world API.
@@ -353,6 +357,12 @@ func (s *Sched) startTheWorldSection(newprocs int32) {
 	}
 	if newprocs != 0 && newprocs != s.ps().n {
 		s.procresize(newprocs)
+	}
+	if g := s.world.grown.Load(); g != nil {
+		// go1.10dev's procresize fills the slot it grew allp by in the
+		// same array, which a recheck walking it may be reading.
+		copy(*g, s.ps().allp)
+		s.world.grown.Store(nil)
 	}
 	s.world.gcwaiting.Store(false)
 	allp := s.ps().allp

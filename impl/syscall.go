@@ -135,6 +135,18 @@ func (s *Sched) exitsyscallNoPLocked(m *M) stepResult {
 	s.glob.put(g)
 	s.emitAction(spec.ActExitSyscallGlobrunq, m, -1, g)
 	s.emit(Event{Kind: EvGlobPut, M: m.id, P: -1, G: g.goid})
+	if s.cfg.Go == spec.Go117dev {
+		// The G is published, for any M with a P to take and run;
+		// whether it is locked is read in the M's next step, after the
+		// unlock (exitLockCheckStep). An unlocked M keeps the G to read
+		// (the spec keeps it in MState.Inj).
+		if m.lockedg == nil {
+			m.lockCheck = g
+		}
+		m.pc = spec.MExitLockCheck
+		s.glob.Unlock()
+		return stepAgain
+	}
 	r := stepAgain
 	m.pc = spec.MStop
 	if m.lockedg != nil {
@@ -146,6 +158,31 @@ func (s *Sched) exitsyscallNoPLocked(m *M) stepResult {
 	}
 	s.glob.Unlock()
 	return r
+}
+
+// exitLockCheckStep is the Go 1.17 development tree's end of
+// exitsyscall's slow path (spec.Go117dev): having put its G on sched.runq
+// and released the lock, the M reads whether the G is locked. If it is,
+// to this M or by now, run elsewhere, to another, the M parks in
+// stoplockedm, which throws when the M has no locked G of its own: the
+// builders' "stoplockedm: inconsistent locking" (golang/go#46524). Else
+// the M goes on to stopm.
+func (s *Sched) exitLockCheckStep(m *M) stepResult {
+	g := m.lockedg
+	if g == nil {
+		g, m.lockCheck = m.lockCheck, nil
+	}
+	s.emitAction(spec.ActExitSyscallLockCheck, m, -1, nil)
+	s.glob.Lock()
+	defer s.glob.Unlock()
+	if g.x.lockedm.Load() == nil {
+		m.pc = spec.MStop
+		return stepAgain
+	}
+	if m.lockedg == nil || m.lockedg.x.lockedm.Load() != m {
+		panic("stoplockedm: inconsistent locking")
+	}
+	return s.parkLockedLocked(m)
 }
 
 // retakeSyscallOK is sysmon's rule for taking the P of an M blocked in a

@@ -466,7 +466,7 @@ func (md *Model) appendRecheckRunqs(dst []Action, s *State, mi int8) []Action {
 	if md.noRecheckRunqs {
 		return append(dst, Action{Kind: ActStopM, M: mi, P: NoP})
 	}
-	for p := 0; p < ms.snapPs(s); p++ {
+	for p := 0; p < md.walkLen(s, ms); p++ {
 		if ms.Scan&(1<<p) != 0 {
 			continue
 		}
@@ -522,6 +522,22 @@ func (ms *MState) snapPs(s *State) int {
 		return int(ms.SnapPs)
 	}
 	return int(s.nP)
+}
+
+// walkLen is how many Ps ms's no-P recheck walks: its allp snapshot's
+// (SnapPs), or every P slot. go1.10dev walks the live allp instead, whose
+// length the walk reads at its first step, as range reads a slice header
+// once: gomaxprocs, or one more while procresize has grown allp and not
+// yet made the new P (STWGrown); later steps keep it in SnapPs.
+func (md *Model) walkLen(s *State, ms *MState) int {
+	if ms.SnapPs == 0 && md.b.liveAllp() && md.b.ProcResize {
+		n := int(s.Procs)
+		if s.STW == STWGrown {
+			n++
+		}
+		return n
+	}
+	return ms.snapPs(s)
 }
 
 // holder is the M holding P p, or -1.
@@ -840,6 +856,9 @@ func (md *Model) step1(s *State, ms *MState, a Action) (info stepInfo, err error
 		md.noIdleP(s)
 		ms.PC = MRecheckRunqs
 	case ActRecheckFound:
+		if md.b.liveAllp() && md.b.ProcResize {
+			ms.SnapPs = int8(md.walkLen(s, ms)) // as RecheckMiss: read at the walk's first step
+		}
 		ms.PC, ms.Scan = MRecheckP, 0
 	case ActRecheckRunqs:
 		ms.SnapPs = 0
@@ -851,6 +870,7 @@ func (md *Model) step1(s *State, ms *MState, a Action) (info stepInfo, err error
 		md.noIdleP(s)
 		md.findRunnableTail(ms, true)
 	case ActRecheckMiss:
+		n := md.walkLen(s, ms)
 		if md.b.liveAllp() && s.STW == STWGrown && a.P == s.Procs {
 			// go1.10dev: the live allp's new slot, not made yet: the
 			// runtime dereferences nil here (invariant 9).
@@ -858,7 +878,10 @@ func (md *Model) step1(s *State, ms *MState, a Action) (info stepInfo, err error
 		}
 		ms.Scan |= 1 << a.P
 		ms.PC = MRecheckRunqs
-		if ms.Scan == 1<<ms.snapPs(s)-1 {
+		if md.b.liveAllp() && md.b.ProcResize {
+			ms.SnapPs = int8(n) // the length the walk read at its first step
+		}
+		if ms.Scan == 1<<n-1 {
 			ms.Scan, ms.SnapPs = 0, 0
 			md.findRunnableTail(ms, true)
 		}

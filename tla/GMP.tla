@@ -881,15 +881,23 @@ RecheckGlobalNoP(m) ==
 
 \* checkRunqsNoP, one P per step (from "recheck" when sched.runq is empty).
 AtRecheckRunqs(m) == PC(m) = "recheckrunqs" \/ (PC(m) = "recheck" /\ (st.Runq = <<>> \/ ~RecheckGlobalOn))
-\* The Ps the recheck walks: the M's allp snapshot, or every P slot.
-SnapSet(m) == IF st.M[m].snapps # 0 THEN 0..st.M[m].snapps - 1 ELSE Ps
+\* The Ps the recheck walks: the M's allp snapshot, or every P slot. In
+\* go1.10dev the live allp, whose length the walk reads at its first step
+\* (gomaxprocs, one more while procresize has grown allp but not made the
+\* P) and keeps in snapps (spec: walkLen).
+WalkLen(m) ==
+    IF st.M[m].snapps # 0 THEN st.M[m].snapps
+    ELSE IF LiveAllp /\ ProcResize THEN st.Procs + (IF st.STWPhase = "grown" THEN 1 ELSE 0)
+    ELSE NP
+SnapSet(m) == 0..WalkLen(m) - 1
 RecheckAt(m, p) == AtRecheckRunqs(m) /\ p \in SnapSet(m) /\ p \notin st.M[m].scan
 
 \* checkRunqsNoP sees work on p (runqempty false); its sched.lock section
 \* is the next step (pc "recheckp").
 RecheckFound(m, p) ==
     /\ RecheckAt(m, p) /\ RecheckWork(st, p)
-    /\ st' = Post(m, [st EXCEPT !.M[m].pc = "recheckp", !.M[m].scan = {}])
+    /\ st' = Post(m, [st EXCEPT !.M[m].pc = "recheckp", !.M[m].scan = {},
+                                !.M[m].snapps = IF LiveAllp /\ ProcResize THEN WalkLen(m) ELSE @])
 
 \* sched.lock: pidlegetSpinning got a P; the M spins on it (goto top).
 RecheckRunqs(m) ==
@@ -911,7 +919,8 @@ RecheckMiss(m, p) ==
            s1 == IF LiveAllp /\ st.STWPhase = "grown" /\ p = st.Procs
                    THEN [st EXCEPT !.NilRead = TRUE] ELSE st
        IN st' = Post(m, IF sc = SnapSet(m) THEN FindRunnableTail([s1 EXCEPT !.M[m].scan = {}, !.M[m].snapps = 0], m, TRUE)
-                        ELSE [s1 EXCEPT !.M[m].pc = "recheckrunqs", !.M[m].scan = sc])
+                        ELSE [s1 EXCEPT !.M[m].pc = "recheckrunqs", !.M[m].scan = sc,
+                                        !.M[m].snapps = IF LiveAllp /\ ProcResize THEN WalkLen(m) ELSE @])
 
 \* stopm: mput under sched.lock; with the poller also from the poll
 \* decision when the M neither blocks in netpoll nor breaks it.

@@ -66,6 +66,11 @@ type Variant struct {
 	// tla-checker. tla/'s tests check the variant's cfg with tla-checker
 	// in the long tier.
 	LargeTLA bool
+	// Throw is the runtime's throw that reported the bug, where the
+	// reference scheduler throws it too, at the step where the spec's
+	// state breaks the invariant: the impl technique then takes the
+	// throw, at the trace's last step, as the reproduction.
+	Throw string
 	// TLCOptimizing marks a cfg, or a go1.26 twin, of forty thousand states
 	// or more, on which TLC's optimizing compiler pays for its start: the
 	// tla technique runs TLC without tlacheck.TLCOptions.QuickStart.
@@ -212,6 +217,7 @@ func Catalog() []Entry {
 			Property: "invariant 3 (a spinning M's P has an empty local queue, runnext included)",
 			Variant: &Variant{
 				LargeTLA: true, TLACfg: "GMP_hist_10573", Go: spec.Go15dev, Explore: spec.Bounds{Ps: 1, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Syscalls: true}, Kind: spec.KindInvariant,
+				Driver: spec.Bounds{Ps: 1, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Syscalls: true},
 			},
 		},
 		{
@@ -231,6 +237,7 @@ func Catalog() []Entry {
 			Variant: &Variant{
 				TLACfg: "GMP_hist_10618", Go: spec.Go14, Kind: spec.KindInvariant,
 				Explore: spec.Bounds{Ps: 1, Ms: 1, Gs: 1, Cap: 2, SchedTick: 2, Syscalls: true, STW: true, ProcResize: true},
+				Driver:  spec.Bounds{Ps: 1, Ms: 1, Gs: 1, Cap: 2, SchedTick: 2, Syscalls: true, STW: true, ProcResize: true},
 			},
 		},
 		{
@@ -281,6 +288,8 @@ func Catalog() []Entry {
 			Variant: &Variant{
 				LargeTLA: true, TLACfg: "GMP_hist_23098", Go: spec.Go110dev, Kind: spec.KindInvariant,
 				Explore: spec.Bounds{Ps: 2, Ms: 2, Gs: 1, Cap: 2, SchedTick: 1, STW: true, ProcResize: true},
+				Driver:  spec.Bounds{Ps: 2, Ms: 2, Gs: 1, Cap: 2, SchedTick: 1, STW: true, ProcResize: true},
+				Throw:   "nil pointer dereference",
 			},
 		},
 		{
@@ -299,6 +308,7 @@ func Catalog() []Entry {
 			Variant: &Variant{
 				TLACfg: "GMP_hist_28979", Go: spec.Go111, Kind: spec.KindInvariant,
 				Explore: spec.Bounds{Ps: 1, Ms: 2, Gs: 1, Cap: 2, SchedTick: 1, LockOSThread: true},
+				Driver:  spec.Bounds{Ps: 1, Ms: 2, Gs: 1, Cap: 2, SchedTick: 1, LockOSThread: true},
 			},
 		},
 		{
@@ -359,6 +369,7 @@ func Catalog() []Entry {
 			Property: "invariant 7 (an M parked in stoplockedm is locked to a G)",
 			Variant: &Variant{
 				TLACfg: "GMP_hist_46524", Go: spec.Go117dev, Explore: spec.Bounds{Ps: 1, Ms: 2, Gs: 1, Cap: 2, SchedTick: 1, Syscalls: true, LockOSThread: true}, Kind: spec.KindInvariant,
+				Driver: spec.Bounds{Ps: 1, Ms: 2, Gs: 1, Cap: 2, SchedTick: 1, Syscalls: true, LockOSThread: true}, Throw: "stoplockedm: inconsistent locking",
 			},
 		},
 		{

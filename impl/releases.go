@@ -1,0 +1,103 @@
+package impl
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/gmpcheck/gmpcheck/spec"
+)
+
+// HistoryReleases are the releases the impl follows only to reproduce a
+// bug of Go's history (internal/bughist): each differs from Go 1.26 in the
+// one change that caused the bug, and gets to it on some traces.
+var HistoryReleases = []spec.GoVersion{spec.Go15dev, spec.Go14, spec.Go110dev, spec.Go111, spec.Go117dev}
+
+// ReleaseRun is the outcome of CheckReleaseAgainstSpec.
+type ReleaseRun struct {
+	Steps int // actions compared
+	// Broke is the spec invariant the trace reached (its bug), "" if none:
+	// the trace stops there, as the runtime's did, with the impl in the
+	// same state or throwing the runtime's throw at that step.
+	Broke string
+}
+
+// CheckReleaseAgainstSpec is CheckAgainstSpec for a release of
+// HistoryReleases: random bounds with the mechanism its change lives in,
+// and a random trace on both sides, compared state for state until the
+// spec's state breaks an invariant, which is where the release's bug
+// shows. There the runtime threw or went on in a broken state; the impl
+// must have reached the same state, or thrown at that step: where it
+// throws, some step of the same M must take the spec to a broken state.
+func CheckReleaseAgainstSpec(c Chooser, gv spec.GoVersion, steps int) (ReleaseRun, error) {
+	b := drawBounds(c)
+	b.Go = gv
+	switch gv {
+	case spec.Go14, spec.Go110dev:
+		b.STW, b.ProcResize = true, true
+	case spec.Go111:
+		// mexit's newm takes the exiting slot only with no M idle and
+		// the thread limit reached: few Ms.
+		b.LockOSThread, b.InjectList = true, false
+		b.Ms = b.Ps + c.Intn(2, "ms")
+	case spec.Go117dev:
+		b.Syscalls, b.LockOSThread, b.InjectList = true, true, false
+	case spec.Go15dev:
+		b.Syscalls = true
+	default:
+		return ReleaseRun{}, fmt.Errorf("impl: %v is not a history release", gv)
+	}
+	// The spec's M slots are the impl's thread limit (as in ReplayTrace).
+	cfg := Config{Procs: b.Ps, QueueCapacity: b.Cap, SchedTickPeriod: b.SchedTick, Seed: uint64(c.Intn(1<<30, "seed")), Go: gv, MaxMs: b.Ms}
+	r, err := newSpecRunCfg(b, cfg, spec.BugNone)
+	if err != nil {
+		return ReleaseRun{}, err
+	}
+	var run ReleaseRun
+	r.seen = func(spec.Action) { run.Steps++ }
+	for range steps {
+		if err := r.md.Check(r.st); err != nil {
+			run.Broke = err.Error()
+			return run, nil
+		}
+		a, err := r.pick(c)
+		if err == nil {
+			err = r.applyRecover(a)
+		}
+		switch {
+		case err == nil:
+			continue
+		case errors.Is(err, errPruned), strings.Contains(err.Error(), "-thread limit"):
+			return run, nil // the spec's M bound, which the impl's MaxMs is
+		case errors.As(err, new(errGap)):
+			return run, nil // a gap of the spec's abstraction: the trace is cut
+		case strings.Contains(err.Error(), "the impl threw"):
+			if why := r.breaksOnSomeStep(err); why != "" {
+				run.Broke = why
+				return run, nil
+			}
+		}
+		return run, fmt.Errorf("bounds %v: %w", b, err)
+	}
+	return run, nil
+}
+
+// breaksOnSomeStep says which invariant some spec step of the actor the
+// impl was stepping when it threw breaks ("" if none does): the impl threw
+// where the spec reaches the bug. (For a scheduler step the impl chooses
+// among the M's spec steps, such as which P a recheck looks at.)
+func (r *specRun) breaksOnSomeStep(threw error) string {
+	for _, a := range r.md.Enabled(r.st) {
+		if a.M != r.picked.M || (a.M == spec.NoP && a != r.picked) {
+			continue // another actor's; a G, sysmon or stopper action is the test's own
+		}
+		ns, err := r.md.Step(r.st, a)
+		if err != nil {
+			continue
+		}
+		if cerr := r.md.Check(ns); cerr != nil {
+			return fmt.Sprintf("%v (the impl threw: %v; the spec's %v breaks it)", cerr, threw, a)
+		}
+	}
+	return ""
+}
