@@ -46,4 +46,3 @@ func TestReleasesMatchSpecRapid(t *testing.T) {
 		}
 	})
 }
-
