@@ -33,8 +33,13 @@ func CheckReleaseAgainstSpec(c Chooser, gv spec.GoVersion, steps int) (ReleaseRu
 	b := drawBounds(c)
 	b.Go = gv
 	switch gv {
-	case spec.Go14, spec.Go110dev:
+	case spec.Go14:
 		b.STW, b.ProcResize = true, true
+	case spec.Go110dev:
+		// The nil slot needs a growth while a spinning M that dropped its
+		// P starts its walk: few Ps and Gs, so that Ms spin and drop.
+		b.STW, b.ProcResize = true, true
+		b.Ps, b.Gs, b.Spawn, b.Netpoll, b.InjectList = 2, 1+c.Intn(2, "gs110"), c.Intn(2, "spawn110"), false, false
 	case spec.Go111:
 		// mexit's newm takes the exiting slot only with no M idle and
 		// the thread limit reached: few Ms.
