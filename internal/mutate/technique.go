@@ -51,7 +51,7 @@ var (
 		{Pkg: "fuzz", Run: "^(FuzzRunQueueOps|FuzzRapidRunQueue|TestRapidRunQueue)$"},
 	}}
 	techDriver = Technique{Name: "driver", Parts: []Part{
-		{Pkg: "impl", Run: "^(TestDriver(MatchesSpec|MatchesSpecLong|SeesNeedSpinning|MatchesSpecPoll|MatchesSpecPollLong|NetpollBreakWalk|Go122InjectLostWakeup|Go126InjectWakesUp|NetpollInjectsMany|StopTheWorld)|TestSyscallBlockDriver)$"},
+		{Pkg: "impl", Run: "^(TestDriver(MatchesSpec|MatchesSpecLong|SeesNeedSpinning|MatchesSpecPoll|MatchesSpecPollLong|NetpollBreakWalk|Go122InjectLostWakeup|Go126InjectWakesUp|NetpollInjectsMany|StopTheWorld)|TestSyscallBlockDriver|TestReleasesMatchSpec)$"},
 	}}
 	techSched = Technique{Name: "sched-tests", Parts: []Part{
 		{Pkg: "impl", Run: "^(TestParallelism|TestPingPongNoStarvation|TestYieldProgress|TestTightLoopPreempted|TestPreemptAfterSyscall|TestSyscallRetake|TestSched(SpawnTree|ParkReadyChain|Deadlock)|TestRetakeStoresPidleBeforeHandoff|TestExitSyscallLateP|TestSysmonWokenBySyscallNotStartm|TestEventStream|TestSchedtrace|TestSchedtraceNeedSpinning|TestReadyMisuse|TestTaskUseAfterExitPanics|TestDeadlockAllParked|TestConfigErrors|TestTraceOffNoAllocs|TestMutationKillSched.*)$"},
