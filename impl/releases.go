@@ -13,6 +13,27 @@ import (
 // one change that caused the bug, and gets to it on some traces.
 var HistoryReleases = []spec.GoVersion{spec.Go15dev, spec.Go14, spec.Go110dev, spec.Go111, spec.Go117dev}
 
+// releaseThrows is, for each history release that throws where its bug
+// shows, the runtime's throw (or fault): the impl must throw that, not
+// some other failure, at that step.
+var releaseThrows = map[spec.GoVersion]string{
+	spec.Go15dev:  "spinning with local work",
+	spec.Go110dev: "nil pointer dereference",
+	spec.Go117dev: "stoplockedm: inconsistent locking",
+}
+
+// noPEvent is the rule an action event's P follows: an M that holds no P
+// before its action and after it reports none (-1).
+func noPEvent(e Event, before, after *spec.State) error {
+	if e.Kind != EvAction || e.M < 0 || int(e.M) >= before.NumMs() {
+		return nil
+	}
+	if before.M[e.M].P == spec.NoP && after.M[e.M].P == spec.NoP && e.P != -1 {
+		return fmt.Errorf("m%d holds no P, yet its %v event names p%d", e.M, e.Action, e.P)
+	}
+	return nil
+}
+
 // ReleaseRun is the outcome of CheckReleaseAgainstSpec.
 type ReleaseRun struct {
 	Steps int // actions compared
@@ -27,8 +48,10 @@ type ReleaseRun struct {
 // and a random trace on both sides, compared state for state until the
 // spec's state breaks an invariant, which is where the release's bug
 // shows. There the runtime threw or went on in a broken state; the impl
-// must have reached the same state, or thrown at that step: where it
-// throws, some step of the same M must take the spec to a broken state.
+// must have reached the same state, or thrown the runtime's throw at that
+// step (releaseThrows): where it throws, some step of the same M must take
+// the spec to a broken state. Every action event's P is checked too
+// (noPEvent).
 func CheckReleaseAgainstSpec(c Chooser, gv spec.GoVersion, steps int) (ReleaseRun, error) {
 	b := drawBounds(c)
 	b.Go = gv
@@ -60,6 +83,7 @@ func CheckReleaseAgainstSpec(c Chooser, gv spec.GoVersion, steps int) (ReleaseRu
 	}
 	var run ReleaseRun
 	r.seen = func(spec.Action) { run.Steps++ }
+	r.checkEvent = noPEvent
 	for range steps {
 		if err := r.md.Check(r.st); err != nil {
 			run.Broke = err.Error()
@@ -76,7 +100,7 @@ func CheckReleaseAgainstSpec(c Chooser, gv spec.GoVersion, steps int) (ReleaseRu
 			return run, nil // the spec's M bound, which the impl's MaxMs is
 		case errors.As(err, new(errGap)):
 			return run, nil // a gap of the spec's abstraction: the trace is cut
-		case strings.Contains(err.Error(), "the impl threw"):
+		case strings.Contains(err.Error(), "the impl threw") && strings.Contains(err.Error(), releaseThrows[gv]) && releaseThrows[gv] != "":
 			if why := r.breaksOnSomeStep(err); why != "" {
 				run.Broke = why
 				return run, nil

@@ -39,6 +39,9 @@ type specRun struct {
 	gid    map[*G]spec.GID
 	trace  []string
 	picked spec.Action // the action step chose last
+	// checkEvent, if set, judges each action event the impl emits, with
+	// the spec's states before and after the action.
+	checkEvent func(e Event, before, after *spec.State) error
 	// orderOK[p]: before the action, the impl would run P p's due timers
 	// in the spec's order (timerOrders).
 	orderOK []bool
@@ -166,6 +169,11 @@ func (r *specRun) apply(a spec.Action) error {
 				return errGap{gap}
 			}
 			return r.fail("impl took %v: %v", ia, err)
+		}
+		if r.checkEvent != nil {
+			if err := r.checkEvent(e, &r.st, &next); err != nil {
+				return r.fail("%v: %v", ia, err)
+			}
 		}
 		if i == 0 && newG != nil {
 			r.mapNewG(newG, next)
