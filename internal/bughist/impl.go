@@ -43,6 +43,9 @@ func runImpl(ctx context.Context, va *Variant) TechResult {
 			// that does (runtimeorder.go).
 			if v, err = invariantInRuntimeOrder(ctx, b); err != nil {
 				tr.Verdict, tr.Detail = Failed, err.Error()
+				if ctx.Err() != nil {
+					tr.Verdict = Inconclusive // cut short, not a verdict
+				}
 				return tr
 			}
 			tr.TraceLen, tr.Trace = v.Trace.Len(), printViolation(v)
