@@ -563,6 +563,9 @@ func (d *Driver) StartTheWorld(procs int) error {
 	if left != 0 {
 		return fmt.Errorf("driver: %d Ps not stopped yet", left)
 	}
+	if g := s.world.grown.Load(); g != nil && procs != len(*g) {
+		return fmt.Errorf("driver: ProcResizeGrow grew allp to %d Ps, the restart to %d", len(*g), procs)
+	}
 	s.startTheWorldSection(int32(procs))
 	return nil
 }
