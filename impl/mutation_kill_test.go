@@ -706,3 +706,67 @@ func TestMutationKillSchedSeedReachesStealOrder(t *testing.T) {
 		t.Fatalf("seeds 1 and 2 give m0 the same steal-order state %#x", a)
 	}
 }
+
+// TestMutationKillGMReadyWakesIdleM kills impl/gm.go's Ready signalling
+// the cond only when no M is idle (nidle > 0 negated): the parked G's
+// Ready, from outside, must wake the one idle M, which nothing else wakes.
+// It also kills Ready's misuse test with && (a typed nil Task must be an
+// error, not a nil dereference).
+func TestMutationKillGMReadyWakesIdleM(t *testing.T) {
+	s, err := NewGM(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Shutdown()
+	if err := s.Ready((*gmG)(nil)); err == nil {
+		t.Fatal("Ready of a nil goroutine: no error")
+	}
+	parked, done := make(chan Task, 1), make(chan struct{})
+	var mu sync.Mutex
+	if err := s.Go(func(tk Task) {
+		mu.Lock()
+		parked <- tk
+		tk.ParkUnlock("for Ready", &mu)
+		close(done)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	tk := <-parked
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		s.mu.Lock()
+		idle := s.nidle
+		s.mu.Unlock()
+		if idle == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the M did not go idle after its G parked")
+		}
+		time.Sleep(100 * time.Microsecond)
+	}
+	mu.Lock() // the park has released it
+	mu.Unlock()
+	if err := s.Ready(tk); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Ready did not wake the idle M: the G never ran again")
+	}
+}
+
+// TestMutationKillSchedForcePreemptIsTheRuntimes kills impl/sysmon.go's
+// forcePreemptNS computed as 10 / time.Millisecond (0): the default time
+// slice is the runtime's forcePreemptNS, 10 ms.
+func TestMutationKillSchedForcePreemptIsTheRuntimes(t *testing.T) {
+	s, err := New(Config{Procs: 1, NoSysmon: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Shutdown()
+	if got := s.cfg.ForcePreempt; got != 10*time.Millisecond {
+		t.Fatalf("default ForcePreempt %v, want the runtime's 10ms", got)
+	}
+}
