@@ -745,9 +745,7 @@ func TestMutationKillGMReadyWakesIdleM(t *testing.T) {
 		}
 		time.Sleep(100 * time.Microsecond)
 	}
-	mu.Lock() // the park has released it
-	mu.Unlock()
-	if err := s.Ready(tk); err != nil {
+	if err := s.Ready(tk); err != nil { // the M idles only once the G has parked
 		t.Fatal(err)
 	}
 	select {
