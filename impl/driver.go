@@ -530,10 +530,7 @@ func (d *Driver) apply(a spec.Action, slots *[spec.MaxGs + 1]*G) (*G, error) {
 // and counts them all in stopwait, which no P will bring down.
 func (d *Driver) StopTheWorld() error {
 	if d.s.world.gcwaiting.Load() {
-		d.s.glob.Lock()
-		left := d.s.world.stopwait
-		d.s.glob.Unlock()
-		if d.s.cfg.Go != spec.Go14 || left != 0 {
+		if d.s.cfg.Go != spec.Go14 || d.s.stopLeft() != 0 {
 			return fmt.Errorf("driver: the world is already stopping")
 		}
 		d.s.stopTheWorldSection() // worldsema passes from the first stopper to this one
@@ -557,10 +554,7 @@ func (d *Driver) StartTheWorld(procs int) error {
 	if procs < 0 || procs > s.cfg.MaxMs {
 		return fmt.Errorf("driver: procresize to %d Ps", procs)
 	}
-	s.glob.Lock()
-	left := s.world.stopwait
-	s.glob.Unlock()
-	if left != 0 {
+	if left := s.stopLeft(); left != 0 {
 		return fmt.Errorf("driver: %d Ps not stopped yet", left)
 	}
 	if g := s.world.grown.Load(); g != nil && procs != len(*g) {
@@ -581,12 +575,9 @@ func (d *Driver) ProcResizeGrow(procs int) error {
 	if s.cfg.Go != spec.Go110dev {
 		return fmt.Errorf("driver: ProcResizeGrow is go1.10dev's, not %v's", s.cfg.Go)
 	}
-	s.glob.Lock()
-	left := s.world.stopwait
-	s.glob.Unlock()
 	ps := s.ps()
 	switch {
-	case !s.world.gcwaiting.Load() || left != 0:
+	case !s.world.gcwaiting.Load() || s.stopLeft() != 0:
 		return fmt.Errorf("driver: ProcResizeGrow with the world not stopped")
 	case procs != int(ps.n)+1 || s.world.grown.Load() != nil:
 		return fmt.Errorf("driver: ProcResizeGrow to %d Ps from %d", procs, ps.n)

@@ -363,18 +363,7 @@ func TestMutationKillGMDeadlockAfterWork(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Shutdown()
-	idle := func() int32 {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		return s.nidle
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	for idle() != 2 {
-		if time.Now().After(deadline) {
-			t.Fatalf("the two Ms did not both wait (nidle %d)", idle())
-		}
-		time.Sleep(100 * time.Microsecond)
-	}
+	awaitGMIdle(t, s, 2)
 	if err := s.Go(func(Task) {}); err != nil { // wakes an M
 		t.Fatal(err)
 	}
@@ -732,19 +721,7 @@ func TestMutationKillGMReadyWakesIdleM(t *testing.T) {
 		t.Fatal(err)
 	}
 	tk := <-parked
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		s.mu.Lock()
-		idle := s.nidle
-		s.mu.Unlock()
-		if idle == 1 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the M did not go idle after its G parked")
-		}
-		time.Sleep(100 * time.Microsecond)
-	}
+	awaitGMIdle(t, s, 1)
 	if err := s.Ready(tk); err != nil { // the M idles only once the G has parked
 		t.Fatal(err)
 	}
@@ -766,5 +743,24 @@ func TestMutationKillSchedForcePreemptIsTheRuntimes(t *testing.T) {
 	defer s.Shutdown()
 	if got := s.cfg.ForcePreempt; got != 10*time.Millisecond {
 		t.Fatalf("default ForcePreempt %v, want the runtime's 10ms", got)
+	}
+}
+
+// awaitGMIdle waits until n of GM's Ms wait on its cond (nidle), for at
+// most 10 s: a hang limit, which the correct GM meets at once.
+func awaitGMIdle(t *testing.T, s *GM, n int32) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		s.mu.Lock()
+		idle := s.nidle
+		s.mu.Unlock()
+		if idle == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of GM's Ms wait, want %d", idle, n)
+		}
+		time.Sleep(100 * time.Microsecond)
 	}
 }

@@ -75,9 +75,7 @@ func CheckReleaseAgainstSpec(c Chooser, gv spec.GoVersion, steps int) (ReleaseRu
 	default:
 		return ReleaseRun{}, fmt.Errorf("impl: %v is not a history release", gv)
 	}
-	// The spec's M slots are the impl's thread limit (as in ReplayTrace).
-	cfg := Config{Procs: b.Ps, QueueCapacity: b.Cap, SchedTickPeriod: b.SchedTick, Seed: uint64(c.Intn(1<<30, "seed")), Go: gv, MaxMs: b.Ms}
-	r, err := newSpecRunCfg(b, cfg, spec.BugNone)
+	r, err := newSpecRunLimited(b, gv, uint64(c.Intn(1<<30, "seed")))
 	if err != nil {
 		return ReleaseRun{}, err
 	}
@@ -93,15 +91,17 @@ func CheckReleaseAgainstSpec(c Chooser, gv spec.GoVersion, steps int) (ReleaseRu
 		if err == nil {
 			err = r.applyRecover(a)
 		}
+		var threw implThrew
+		isThrow := errors.As(err, &threw)
 		switch {
 		case err == nil:
 			continue
-		case errors.Is(err, errPruned), strings.Contains(err.Error(), "-thread limit"):
+		case errors.Is(err, errPruned), isThrow && strings.Contains(threw.msg, "-thread limit"):
 			return run, nil // the spec's M bound, which the impl's MaxMs is
 		case errors.As(err, new(errGap)):
 			return run, nil // a gap of the spec's abstraction: the trace is cut
-		case strings.Contains(err.Error(), "the impl threw") && strings.Contains(err.Error(), releaseThrows[gv]) && releaseThrows[gv] != "":
-			if why := r.breaksOnSomeStep(err); why != "" {
+		case isThrow && releaseThrows[gv] != "" && strings.Contains(threw.msg, releaseThrows[gv]):
+			if why := r.breaksOnSomeStep(a, threw); why != "" {
 				run.Broke = why
 				return run, nil
 			}
@@ -111,14 +111,15 @@ func CheckReleaseAgainstSpec(c Chooser, gv spec.GoVersion, steps int) (ReleaseRu
 	return run, nil
 }
 
-// breaksOnSomeStep says which invariant some spec step of the actor the
-// impl was stepping when it threw breaks ("" if none does): the impl threw
-// where the spec reaches the bug. (For a scheduler step the impl chooses
-// among the M's spec steps, such as which P a recheck looks at.)
-func (r *specRun) breaksOnSomeStep(threw error) string {
+// breaksOnSomeStep says which invariant some spec step of the actor of
+// picked, the action during which the impl threw, breaks ("" if none
+// does): the impl threw where the spec reaches the bug. (For a scheduler
+// step the impl chooses among the M's spec steps, such as which P a
+// recheck looks at; a G, sysmon or stopper action is picked's alone.)
+func (r *specRun) breaksOnSomeStep(picked spec.Action, threw error) string {
 	for _, a := range r.md.Enabled(r.st) {
-		if a.M != r.picked.M || (a.M == spec.NoP && a != r.picked) {
-			continue // another actor's; a G, sysmon or stopper action is the test's own
+		if a.M != picked.M || (a.M == spec.NoP && a != picked) {
+			continue
 		}
 		ns, err := r.md.Step(r.st, a)
 		if err != nil {

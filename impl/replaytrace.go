@@ -15,6 +15,10 @@ type TraceReplay struct {
 	// Left says why the impl left the trace at action Followed+1 (""
 	// when it took every action).
 	Left string
+	// Threw is the impl's throw (its panic) that left the trace, "" if it
+	// left otherwise or not at all: a release's bug may make the impl
+	// throw where the runtime did.
+	Threw string
 	// Final is the impl's state after the actions it followed, in the
 	// spec's terms (impl.Driver's snapshot mapped as CheckAgainstSpec maps
 	// it): where the impl followed the whole trace, it is the trace's last
@@ -34,11 +38,7 @@ type TraceReplay struct {
 // A wakep runs to its end inside the Driver step that calls it, so a trace
 // that steps another actor inside a wakep is left at that point.
 func ReplayTrace(b spec.Bounds, implGo spec.GoVersion, t spec.Trace) (TraceReplay, error) {
-	// The spec's M slots are the impl's thread limit: where the spec has
-	// no idle slot left, the trace's newm takes the slot of an M that
-	// mexit is ending, and so must the impl's.
-	cfg := Config{Procs: b.Ps, QueueCapacity: b.Cap, SchedTickPeriod: b.SchedTick, Seed: 1, Go: implGo, MaxMs: b.Ms}
-	r, err := newSpecRunCfg(b, cfg, spec.BugNone)
+	r, err := newSpecRunLimited(b, implGo, 1)
 	if err != nil {
 		return TraceReplay{}, err
 	}
@@ -67,6 +67,10 @@ func ReplayTrace(b spec.Bounds, implGo spec.GoVersion, t spec.Trace) (TraceRepla
 			if errors.Is(err, errPruned) {
 				err = fmt.Errorf("the spec's M bound cut the impl's step")
 			}
+			var threw implThrew
+			if errors.As(err, &threw) {
+				res.Threw = threw.msg
+			}
 			res.Left = err.Error()
 			return res, nil
 		}
@@ -76,14 +80,31 @@ func ReplayTrace(b spec.Bounds, implGo spec.GoVersion, t spec.Trace) (TraceRepla
 	return res, nil
 }
 
-// applyRecover is apply with the scheduler's own throws (its panics on a
-// broken assumption, as the runtime's throw) returned as errors: a
-// release's bug may make the impl throw where the runtime did.
+// implThrew is a throw of the impl during the Driver step of action at:
+// its panic on a broken assumption, as the runtime's throw (or fault).
+type implThrew struct {
+	at  spec.Action
+	msg string
+}
+
+func (e implThrew) Error() string { return fmt.Sprintf("the impl threw at %v: %s", e.at, e.msg) }
+
+// applyRecover is apply with the scheduler's own throws returned as an
+// implThrew: a release's bug may make the impl throw where the runtime
+// did.
 func (r *specRun) applyRecover(a spec.Action) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("the impl threw at %v: %v", a, p)
+			err = implThrew{a, fmt.Sprint(p)}
 		}
 	}()
 	return r.apply(a)
+}
+
+// newSpecRunLimited is newSpecRun with the spec's M slots as the impl's
+// thread limit (Config.MaxMs): where the spec has no idle slot left, a
+// newm inside mexit takes the exiting M's slot, and so must the impl's.
+func newSpecRunLimited(b spec.Bounds, implGo spec.GoVersion, seed uint64) (*specRun, error) {
+	cfg := Config{Procs: b.Ps, QueueCapacity: b.Cap, SchedTickPeriod: b.SchedTick, Seed: seed, Go: implGo, MaxMs: b.Ms}
+	return newSpecRunCfg(b, cfg, spec.BugNone)
 }

@@ -311,52 +311,29 @@ func (s *Sched) recheckStep(m *M) stepResult {
 // walks it (ProcResizeGrow) leaves a slot nil until it makes the P, and
 // the walk dereferences it (golang/go#23098).
 func (s *Sched) recheckRunqsStep(m *M) stepResult {
-	if s.cfg.Go == spec.Go110dev {
-		return s.recheckLiveAllpStep(m)
+	allp, live := m.snap.allp, s.cfg.Go == spec.Go110dev
+	if live {
+		// The live allp, as the walk read it at its first step (a range
+		// reads the slice header once); a slot procresize grew it by and
+		// has not filled yet is nil (liveAllp), and is dereferenced.
+		if m.walk == nil {
+			m.walk = s.liveAllp()
+		}
+		allp = m.walk
 	}
 	i := m.rpos
-	ps := m.snap
-	p2 := ps.allp[i]
+	p2 := allp[i]
 	ev := Event{Kind: EvAction, M: m.id, P: -1, Victim: p2.id}
-	if !ps.idlep.read(i) && !p2.runq.Empty() {
-		m.pc, m.rpos = spec.MRecheckP, 0
+	// go1.10dev had no idle mask: an idle P's queue is empty anyway.
+	if (live || !m.snap.idlep.read(i)) && !p2.runq.Empty() {
+		m.pc, m.rpos = spec.MRecheckP, 0 // a live walk is kept to recheckPStep, as the spec keeps SnapPs
 		ev.Action = spec.ActRecheckFound
 		s.emit(ev)
 		return stepAgain
 	}
 	m.rpos++
 	m.pc = spec.MRecheckRunqs
-	if m.rpos == len(ps.allp) {
-		m.rpos = 0
-		s.findRunnableTail(m)
-	}
-	ev.Action = spec.ActRecheckMiss
-	s.emit(ev)
-	return stepAgain
-}
-
-// recheckLiveAllpStep is go1.10dev's recheckRunqsStep: one P per step of
-// the live allp as the walk read it at its first step (a range over allp
-// reads the slice header once), without a lock; a slot procresize has
-// grown allp by and not filled yet (liveAllp) is dereferenced, nil, as the
-// runtime did.
-func (s *Sched) recheckLiveAllpStep(m *M) stepResult {
-	if m.walk == nil {
-		m.walk = s.liveAllp()
-	}
-	i := m.rpos
-	p2 := m.walk[i]
-	found := !p2.runq.Empty() // an idle P's queue is empty: no mask in 1.10
-	ev := Event{Kind: EvAction, M: m.id, P: -1, Victim: p2.id}
-	if found {
-		m.pc, m.rpos = spec.MRecheckP, 0 // the walk is kept to the next step, as the spec keeps SnapPs
-		ev.Action = spec.ActRecheckFound
-		s.emit(ev)
-		return stepAgain
-	}
-	m.rpos++
-	m.pc = spec.MRecheckRunqs
-	if m.rpos >= len(m.walk) {
+	if m.rpos == len(allp) {
 		m.rpos, m.walk = 0, nil
 		s.findRunnableTail(m)
 	}

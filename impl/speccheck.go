@@ -38,7 +38,6 @@ type specRun struct {
 	slots  [spec.MaxGs + 1]*G // spec GID → impl G
 	gid    map[*G]spec.GID
 	trace  []string
-	picked spec.Action // the action step chose last
 	// checkEvent, if set, judges each action event the impl emits, with
 	// the spec's states before and after the action.
 	checkEvent func(e Event, before, after *spec.State) error
@@ -128,7 +127,6 @@ func (r *specRun) pick(c Chooser) (spec.Action, error) {
 		// comes back, and two parked Gs are what injectglist needs.
 		a = en[c.Intn(len(en), "action2")]
 	}
-	r.picked = a
 	return a, nil
 }
 

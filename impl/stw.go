@@ -135,6 +135,14 @@ func (s *Sched) stopTheWorld(limit time.Duration) error {
 	return nil
 }
 
+// stopLeft is sched.stopwait, read under sched.lock: the Ps a stop still
+// waits for.
+func (s *Sched) stopLeft() int32 {
+	s.glob.Lock()
+	defer s.glob.Unlock()
+	return s.world.stopwait
+}
+
 // notStopped says why the world is not stopped ("" when it is): the
 // runtime's checks after the stop, stopwait at zero and every P in
 // _Pgcstop. The first failure is reported.

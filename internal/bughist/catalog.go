@@ -201,6 +201,15 @@ func starveBounds(ps, gs int, noPark bool) spec.Bounds {
 // Variant that 'gmpcheck bugs NAME' reproduces. The known bugs outside the
 // model are Outside (outside.go).
 func Catalog() []Entry {
+	// The bounds of the invariant entries, on which the explorer and the
+	// impl technique check them alike.
+	var (
+		b10573 = spec.Bounds{Ps: 1, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Syscalls: true}
+		b10618 = spec.Bounds{Ps: 1, Ms: 1, Gs: 1, Cap: 2, SchedTick: 2, Syscalls: true, STW: true, ProcResize: true}
+		b23098 = spec.Bounds{Ps: 2, Ms: 2, Gs: 1, Cap: 2, SchedTick: 1, STW: true, ProcResize: true}
+		b28979 = spec.Bounds{Ps: 1, Ms: 2, Gs: 1, Cap: 2, SchedTick: 1, LockOSThread: true}
+		b46524 = spec.Bounds{Ps: 1, Ms: 2, Gs: 1, Cap: 2, SchedTick: 1, Syscalls: true, LockOSThread: true}
+	)
 	return []Entry{
 		{
 			Name: "hist-10573", Issue: 10573,
@@ -216,8 +225,7 @@ func Catalog() []Entry {
 			Fix:      "the emptiness test counts runnext (runqempty in go1.5.4); the change itself is not verified",
 			Property: "invariant 3 (a spinning M's P has an empty local queue, runnext included)",
 			Variant: &Variant{
-				LargeTLA: true, TLACfg: "GMP_hist_10573", Go: spec.Go15dev, Explore: spec.Bounds{Ps: 1, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Syscalls: true}, Kind: spec.KindInvariant,
-				Driver: spec.Bounds{Ps: 1, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Syscalls: true},
+				LargeTLA: true, TLACfg: "GMP_hist_10573", Go: spec.Go15dev, Explore: b10573, Kind: spec.KindInvariant, Driver: b10573,
 			},
 		},
 		{
@@ -236,8 +244,7 @@ func Catalog() []Entry {
 			Property: "invariant 9 (while gcwaiting, stopwait counts the Ps not yet stopped); forEachP itself is not modelled",
 			Variant: &Variant{
 				TLACfg: "GMP_hist_10618", Go: spec.Go14, Kind: spec.KindInvariant,
-				Explore: spec.Bounds{Ps: 1, Ms: 1, Gs: 1, Cap: 2, SchedTick: 2, Syscalls: true, STW: true, ProcResize: true},
-				Driver:  spec.Bounds{Ps: 1, Ms: 1, Gs: 1, Cap: 2, SchedTick: 2, Syscalls: true, STW: true, ProcResize: true},
+				Explore: b10618, Driver: b10618,
 			},
 		},
 		{
@@ -287,9 +294,8 @@ func Catalog() []Entry {
 			Property: "invariant 9: no rechecking M reads an allp slot procresize has not filled (the nil dereference); invariants 1 and 9 hold across procresize",
 			Variant: &Variant{
 				LargeTLA: true, TLACfg: "GMP_hist_23098", Go: spec.Go110dev, Kind: spec.KindInvariant,
-				Explore: spec.Bounds{Ps: 2, Ms: 2, Gs: 1, Cap: 2, SchedTick: 1, STW: true, ProcResize: true},
-				Driver:  spec.Bounds{Ps: 2, Ms: 2, Gs: 1, Cap: 2, SchedTick: 1, STW: true, ProcResize: true},
-				Throw:   "nil pointer dereference",
+				Explore: b23098, Driver: b23098,
+				Throw: "nil pointer dereference",
 			},
 		},
 		{
@@ -307,8 +313,7 @@ func Catalog() []Entry {
 			Property: "invariant 8: no M is cloned from a thread a locked G exited on (mexit's newm, which takes the exiting M's slot when no M is idle, goes through the template thread)",
 			Variant: &Variant{
 				TLACfg: "GMP_hist_28979", Go: spec.Go111, Kind: spec.KindInvariant,
-				Explore: spec.Bounds{Ps: 1, Ms: 2, Gs: 1, Cap: 2, SchedTick: 1, LockOSThread: true},
-				Driver:  spec.Bounds{Ps: 1, Ms: 2, Gs: 1, Cap: 2, SchedTick: 1, LockOSThread: true},
+				Explore: b28979, Driver: b28979,
 			},
 		},
 		{
@@ -368,8 +373,8 @@ func Catalog() []Entry {
 			Fix:      "read whether the G is locked under sched.lock, before globrunqput publishes it (Go 1.26's exitsyscallNoP keeps that order)",
 			Property: "invariant 7 (an M parked in stoplockedm is locked to a G)",
 			Variant: &Variant{
-				TLACfg: "GMP_hist_46524", Go: spec.Go117dev, Explore: spec.Bounds{Ps: 1, Ms: 2, Gs: 1, Cap: 2, SchedTick: 1, Syscalls: true, LockOSThread: true}, Kind: spec.KindInvariant,
-				Driver: spec.Bounds{Ps: 1, Ms: 2, Gs: 1, Cap: 2, SchedTick: 1, Syscalls: true, LockOSThread: true}, Throw: "stoplockedm: inconsistent locking",
+				TLACfg: "GMP_hist_46524", Go: spec.Go117dev, Explore: b46524, Kind: spec.KindInvariant,
+				Driver: b46524, Throw: "stoplockedm: inconsistent locking",
 			},
 		},
 		{

@@ -109,7 +109,7 @@ func judgeInvariantOnImpl(tr *TechResult, b spec.Bounds, va *Variant, v *spec.Vi
 	case err != nil:
 		tr.Verdict, tr.Detail = Failed, err.Error()
 		return
-	case va.Throw != "" && rv.Followed == n-1 && strings.Contains(rv.Left, "threw") && strings.Contains(rv.Left, va.Throw):
+	case va.Throw != "" && rv.Followed == n-1 && strings.Contains(rv.Threw, va.Throw):
 		tr.Detail = fmt.Sprintf("impl.Driver as %v followed the first %d steps, state for state, and at step %d, where the spec's state breaks %v, throws as the runtime did: %s",
 			gv, n-1, n, want, rv.Left)
 	case rv.Followed < n:
