@@ -269,6 +269,16 @@ func CheckImpl(ctx context.Context, evs []impl.Event, opt ImplOptions) ImplResul
 		return c.inconclusive("bounds: %v", err)
 	}
 	c.md = md
+	for i, e := range evs {
+		// A trace reader relies on the event contract (absent numbers
+		// are -1), so a run that breaks it is rejected before any
+		// search.
+		if err := e.Check(); err != nil {
+			c.res.Verdict, c.res.Index, c.res.Event = Rejected, i, e
+			c.res.Reason = "malformed event: " + err.Error()
+			return c.res
+		}
+	}
 	if err := c.observe(evs); err != nil {
 		return c.inconclusive("%v", err)
 	}

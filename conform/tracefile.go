@@ -76,7 +76,9 @@ func ReadEvents(r io.Reader) ([]impl.Event, error) {
 		}
 		e.M, e.P, e.Victim = int32(n[0]), int32(n[1]), int32(n[2])
 		e.G, e.Inj, e.N, e.On = uint64(n[3]), uint64(n[4]), int32(n[5]), n[6] != 0
-		evs = append(evs, e)
+		// Files recorded before the event contract carry 0 where it
+		// has -1 (impl.Event.Normalized); the scheduler writes -1.
+		evs = append(evs, e.Normalized())
 	}
 	return evs, sc.Err()
 }

@@ -28,6 +28,9 @@ type Driver struct {
 	// yielding: the Ms whose G's ReadyHandoff has readied a waiter and
 	// whose goyield is the G's next action.
 	yielding map[*M]bool
+	// badEvent is the first event that broke the event contract
+	// (Event.Check), for the spec comparisons to fail on.
+	badEvent error
 }
 
 // NewDriver builds a deterministic scheduler. cfg.Trace, if set, also
@@ -36,6 +39,9 @@ func NewDriver(cfg Config) (*Driver, error) {
 	d := &Driver{yielding: map[*M]bool{}}
 	user := cfg.Trace
 	cfg.Trace = func(e Event) {
+		if err := e.Check(); err != nil && d.badEvent == nil {
+			d.badEvent = err
+		}
 		if e.Kind == EvAction {
 			d.actions = append(d.actions, e)
 		}
@@ -585,7 +591,7 @@ func (d *Driver) ProcResizeGrow(procs int) error {
 	grown := append(append([]*P(nil), ps.allp...), nil)
 	s.world.grown.Store(&grown)
 	if s.trace != nil {
-		s.trace(Event{Kind: EvAction, Action: spec.ActProcResizeGrow, M: -1, P: -1, Victim: -1, N: int32(procs)})
+		s.trace(Event{Kind: EvAction, Action: spec.ActProcResizeGrow, M: -1, P: -1, N: int32(procs)})
 	}
 	return nil
 }

@@ -53,13 +53,16 @@ func (k EventKind) String() string {
 }
 
 // Event is one scheduler event. It is a small value so that emitting one
-// allocates nothing; which fields mean something depends on Kind. M and P
-// are -1 when absent (sysmon acts without an M, injectglist without a P).
+// allocates nothing; which fields mean something depends on Kind
+// (Event.Check states it). M and P are -1 when absent (sysmon acts without
+// an M, injectglist without a P), and so is Victim on every event that has
+// none: the trace files carry every field, so that a reader never sees a
+// P number that means nothing.
 type Event struct {
 	Kind     EventKind
 	Action   spec.ActionKind // EvAction
 	M, P     int32
-	Victim   int32 // EvSteal, EvAction Steal
+	Victim   int32 // the P looked at (HasVictim): EvSteal, EvStealTimers, EvCheckTimers, a thief's or recheck's EvAction; EvProcResize's old gomaxprocs
 	G        uint64
 	Inj      uint64  // EvAction NetpollInject: the first G handed to injectglist (N of them)
 	From, To Gstatus // EvGStatus
@@ -84,8 +87,77 @@ func (e Event) String() string {
 	case EvGStatus:
 		return fmt.Sprintf("g%d %v→%v", e.G, e.From, e.To)
 	default:
+		if !e.HasVictim() {
+			return fmt.Sprintf("%v m%d p%d g%d n=%d on=%v", e.Kind, e.M, e.P, e.G, e.N, e.On)
+		}
 		return fmt.Sprintf("%v m%d p%d g%d victim=%d n=%d on=%v", e.Kind, e.M, e.P, e.G, e.Victim, e.N, e.On)
 	}
+}
+
+// HasVictim reports whether e's Victim means something: the P a thief,
+// a recheck or a timer run looks at, or procresize's old gomaxprocs.
+func (e Event) HasVictim() bool {
+	switch e.Kind {
+	case EvSteal, EvProcResize, EvCheckTimers, EvStealTimers:
+		return true
+	case EvAction:
+		switch e.Action {
+		case spec.ActSteal, spec.ActStealMiss, spec.ActStealEmptyRing, spec.ActStealRunnext,
+			spec.ActRecheckFound, spec.ActRecheckMiss, spec.ActCheckTimers, spec.ActStealTimers:
+			return true
+		}
+	}
+	return false
+}
+
+// withoutM reports whether k never names an M: a G's status change (its
+// M, if any, names the action around it), handoffp (the M it starts names
+// the EvStartM after it), a global batch and procresize.
+func (k EventKind) withoutM() bool {
+	return k == EvGStatus || k == EvHandoff || k == EvGlobBatch || k == EvProcResize
+}
+
+// Check reports whether e keeps the event contract a trace reader relies
+// on: a Victim only where HasVictim (-1 elsewhere), no M on the kinds
+// that name none (-1), and no number below -1.
+func (e Event) Check() error {
+	switch {
+	case e.Kind >= numEventKinds:
+		return fmt.Errorf("event kind %d", e.Kind)
+	case e.M < -1 || e.P < -1 || e.Victim < -1:
+		return fmt.Errorf("%v: a number below -1", e)
+	case e.HasVictim() && e.Victim < 0:
+		return fmt.Errorf("%v: no victim", e)
+	case !e.HasVictim() && e.Victim != -1:
+		return fmt.Errorf("%v: victim %d on an event that has none", e, e.Victim)
+	case e.Kind.withoutM() && e.M != -1:
+		return fmt.Errorf("%v: m%d on an event that names no M", e, e.M)
+	}
+	return nil
+}
+
+// Normalized is e with the numbers its kind does not use set to -1
+// (Event.Check): Victim where HasVictim is false, M on the kinds that name
+// none. The scheduler's trace function delivers events normalized, so its
+// emitting sites leave those fields alone; trace files recorded before the
+// contract are read through it too.
+func (e Event) Normalized() Event {
+	if !e.HasVictim() {
+		e.Victim = -1
+	}
+	if e.Kind.withoutM() {
+		e.M = -1
+	}
+	return e
+}
+
+// normalizedTrace wraps the user's trace function so that every event it
+// receives is Normalized.
+func normalizedTrace(user func(Event)) func(Event) {
+	if user == nil {
+		return nil
+	}
+	return func(e Event) { user(e.Normalized()) }
 }
 
 // emit delivers e if tracing is on. The nil check is the whole cost of
@@ -102,13 +174,13 @@ func (s *Sched) emitAction(a spec.ActionKind, m *M, p int32, g *G) {
 		if m != nil {
 			mid = m.id
 		}
-		s.trace(Event{Kind: EvAction, Action: a, M: mid, P: p, Victim: -1, G: gidOf(g)})
+		s.trace(Event{Kind: EvAction, Action: a, M: mid, P: p, G: gidOf(g)})
 	}
 }
 
 func (s *Sched) emitStatus(g *G, from, to Gstatus) {
 	if s.trace != nil {
-		s.trace(Event{Kind: EvGStatus, M: -1, P: -1, G: g.goid, From: from, To: to})
+		s.trace(Event{Kind: EvGStatus, P: -1, G: g.goid, From: from, To: to})
 	}
 }
 

@@ -118,6 +118,9 @@ func TestEventStream(t *testing.T) {
 	last := map[uint64]Gstatus{}
 	acts := map[spec.ActionKind]int{}
 	for _, e := range evs {
+		if err := e.Check(); err != nil {
+			t.Fatal(err)
+		}
 		switch e.Kind {
 		case EvGStatus:
 			if !legal[[2]Gstatus{e.From, e.To}] {
@@ -261,5 +264,48 @@ func TestStartMEmittedUnderLock(t *testing.T) {
 	}
 	if free != 0 {
 		t.Errorf("%d of %d EvStartM emitted without sched.lock held", free, starts)
+	}
+}
+
+// TestEventCheck is the event contract's table: a Victim only where the
+// event looks at a P, -1 elsewhere; no M on the kinds that name none.
+func TestEventCheck(t *testing.T) {
+	for _, c := range []struct {
+		e  Event
+		ok bool
+	}{
+		{Event{Kind: EvSteal, M: 0, P: 1, Victim: 0, G: 3, N: 1}, true},
+		{Event{Kind: EvSteal, M: 0, P: 1, Victim: -1, G: 3, N: 1}, false},
+		{Event{Kind: EvAction, Action: spec.ActRecheckMiss, M: 2, P: -1, Victim: 1}, true},
+		{Event{Kind: EvAction, Action: spec.ActRecheckMiss, M: 2, P: -1, Victim: -1}, false},
+		{Event{Kind: EvAction, Action: spec.ActCheckTimers, M: 0, P: 0, Victim: 0}, true},
+		{Event{Kind: EvProcResize, M: -1, P: -1, Victim: 2, N: 3}, true},
+		{Event{Kind: EvAction, Action: spec.ActPark, M: 0, P: 0, Victim: -1, G: 2}, true},
+		{Event{Kind: EvAction, Action: spec.ActPark, M: 0, P: 0, Victim: 0, G: 2}, false},
+		{Event{Kind: EvGCStopP, M: -1, P: 1, Victim: -1}, true},
+		{Event{Kind: EvGCStopP, M: -1, P: 1, Victim: 1}, false},
+		{Event{Kind: EvHandoff, M: -1, P: 1, Victim: -1, On: true}, true},
+		{Event{Kind: EvHandoff, M: 0, P: 1, Victim: -1, On: true}, false},
+		{Event{Kind: EvGStatus, M: 1, P: -1, Victim: -1, G: 1}, false},
+		{Event{Kind: EvRunqPut, M: -2, P: 0, Victim: -1, G: 1}, false},
+		{Event{Kind: numEventKinds, M: -1, P: -1, Victim: -1}, false},
+	} {
+		if err := c.e.Check(); (err == nil) != c.ok {
+			t.Errorf("%v: Check = %v, want ok %v", c.e, err, c.ok)
+		}
+	}
+	// What the scheduler emits reaches the user normalized: an event
+	// with no victim carries -1 whatever its site left there, and so
+	// does the M of a kind that names none.
+	var got []Event
+	tr := normalizedTrace(func(e Event) { got = append(got, e) })
+	tr(Event{Kind: EvGCStopP, M: -1, P: 0})
+	tr(Event{Kind: EvSteal, M: 0, P: 1, Victim: 0, G: 2, N: 1})
+	tr(Event{Kind: EvHandoff, P: 1, On: true})
+	if got[0].Victim != -1 || got[1].Victim != 0 || got[2].M != -1 || got[2].Victim != -1 {
+		t.Fatalf("normalized: %+v", got)
+	}
+	if normalizedTrace(nil) != nil {
+		t.Fatal("no trace function must stay none: the events are not built at all")
 	}
 }

@@ -326,7 +326,7 @@ func (s *Sched) handoffp(pp *P) {
 		pp.status.Store(pGCStop)
 		s.stopOneLocked()
 		s.glob.Unlock()
-		s.emit(Event{Kind: EvGCStopP, M: -1, P: pp.id, Victim: -1})
+		s.emit(Event{Kind: EvGCStopP, M: -1, P: pp.id})
 		return
 	}
 	if s.glob.runq.Len() != 0 || s.handoffpKeepsPoller() {

@@ -593,7 +593,7 @@ func TestMutationKillSchedInjectNoPGlobPutEvent(t *testing.T) {
 	s := r.d.Sched()
 	driverTrace := s.trace
 	s.trace = func(e Event) {
-		evs = append(evs, e)
+		evs = append(evs, e.Normalized()) // as the user's trace receives it
 		driverTrace(e)
 	}
 	if _, err := walkRun(r, walk[len(walk)-1:]); err != nil {

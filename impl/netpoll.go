@@ -175,7 +175,7 @@ func (s *Sched) pollStep(m *M) stepResult {
 		m.pc = spec.MInjectGlob
 	}
 	if s.trace != nil {
-		s.trace(Event{Kind: EvAction, Action: spec.ActNetpollInject, M: m.id, P: pidOf(m.p.Load()), Victim: -1, G: g.goid, Inj: first.goid, N: int32(n)})
+		s.trace(Event{Kind: EvAction, Action: spec.ActNetpollInject, M: m.id, P: pidOf(m.p.Load()), G: g.goid, Inj: first.goid, N: int32(n)})
 	}
 	return stepAgain
 }

@@ -111,7 +111,7 @@ func (s *Sched) pollCheckStep(m *M) stepResult {
 			if m.pollUntil != 0 {
 				n = clampMicros(m.pollUntil - s.nanotime())
 			}
-			s.emit(Event{Kind: EvNetpollBlock, M: m.id, P: -1, Victim: -1, N: n, On: true})
+			s.emit(Event{Kind: EvNetpollBlock, M: m.id, P: -1, N: n, On: true})
 			s.emitAction(spec.ActNetpollBlock, m, -1, nil)
 		}
 		return stepPoll
@@ -216,14 +216,14 @@ func (s *Sched) netpollLockStep(m *M) stepResult {
 		s.injectNoPLocked(&m.inj)
 		s.glob.Unlock()
 		m.pc = spec.MStop
-		s.emit(Event{Kind: EvNetpollBlock, M: m.id, P: -1, Victim: -1})
+		s.emit(Event{Kind: EvNetpollBlock, M: m.id, P: -1})
 		s.emitAction(spec.ActNetpollNoP, m, -1, g)
 		return stepAgain
 	}
 	s.injectNoPLocked(&m.inj)
 	s.glob.Unlock()
 	acquirep(m, pp)
-	s.emit(Event{Kind: EvNetpollBlock, M: m.id, P: pp.id, Victim: -1})
+	s.emit(Event{Kind: EvNetpollBlock, M: m.id, P: pp.id})
 	s.emitAction(spec.ActNetpollPidleget, m, pp.id, g)
 	if g != nil {
 		return s.run(m, g, false)
@@ -247,7 +247,7 @@ func (s *Sched) injectNoPLocked(q *GQueue) {
 	s.counters.Injected.Add(int64(n))
 	if s.trace != nil {
 		for h := q.head; h != nil; h = h.schedlink {
-			s.emit(Event{Kind: EvGlobPut, P: -1, G: h.goid})
+			s.emit(Event{Kind: EvGlobPut, M: -1, P: -1, G: h.goid})
 		}
 	}
 	s.glob.putBatch(q)
@@ -273,7 +273,7 @@ func (s *Sched) netpollBreak(m *M) {
 	if m != nil {
 		mid = m.id
 	}
-	s.emit(Event{Kind: EvNetpollBreak, M: mid, P: mpid(m), Victim: -1})
+	s.emit(Event{Kind: EvNetpollBreak, M: mid, P: mpid(m)})
 }
 
 // wakeNetPoller makes sure an M will be awake at when, a timer just added

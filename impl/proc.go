@@ -90,7 +90,7 @@ func (s *Sched) newproc(m *M, fn func(Task)) *G {
 	g := s.newproc1(pp, fn)
 	s.emit(Event{Kind: EvAction, Action: spec.ActNewProc, M: m.id, P: pp.id, G: g.goid})
 	pp.runq.Put(g, true)
-	s.emit(Event{Kind: EvRunqPut, P: pp.id, G: g.goid, On: true})
+	s.emit(Event{Kind: EvRunqPut, M: m.id, P: pp.id, G: g.goid, On: true})
 	s.wakep(m)
 	return g
 }
@@ -234,12 +234,12 @@ func (s *Sched) goschedImpl(m *M, preempted bool) {
 		// Preempted for stop-the-world: the G keeps its P's runnext,
 		// so that it runs first when the world starts again.
 		pp.runq.Put(g, true)
-		s.emit(Event{Kind: EvRunqPut, P: pp.id, G: g.goid, On: true})
+		s.emit(Event{Kind: EvRunqPut, M: m.id, P: pp.id, G: g.goid, On: true})
 	case s.bugOn(spec.BugGoschedLocal):
 		pp.runq.Put(g, true)
 	default:
 		s.glob.Put(g)
-		s.emit(Event{Kind: EvGlobPut, P: pp.id, G: g.goid})
+		s.emit(Event{Kind: EvGlobPut, M: m.id, P: pp.id, G: g.goid})
 	}
 	if s.cfg.Go != spec.Go121 { // 1.22 added this wakep (golang/go#55160)
 		s.wakep(m)
@@ -292,7 +292,7 @@ func (s *Sched) readyAs(m *M, gp *G, act spec.ActionKind) error {
 	s.emit(Event{Kind: EvAction, Action: act, M: m.id, P: pp.id, G: gp.goid})
 	s.emitStatus(gp, Gwaiting, Grunnable)
 	pp.runq.Put(gp, true)
-	s.emit(Event{Kind: EvRunqPut, P: pp.id, G: gp.goid, On: true})
+	s.emit(Event{Kind: EvRunqPut, M: m.id, P: pp.id, G: gp.goid, On: true})
 	if !s.bugOn(spec.BugReadyNoWakep) {
 		s.wakep(m)
 	}
@@ -313,7 +313,7 @@ func (s *Sched) goyieldm(m *M) {
 	dropg(m)
 	m.pc = spec.MSched
 	pp.runq.Put(g, false)
-	s.emit(Event{Kind: EvRunqPut, P: pp.id, G: g.goid})
+	s.emit(Event{Kind: EvRunqPut, M: m.id, P: pp.id, G: g.goid})
 }
 
 // injectglist puts a runnable G made without a P (Go or Ready from outside
@@ -337,7 +337,7 @@ func (s *Sched) injectglist(g *G) {
 func (s *Sched) injectOneLocked(g *G) {
 	s.glob.put(g)
 	s.emit(Event{Kind: EvAction, Action: spec.ActInjectGList, M: -1, P: -1, G: g.goid})
-	s.emit(Event{Kind: EvGlobPut, P: -1, G: g.goid})
+	s.emit(Event{Kind: EvGlobPut, M: -1, P: -1, G: g.goid})
 	if pp := s.pidlegetSpinning(); pp != nil {
 		s.startm(pp, false, true)
 	}

@@ -51,7 +51,7 @@ func (s *Sched) procresize(n int32) {
 	if after != before && !s.implBugOn(ImplBugProcresizeDropsRunq) {
 		panic(fmt.Sprintf("procresize: %d runnable Gs queued before, %d after: Gs lost", before, after))
 	}
-	s.emit(Event{Kind: EvProcResize, M: -1, P: -1, Victim: old.n, N: n})
+	s.emit(Event{Kind: EvProcResize, P: -1, Victim: old.n, N: n})
 }
 
 // newP builds P number id, stopped (startTheWorld restarts it).

@@ -230,7 +230,7 @@ func New(cfg Config) (*Sched, error) {
 		bug:         cfg.bug,
 		det:         cfg.deterministic,
 		handoff:     cfg.PinThreads || cfg.HandoffShell,
-		trace:       cfg.Trace,
+		trace:       normalizedTrace(cfg.Trace),
 		sysmonWake:  make(chan struct{}, 1),
 		sysmonStop:  make(chan struct{}),
 		carriers:    make(chan *M),

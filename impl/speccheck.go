@@ -144,6 +144,9 @@ func (r *specRun) apply(a spec.Action) error {
 	// is one of the interleavings the spec has (the M does nothing else
 	// inside wakep; the others may, and the spec explores that).
 	acts := r.d.Actions()
+	if r.d.badEvent != nil {
+		return r.fail("after %v: malformed event: %v", a, r.d.badEvent)
+	}
 	if len(acts) == 0 {
 		return r.fail("after %v: impl took no action", a)
 	}

@@ -275,7 +275,7 @@ func (s *Sched) entersyscallGCWait(m *M, pp *P) {
 	s.glob.Unlock()
 	if stopped {
 		// Part of the spec's EnterSyscall: not an action of its own.
-		s.emit(Event{Kind: EvGCStopP, M: m.id, P: pp.id, Victim: -1})
+		s.emit(Event{Kind: EvGCStopP, M: m.id, P: pp.id})
 	}
 }
 
@@ -394,7 +394,7 @@ func (s *Sched) startTheWorldSection(newprocs int32) {
 	procs := s.ps().n
 	s.glob.Unlock()
 	if s.trace != nil {
-		s.trace(Event{Kind: EvAction, Action: spec.ActStartTheWorld, M: -1, P: -1, Victim: -1, N: procs})
+		s.trace(Event{Kind: EvAction, Action: spec.ActStartTheWorld, M: -1, P: -1, N: procs})
 	}
 	s.world.stopped.Store(false)
 	s.world.sema.Unlock()

@@ -153,7 +153,7 @@ func (s *Sched) addTimer(m *M, g *G, when int64) {
 	pp.timers.mu.Lock()
 	first := pp.timers.add(t)
 	pp.timers.mu.Unlock()
-	s.emit(Event{Kind: EvTimerSleep, M: m.id, P: pp.id, Victim: -1, G: g.goid, N: clampMicros(when - s.nanotime())})
+	s.emit(Event{Kind: EvTimerSleep, M: m.id, P: pp.id, G: g.goid, N: clampMicros(when - s.nanotime())})
 	if first {
 		s.wakeNetPoller(m, when)
 	}
