@@ -764,3 +764,63 @@ func awaitGMIdle(t *testing.T, s *GM, n int32) {
 		time.Sleep(100 * time.Microsecond)
 	}
 }
+
+// TestMutationKillSchedStartmAfterShutdown kills impl/m.go's
+// nmspinning.Add(-1) -> Add(1) in startm's shutdown branch (seed 1131): a
+// startm that finds the scheduler stopping gives the P back to the idle
+// list and undoes the spinning count its caller took (wakep's CAS), so
+// that the counters stay what they count after Shutdown.
+func TestMutationKillSchedStartmAfterShutdown(t *testing.T) {
+	s := newTestSched(t, Config{Procs: 2, NoSysmon: true})
+	s.Shutdown()
+	s.glob.Lock()
+	pp := s.pidleget()
+	s.glob.Unlock()
+	if pp == nil {
+		t.Fatal("no idle P after Shutdown")
+	}
+	spinning, idle := s.nmspinning.Load(), s.npidle.Load()
+	s.nmspinning.Add(1) // the caller's count, as wakep's CAS takes it
+	s.startm(pp, true, false)
+	if got := s.nmspinning.Load(); got != spinning {
+		t.Errorf("nmspinning %d after a startm past Shutdown, want %d: the caller's count not undone", got, spinning)
+	}
+	if got := s.npidle.Load(); got != idle+1 {
+		t.Errorf("npidle %d, want %d: the P not given back", got, idle+1)
+	}
+	if st := spec.PStatus(pp.status.Load()); st != spec.PIdle {
+		t.Errorf("p%d is %v, want idle", pp.id, st)
+	}
+}
+
+// TestMutationKillSchedSysmonNetpollWaits kills impl/netpoll.go's
+// now-since -> now+since in sysmonNetpoll (seed 1131), and its < -> <=:
+// sysmon injects a ready list only once it has waited 10 ms since sysmon
+// first saw it (the runtime's sysmon polls when nobody has for 10 ms). The
+// times are given, not measured: the decision is a function of them. The
+// list itself is left empty, with its count set: what is injected does not
+// enter the decision.
+func TestMutationKillSchedSysmonNetpollWaits(t *testing.T) {
+	s := newTestSched(t, Config{Procs: 1, NoSysmon: true})
+	const ms = time.Millisecond
+	for _, c := range []struct {
+		now, since, want time.Duration
+		injected         bool
+	}{
+		{now: 50 * ms, since: 0, want: 50 * ms},                 // first seen: remember when
+		{now: 55 * ms, since: 50 * ms, want: 50 * ms},           // 5 ms later: still waiting
+		{now: 60 * ms, since: 50 * ms, want: 0, injected: true}, // 10 ms: injected
+	} {
+		s.poll.nready.Store(1)
+		if got := s.sysmonNetpoll(c.now, c.since); got != c.want {
+			t.Errorf("sysmonNetpoll(now %v, since %v) = %v, want %v", c.now, c.since, got, c.want)
+		}
+		if injected := s.poll.nready.Load() == 0; injected != c.injected {
+			t.Errorf("now %v, since %v: injected %v, want %v", c.now, c.since, injected, c.injected)
+		}
+	}
+	s.poll.nready.Store(0)
+	if got := s.sysmonNetpoll(60*ms, 50*ms); got != 0 {
+		t.Errorf("an empty list: sysmonNetpoll = %v, want 0 (nothing seen)", got)
+	}
+}

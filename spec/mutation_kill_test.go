@@ -420,3 +420,76 @@ func breadthFirst(md Model, limit int, visit func(State) bool, edge func(from St
 	}
 	return len(seen)
 }
+
+// TestMutationKillSpecShapeClauses kills invariant clauses weakened from ||
+// to && (seed 1131): each row breaks one clause alone, in a state otherwise
+// whole, and Check must name that clause.
+//   - spec/check.go:129:94: InvMShape's goyield clause; a goyield flag on an
+//     M whose G is in a system call (not running) is a broken shape with the
+//     Goyield bound on too.
+//   - InvGPlace's running-G clause; a running G that is also queued (its
+//     P's runnext) is misplaced though it is the curg of exactly one M.
+//
+// TestMutationKillSpecRunnableInHandQueued has spec/check.go:277:37.
+func TestMutationKillSpecShapeClauses(t *testing.T) {
+	for _, c := range []struct {
+		name, msg string
+		b         Bounds
+		set       func(s *State)
+	}{
+		{"goyield flag on a syscall", "is to goyield", Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, Syscalls: true, Goyield: true}, func(s *State) {
+			s.G[1] = GSyscall
+			s.M[0].Yield = true
+		}},
+		{"running G queued too", "running g1", Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1}, func(s *State) {
+			s.P[0].RunNext = 1
+		}},
+	} {
+		md, err := NewModel(c.b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := md.Init()
+		if err := md.Check(s); err != nil {
+			t.Fatalf("%s: the initial state fails: %v", c.name, err)
+		}
+		c.set(&s)
+		if err := md.Check(s); err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: Check says %v, want the clause %q\n%v", c.name, err, c.msg, s)
+		}
+	}
+}
+
+// TestMutationKillSpecRunnableInHandQueued kills spec/check.go:277:37
+// (seed 1131), InvGPlace's runnable-G clause "(q != 1 || c != 0) && (q !=
+// 0 || c != 1 || !inHand)" with its second group's first || made &&: a
+// runnable G an M holds in hand (netpoll's second G, on its way to
+// injectglist) must be in no queue; queued as well it is in two places.
+// The states are reachable ones with an M holding such a G, the G then
+// put on the global queue too.
+func TestMutationKillSpecRunnableInHandQueued(t *testing.T) {
+	md, err := NewModel(Bounds{Ps: 1, Ms: 2, Gs: 3, Cap: 2, Spawn: 2, SchedTick: 2, Netpoll: true, InjectList: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tried := 0
+	n := breadthFirst(md, 0, func(s State) bool {
+		for m := 0; m < s.NumMs(); m++ {
+			g := s.M[m].Inj
+			if g == NoG || s.G[g] != GRunnable || int(s.Runq.N) == len(s.Runq.Gs) {
+				continue
+			}
+			tried++
+			bad := s
+			bad.Runq.Gs[bad.Runq.N] = g
+			bad.Runq.N++
+			if err := md.Check(bad); err == nil || !strings.Contains(err.Error(), "runnable "+gName(g)+" is in") {
+				t.Fatalf("m%d holds %s for injectglist, which is queued too: Check says %v, want InvGPlace's runnable-G clause\n%v", m, gName(g), err, bad)
+			}
+		}
+		return tried < 20
+	}, nil)
+	if tried == 0 {
+		t.Fatalf("no state with an M holding a runnable G for injectglist among %d", n)
+	}
+}
