@@ -824,3 +824,65 @@ func TestMutationKillSchedSysmonNetpollWaits(t *testing.T) {
 		t.Errorf("an empty list: sysmonNetpoll = %v, want 0 (nothing seen)", got)
 	}
 }
+
+// TestMutationKillGMSyscallStartsM kills two mutants of GM's Syscall
+// (seed 1132 and its neighbour).
+//   - nidle > 0 -> >= 0: a G entering a system call with work queued and no
+//     M idle must start a new M (the runtime's handoffp from entersyscall),
+//     not signal a cond nobody waits on. The queued G is the one that ends
+//     the system call, so without the new M it never returns (10 s limit;
+//     then the test ends the call itself, so that Shutdown can finish).
+//   - impl/gm.go:333:14, runq.n > 0 -> >= 0: with nothing queued, a system
+//     call starts no M; the Ms created stay the one that runs the G.
+func TestMutationKillGMSyscallStartsM(t *testing.T) {
+	t.Run("work queued", func(t *testing.T) {
+		s, err := NewGM(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Shutdown()
+		done, abort := make(chan struct{}), make(chan struct{})
+		if err := s.Go(func(tk Task) {
+			ch := make(chan struct{})
+			tk.Go(func(Task) { close(ch) }) // queued: the one CPU is this G's
+			tk.Syscall(func() {
+				select {
+				case <-ch:
+				case <-abort:
+				}
+			})
+			close(done)
+		}); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			close(abort)
+			t.Fatal("the queued G never ran while its creator was in a system call: Syscall started no M")
+		}
+	})
+	t.Run("nothing queued", func(t *testing.T) {
+		s, err := NewGM(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Shutdown()
+		done := make(chan struct{})
+		if err := s.Go(func(tk Task) {
+			for range 3 {
+				tk.Syscall(func() {})
+			}
+			close(done)
+		}); err != nil {
+			t.Fatal(err)
+		}
+		<-done
+		s.mu.Lock()
+		nm := s.nm
+		s.mu.Unlock()
+		if nm != 1 {
+			t.Fatalf("%d Ms created for one G and three system calls with nothing queued, want 1", nm)
+		}
+	})
+}

@@ -285,8 +285,15 @@ func TestMutationKillSpecStringPollUntil(t *testing.T) {
 		t.Errorf("no M has a pollUntil, but the state prints one:\n%s", str)
 	}
 	s.M[0].PC, s.M[0].PollUntil = MTimersNoP, 2
-	if str := s.String(); !strings.Contains(str, "polluntil=") {
-		t.Errorf("m0's pollUntil is not printed:\n%s", str)
+	if str := s.String(); !strings.Contains(str, "polluntil=+1") {
+		t.Errorf("m0's pollUntil (due in 1 tick) is not printed as +1:\n%s", str)
+	}
+	// spec/poller.go:219:35 (seed 1132): pu-1 ticks, not pu+1. Due
+	// now (1) prints as such.
+	for pu, want := range map[uint8]string{1: "due", 2: "+1", 5: "+4"} {
+		if got := pollUntilString(pu); got != want {
+			t.Errorf("pollUntilString(%d) = %q, want %q", pu, got, want)
+		}
 	}
 }
 
@@ -429,6 +436,9 @@ func breadthFirst(md Model, limit int, visit func(State) bool, edge func(from St
 //     Goyield bound on too.
 //   - InvGPlace's running-G clause; a running G that is also queued (its
 //     P's runnext) is misplaced though it is the curg of exactly one M.
+//   - spec/check.go:69:38 (seed 1132): InvLocked's "not live" clause,
+//     "GIdle || GDead" made "&&"; an M locked to a G never created, or
+//     to a dead one.
 //
 // TestMutationKillSpecRunnableInHandQueued has spec/check.go:277:37.
 func TestMutationKillSpecShapeClauses(t *testing.T) {
@@ -443,6 +453,13 @@ func TestMutationKillSpecShapeClauses(t *testing.T) {
 		}},
 		{"running G queued too", "running g1", Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1}, func(s *State) {
 			s.P[0].RunNext = 1
+		}},
+		{"locked to an unused G", "not live", Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, LockOSThread: true}, func(s *State) {
+			s.M[1].LockedG = 2 // g2 is GIdle: never created
+		}},
+		{"locked to a dead G", "not live", Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, LockOSThread: true}, func(s *State) {
+			s.G[2] = GDead
+			s.M[1].LockedG = 2
 		}},
 	} {
 		md, err := NewModel(c.b)

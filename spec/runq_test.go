@@ -103,6 +103,11 @@ func TestCompactQueuesMatchReference(t *testing.T) {
 			if got := s.LocalRunq(0, capacity); !got.Equal(ref) {
 				t.Fatalf("local queues differ: ref %v, compact %v", ref, got)
 			}
+			// Len counts runnext too (spec/localqueue.go:57:15, seed
+			// 1132: its test negated counted the empty slot instead).
+			if n := len(ref.All()); ref.Len() != n {
+				t.Fatalf("Len %d of %v, which holds %d Gs", ref.Len(), ref, n)
+			}
 			if got := s.GlobalQueue(); !got.Equal(glob) {
 				t.Fatalf("global queues differ: ref %v, compact %v", glob.Gs, got.Gs)
 			}
