@@ -886,3 +886,28 @@ func TestMutationKillGMSyscallStartsM(t *testing.T) {
 		}
 	})
 }
+
+// TestMutationKillSchedLasted kills impl/sysmon.go:125:26 and 125:47 (seed
+// 1133), retake's syscallwhen+10ms <= now made - and >, now lasted: what
+// began at since has lasted d at since+d and after, not before; and
+// sysmon's 10 ms is the runtime's.
+func TestMutationKillSchedLasted(t *testing.T) {
+	const ms = time.Millisecond
+	for _, c := range []struct {
+		since, now, d time.Duration
+		want          bool
+	}{
+		{50 * ms, 55 * ms, 10 * ms, false},
+		{50 * ms, 60 * ms, 10 * ms, true},
+		{50 * ms, 61 * ms, 10 * ms, true},
+		{0, 9 * ms, 10 * ms, false},
+		{20 * ms, 20 * ms, 0, true},
+	} {
+		if got := lasted(c.since, c.now, c.d); got != c.want {
+			t.Errorf("lasted(since %v, now %v, %v) = %v, want %v", c.since, c.now, c.d, got, c.want)
+		}
+	}
+	if sysmonLongNS != 10*ms {
+		t.Errorf("sysmonLongNS = %v, want the runtime's 10ms", sysmonLongNS)
+	}
+}

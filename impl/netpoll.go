@@ -281,7 +281,7 @@ func (s *Sched) sysmonNetpoll(now, since time.Duration) time.Duration {
 	if since == 0 {
 		return now
 	}
-	if now-since < 10*time.Millisecond {
+	if !lasted(since, now, sysmonLongNS) {
 		return since
 	}
 	s.glob.Lock()

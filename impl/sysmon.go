@@ -9,6 +9,16 @@ import (
 // forcePreemptNS is the time slice a G gets before sysmon asks it to yield.
 const forcePreemptNS = 10 * time.Millisecond
 
+// sysmonLongNS is how long sysmon lets a system call run (retake), or a
+// ready list wait unpolled (its netpoll), before it acts: the runtime's
+// 10 ms in both places.
+const sysmonLongNS = 10 * time.Millisecond
+
+// lasted reports whether what began at since has lasted d by now: sysmon's
+// one comparison of times, kept apart so that its decisions can be tested
+// with times given rather than measured.
+func lasted(since, now, d time.Duration) bool { return now-since >= d }
+
 // sysmonDeepSleep bounds sysmon's sleep while every P is idle: the runtime's
 // forcegcperiod/2 (there are no timers here to bound it sooner).
 const sysmonDeepSleep = 60 * time.Second
@@ -110,7 +120,7 @@ func (s *Sched) retake(now time.Duration) int {
 		if t := pp.schedtick.Load(); pd.schedtick != t {
 			pd.schedtick = t
 			pd.schedwhen = now
-		} else if pd.schedwhen+s.cfg.ForcePreempt <= now {
+		} else if lasted(pd.schedwhen, now, s.cfg.ForcePreempt) {
 			s.preemptone(pp)
 			// A G in a syscall cannot see the request: take its P.
 			sysretake = true
@@ -122,7 +132,7 @@ func (s *Sched) retake(now time.Duration) int {
 				pd.syscallwhen = now
 				return false
 			}
-			long := pd.syscallwhen+10*time.Millisecond <= now
+			long := lasted(pd.syscallwhen, now, sysmonLongNS)
 			return retakeSyscallOK(runqEmpty, s.nmspinning.Load(), s.npidle.Load(), long)
 		})
 		if took {
