@@ -51,10 +51,10 @@ var (
 		{Pkg: "fuzz", Run: "^(FuzzRunQueueOps|FuzzRapidRunQueue|TestRapidRunQueue)$"},
 	}}
 	techDriver = Technique{Name: "driver", Parts: []Part{
-		{Pkg: "impl", Run: "^(TestDriver(MatchesSpec|MatchesSpecLong|SeesNeedSpinning|MatchesSpecPoll|MatchesSpecPollLong|NetpollBreakWalk|Go122InjectLostWakeup|Go126InjectWakesUp|NetpollInjectsMany|StopTheWorld)|TestSyscallBlockDriver|TestReleasesMatchSpec)$"},
+		{Pkg: "impl", Run: "^(TestDriver(MatchesSpec|MatchesSpecLong|SeesNeedSpinning|MatchesSpecPoll|MatchesSpecPollLong|NetpollBreakWalk|Go122InjectLostWakeup|Go126InjectWakesUp|NetpollInjectsMany|StopTheWorld|ReadyHandoff|ExitSyscallOldP)|TestSyscallBlockDriver|TestReleasesMatchSpec(Rapid)?)$"},
 	}}
 	techSched = Technique{Name: "sched-tests", Parts: []Part{
-		{Pkg: "impl", Run: "^(TestParallelism|TestPingPongNoStarvation|TestYieldProgress|TestTightLoopPreempted|TestPreemptAfterSyscall|TestSyscallRetake|TestSched(SpawnTree|ParkReadyChain|Deadlock)|TestRetakeStoresPidleBeforeHandoff|TestExitSyscallLateP|TestSysmonWokenBySyscallNotStartm|TestEventStream|TestSchedtrace|TestSchedtraceNeedSpinning|TestReadyMisuse|TestTaskUseAfterExitPanics|TestDeadlockAllParked|TestConfigErrors|TestTraceOffNoAllocs|TestMutationKillSched.*)$"},
+		{Pkg: "impl", Run: "^(TestParallelism|TestPingPongNoStarvation|TestYieldProgress|TestTightLoopPreempted|TestPreemptAfterSyscall|TestSyscallRetake|TestSched(SpawnTree|ParkReadyChain|Deadlock)|TestRetakeStoresPidleBeforeHandoff|TestExitSyscallLateP|TestSysmonWokenBySyscallNotStartm|TestEventStream|TestSchedtrace|TestSchedtraceNeedSpinning|TestReadyMisuse|TestTaskUseAfterExitPanics|TestDeadlockAllParked|TestConfigErrors|TestTraceOffNoAllocs|TestEventCheck|TestReadyHandoff(RunsWaiterNext|NotParked)|TestMutationKillSched.*)$"},
 	}}
 	// techMechanisms are the runtime-style tests of the poller, timers,
 	// stop-the-world, LockOSThread and procresize (the driver comparisons
@@ -69,15 +69,15 @@ var (
 		{Pkg: "fuzz", Run: "^(FuzzScheduler|FuzzSchedulerSpec|TestCheckSnapshotInvariants)$"},
 	}}
 	techSpecUnit = Technique{Name: "spec-unit", Parts: []Part{
-		{Pkg: "spec", Run: "^(TestBoundsValidate|TestStepRejectsDisabledAction|TestKeyRoundTripAndValueSemantics|TestCheckRejectsBrokenStates|TestTerminalKinds|TestCompactQueuesMatchReference|TestSeededBugCaseMatchRejectsOthers|TestMutationKillSpec.*)$"},
+		{Pkg: "spec", Run: "^(TestBoundsValidate|TestStepRejectsDisabledAction|TestKeyRoundTripAndValueSemantics|TestCheckRejectsBrokenStates|TestTerminalKinds|TestCompactQueuesMatchReference|TestSeededBugCaseMatchRejectsOthers|TestCheckClausesFire|TestStringsGolden|TestMutationKillSpec.*)$"},
 	}}
 	// techSpecMechanisms are the spec's tests of the poller, timers,
 	// LockOSThread, procresize, injectglist and the steps' granularity.
 	techSpecMechanisms = Technique{Name: "spec-mechanisms", Parts: []Part{
-		{Pkg: "spec", Run: "^(TestPoll(BoundsOffChangeNothing|BlockPasses|InvariantBites|ersExclude|BoundsValidate)|TestHandoffpLastPollerClause|TestTimer(sPass|LivenessNeedsAQuietNetwork|Steps)|TestStartLockedM(BeforeThePark|AfterThePark)|TestLockedGExitEndsItsM|TestEnterSyscallBlockHandsOff|TestLockedAndSyscallBlockPass|TestProcResizeShrinkEndsTheStealScan|TestInjectglist(FinalWakep|GlobalWay)|TestSpinLimitReadApartFromBecomeSpinning|TestTopReadsOneWordPerStep|TestResetSpinningAfterTheFind|TestRecheckNeedsTheLiveIdleMask|TestRunnextStarvesTheRing|TestCycleFairnessCheckBites|TestMutationKillMech.*)$"},
+		{Pkg: "spec", Run: "^(TestPoll(BoundsOffChangeNothing|BlockPasses|InvariantBites|ersExclude|BoundsValidate)|TestHandoffpLastPollerClause|TestTimer(sPass|LivenessNeedsAQuietNetwork|Steps)|TestStartLockedM(BeforeThePark|AfterThePark)|TestLockedGExitEndsItsM|TestEnterSyscallBlockHandsOff|TestLockedAndSyscallBlockPass|TestProcResizeShrinkEndsTheStealScan|TestInjectglist(FinalWakep|GlobalWay)|TestSpinLimitReadApartFromBecomeSpinning|TestTopReadsOneWordPerStep|TestResetSpinningAfterTheFind|TestRecheckNeedsTheLiveIdleMask|TestRunnextStarvesTheRing|TestCycleFairnessCheckBites|TestProcResizeMovesTimers|TestRetakeThenExitBeforeHandoff|TestExitSyscall(TakesOldPBack|OldPExplored)|TestEveryMechanismWalk|TestMutationKillMech.*)$"},
 	}}
 	techExplorer = Technique{Name: "explorer", Parts: []Part{
-		{Pkg: "spec", Run: "^(TestCorrectModelPasses|TestSeededBugsAreFound|TestOldReleasesLoseWakeup|TestNonAtomicScanNeedsRecheckRunqs|TestAllGroupsViolations|TestCutLivenessIsInconclusive|TestCutShortIsIncomplete)$"},
+		{Pkg: "spec", Run: "^(TestCorrectModelPasses|TestSeededBugsAreFound|TestOldReleasesLoseWakeup|TestStaleAllpSnapshotLosesAWakeup|TestNonAtomicScanNeedsRecheckRunqs|TestAllGroupsViolations|TestCutLivenessIsInconclusive|TestCutShortIsIncomplete)$"},
 	}}
 	techSymmetry = Technique{Name: "symmetry", Parts: []Part{
 		{Pkg: "spec", Run: "^(TestParallel.*|TestSymmetry.*|TestGSymmetry.*|TestMaxMemoryIsInconclusive|TestProgressLines)$"},
