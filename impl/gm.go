@@ -94,8 +94,8 @@ func NewGM(procs int) (*GM, error) {
 	if procs == 0 {
 		procs = runtime.GOMAXPROCS(0)
 	}
-	if procs < 1 || procs > 1<<16 {
-		return nil, fmt.Errorf("impl: GM procs %d: want 1..65536", procs)
+	if !validProcs(procs) {
+		return nil, fmt.Errorf("impl: GM procs %d: want 1..%d", procs, maxProcs)
 	}
 	s := &GM{procs: int32(procs)}
 	s.cond.L = &s.mu

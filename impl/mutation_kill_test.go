@@ -911,3 +911,33 @@ func TestMutationKillSchedLasted(t *testing.T) {
 		t.Errorf("sysmonLongNS = %v, want the runtime's 10ms", sysmonLongNS)
 	}
 }
+
+// TestMutationKillProcsRange kills the range checks of GOMAXPROCS (seed
+// 1134: impl/gm.go:97:15's || -> && let NewGM(-1) through, 97:24's
+// > -> >= refused 65536; impl/procresize.go:17:16 likewise): the three
+// entry points share validProcs, whose bounds are 1 and 65536 inclusive,
+// and each refuses what it refuses.
+func TestMutationKillProcsRange(t *testing.T) {
+	for n, want := range map[int]bool{-1: false, 0: false, 1: true, 2: true, maxProcs - 1: true, maxProcs: true, maxProcs + 1: false} {
+		if got := validProcs(n); got != want {
+			t.Errorf("validProcs(%d) = %v, want %v", n, got, want)
+		}
+	}
+	if maxProcs != 65536 {
+		t.Errorf("maxProcs %d, want 65536 (the documented range)", maxProcs)
+	}
+	for _, n := range []int{-1, maxProcs + 1} {
+		if _, err := NewGM(n); err == nil {
+			t.Errorf("NewGM(%d): no error", n)
+		}
+		if _, err := New(Config{Procs: n}); err == nil {
+			t.Errorf("New(Procs %d): no error", n)
+		}
+	}
+	s := newTestSched(t, Config{Procs: 1, NoSysmon: true})
+	for _, n := range []int{0, maxProcs + 1} {
+		if _, err := s.SetProcs(n); err == nil || !strings.Contains(err.Error(), "want 1..65536") {
+			t.Errorf("SetProcs(%d): %v, want the range error", n, err)
+		}
+	}
+}

@@ -14,8 +14,8 @@ import "fmt"
 // before and after are as many. Like StopTheWorld it must be called from
 // outside the scheduler; n must be in 1..65536 and at most Config.MaxMs.
 func (s *Sched) SetProcs(n int) (int, error) {
-	if n < 1 || n > 1<<16 {
-		return 0, fmt.Errorf("impl: SetProcs(%d): want 1..65536", n)
+	if !validProcs(n) {
+		return 0, fmt.Errorf("impl: SetProcs(%d): want 1..%d", n, maxProcs)
 	}
 	if n > s.cfg.MaxMs {
 		return 0, fmt.Errorf("impl: SetProcs(%d) > MaxMs %d", n, s.cfg.MaxMs)

@@ -1,5 +1,14 @@
 package impl
 
+// maxProcs bounds GOMAXPROCS here: New's Procs, SetProcs' n and the GM
+// baseline's procs are each in 1..maxProcs. The bound is this package's,
+// not the runtime's: it turns an absurd count into an error rather than
+// an allocation of millions of Ps.
+const maxProcs = 1 << 16
+
+// validProcs reports whether n Ps is a GOMAXPROCS this package accepts.
+func validProcs(n int) bool { return n >= 1 && n <= maxProcs }
+
 // procSet is allp together with everything sized by it: gomaxprocs, the idle
 // mask (idlepMask) and the steal order. procresize (SetProcs) replaces the
 // whole set at once, under stop-the-world and sched.lock, so that a reader

@@ -190,8 +190,8 @@ func New(cfg Config) (*Sched, error) {
 	if cfg.Procs == 0 {
 		cfg.Procs = runtime.GOMAXPROCS(0)
 	}
-	if cfg.Procs < 1 || cfg.Procs > 1<<16 {
-		return nil, fmt.Errorf("impl: Procs %d: want 1..65536", cfg.Procs)
+	if !validProcs(cfg.Procs) {
+		return nil, fmt.Errorf("impl: Procs %d: want 1..%d", cfg.Procs, maxProcs)
 	}
 	if cfg.QueueCapacity == 0 {
 		cfg.QueueCapacity = DefaultQueueCapacity
