@@ -168,6 +168,8 @@ func clauseRows() []clauseRow {
 		{"stopped P without a stop", "resize", gcWaiting, func(s *State, _ int) { s.GCWaiting, s.STW, s.StopWait = false, STWNone, 0 }, "stopped but no stop-the-world", nil},
 		{"dead P below gomaxprocs", "resize", shrunk, func(s *State, _ int) { s.Procs = 2 }, "below gomaxprocs=2 is dead", nil},
 		{"P past gomaxprocs alive", "resize", shrunk, func(s *State, _ int) { s.P[1].SchedTick = 1 }, "past gomaxprocs=1", nil},
+		{"P past gomaxprocs stopped", "resize", shrunk, func(s *State, _ int) { s.P[1].Status = PGCStop }, "past gomaxprocs=1", nil},
+		{"P past gomaxprocs with work", "resize", shrunk, func(s *State, _ int) { s.P[1].RunNext = 1 }, "past gomaxprocs=1", nil},
 		{"stopped P in a model without", "steal", anyState, func(s *State, _ int) { s.P[1].Status = PGCStop }, "without a stop-the-world", nil},
 
 		// The blocking poller and timers.

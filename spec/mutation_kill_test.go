@@ -510,3 +510,17 @@ func TestMutationKillSpecRunnableInHandQueued(t *testing.T) {
 		t.Fatalf("no state with an M holding a runnable G for injectglist among %d", n)
 	}
 }
+
+// TestMutationKillSpecNetReady kills spec/actions.go:277:73 (seed 1134),
+// netReady's last || made &&: the network readies a G in exactly four
+// actions (findRunnable's netpoll with one G or two, sysmon's injectglist,
+// the blocked poller's return), which timer liveness must not count as a
+// quiet network.
+func TestMutationKillSpecNetReady(t *testing.T) {
+	net := map[ActionKind]bool{ActNetpoll: true, ActNetpollInject: true, ActInjectGList: true, ActNetpollReady: true}
+	for k := ActionKind(0); k < numActionKinds; k++ {
+		if got := k.netReady(); got != net[k] {
+			t.Errorf("%v.netReady() = %v, want %v", k, got, net[k])
+		}
+	}
+}
