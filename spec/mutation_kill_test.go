@@ -524,3 +524,25 @@ func TestMutationKillSpecNetReady(t *testing.T) {
 		}
 	}
 }
+
+// TestMutationKillSpecPutBatchFills kills spec/runq.go:74:23 (seed 1134),
+// runqputbatch's room check > -> >=: a batch that exactly fills the ring
+// fits (the scheduler's callers put at most Cap/2 onto an empty ring, so
+// only a direct call reaches the edge), one more does not.
+func TestMutationKillSpecPutBatchFills(t *testing.T) {
+	for _, capacity := range []int{2, 4, 8} {
+		var ps PState
+		gs := make([]GID, capacity)
+		for i := range gs {
+			gs[i] = GID(i + 1)
+		}
+		if !ps.runqputbatch(gs, capacity) || int(ps.N) != capacity {
+			t.Errorf("cap %d: a batch of %d onto an empty ring: refused (N=%d)", capacity, capacity, ps.N)
+		}
+		var one PState
+		one.N = 1
+		if one.runqputbatch(gs, capacity) {
+			t.Errorf("cap %d: a batch of %d onto a ring of 1 fits", capacity, capacity)
+		}
+	}
+}
