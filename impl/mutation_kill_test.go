@@ -912,12 +912,12 @@ func TestMutationKillSchedLasted(t *testing.T) {
 	}
 }
 
-// TestMutationKillProcsRange kills the range checks of GOMAXPROCS (seed
+// TestMutationKillSchedProcsRange kills the range checks of GOMAXPROCS (seed
 // 1134: impl/gm.go:97:15's || -> && let NewGM(-1) through, 97:24's
 // > -> >= refused 65536; impl/procresize.go:17:16 likewise): the three
 // entry points share validProcs, whose bounds are 1 and 65536 inclusive,
 // and each refuses what it refuses.
-func TestMutationKillProcsRange(t *testing.T) {
+func TestMutationKillSchedProcsRange(t *testing.T) {
 	for n, want := range map[int]bool{-1: false, 0: false, 1: true, 2: true, maxProcs - 1: true, maxProcs: true, maxProcs + 1: false} {
 		if got := validProcs(n); got != want {
 			t.Errorf("validProcs(%d) = %v, want %v", n, got, want)
