@@ -23,7 +23,11 @@ import (
 // the no-P PCs' "Spinning"), and a locked M's own clause reports a parked
 // locked M holding a P or a G before stoplockedm's does. Check returns the
 // same error with or without such a disjunct, so its mutants are
-// equivalent.
+// equivalent. Two clauses of checkPoll have no row because no state
+// reaches them: the poller's fields set in a model without the poller
+// (checkPoll returns first unless the model has it, and the state's poll
+// flag is the model's bound, as mutate.Equivalents argues for
+// spec/check.go:398:21).
 
 // clauseModels are the small models whose reachable states the rows
 // corrupt, each explored once (up to clauseStates states).
@@ -171,6 +175,21 @@ func clauseRows() []clauseRow {
 		{"P past gomaxprocs stopped", "resize", shrunk, func(s *State, _ int) { s.P[1].Status = PGCStop }, "past gomaxprocs=1", nil},
 		{"P past gomaxprocs with work", "resize", shrunk, func(s *State, _ int) { s.P[1].RunNext = 1 }, "past gomaxprocs=1", nil},
 		{"stopped P in a model without", "steal", anyState, func(s *State, _ int) { s.P[1].Status = PGCStop }, "without a stop-the-world", nil},
+		{"idle P while the world stops", "resize", gcWaiting, func(s *State, _ int) { s.P[0].Status = PIdle }, "idle while a stop-the-world waits", nil},
+		{"stopped P held", "resize", func(s *State, m int) bool { return s.P[0].Status == PGCStop && s.M[m].PC == MRun && s.M[m].P == 1 }, func(s *State, m int) { s.M[m].P = 0 }, "gcstop p0 is held by 1 Ms", nil},
+
+		// Where the Ps and Gs are.
+		{"running P held by none", "steal", func(s *State, m int) bool { return s.M[m].PC == MRun && s.M[m].P == 0 && s.P[1].Status == PRunning }, func(s *State, m int) { s.M[m].P = 1 }, "running p0 is held by 0 Ms", nil},
+		{"retaken P held", "steal", func(s *State, m int) bool { return s.RetakeP == 1 && s.M[m].PC == MRun && s.M[m].P == 1 }, func(s *State, m int) { s.M[m].P = 0 }, "taken by sysmon's retake, is held by 1 Ms", nil},
+		{"idle P held", "steal", func(s *State, m int) bool {
+			return s.M[m].PC == MRun && s.M[m].P == 1 && s.P[1].N == 0 && s.P[1].RunNext == NoG
+		}, func(s *State, _ int) { s.P[1].Status = PIdle }, "idle p1 is held by an M", nil},
+		{"syscall G queued too", "steal", func(s *State, m int) bool {
+			return s.M[m].PC == MRun && s.G[s.M[m].CurG] == GSyscall && int(s.Runq.N) < len(s.Runq.Gs)
+		}, func(s *State, m int) { s.Runq.Gs[s.Runq.N] = s.M[m].CurG; s.Runq.N++ }, "in syscall: in 1 queues", nil},
+		{"waiting G queued", "steal", func(s *State, _ int) bool { return s.G[2] == GWaiting && int(s.Runq.N) < len(s.Runq.Gs) }, func(s *State, _ int) { s.Runq.Gs[s.Runq.N] = 2; s.Runq.N++ }, "waiting g2 is in 1 queues", nil},
+		{"G of no status", "steal", anyState, func(s *State, _ int) { s.G[2] = GDead + 1 }, "g2 has bad status", nil},
+		{"G locked to two Ms", "locked", func(s *State, m int) bool { return m == 0 && s.M[0].LockedG != NoG }, func(s *State, _ int) { s.M[1].LockedG = s.M[0].LockedG }, "is locked to both m0 and m1", nil},
 
 		// The blocking poller and timers.
 		{"poll check with a P", "poll", atPC(MTimersNoP, MPollCheck, MNetpoll, MNetpollRet), func(s *State, m int) { s.M[m].P = 0 }, "spinning=", nil},
@@ -180,6 +199,7 @@ func clauseRows() []clauseRow {
 		{"back from netpoll with a bad G", "poll", atPC(MNetpollLock), func(s *State, m int) { s.M[m].CurG = 3 }, "back from netpoll", nil},
 		{"back from netpoll without the poller", "poll", atPC(MNetpollLock), func(*State, int) {}, "back from netpoll", func(b *Bounds) { b.PollBlock, b.Timers = false, 0 }},
 		{"pollUntil past the longest sleep", "poll", func(s *State, m int) bool { return s.M[m].PollUntil != 0 }, func(s *State, m int) { s.M[m].PollUntil = 3 }, "past the longest sleep", nil},
+		{"sched.pollUntil past the longest sleep", "poll", func(s *State, _ int) bool { return s.PollUntil != 0 }, func(s *State, _ int) { s.PollUntil = 3 }, "sched.pollUntil 3 past the longest sleep", nil},
 		{"sched.pollUntil with nobody polling", "poll", func(s *State, _ int) bool { return s.LastPoll }, func(s *State, _ int) { s.PollUntil = 1 }, "with nobody in netpoll", nil},
 		{"timer on a bad P", "poll", func(s *State, _ int) bool { return s.TimerP[2] != 0 }, func(s *State, _ int) { s.TimerP[2] = 2 }, "has a timer on p1", nil},
 		{"timer past the longest sleep", "poll", func(s *State, _ int) bool { return s.TimerP[2] != 0 }, func(s *State, _ int) { s.TimerWhen[2] = 2 }, "past the longest sleep", nil},
