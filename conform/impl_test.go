@@ -93,6 +93,17 @@ var mutations = []struct {
 	name string
 	f    func(evs []impl.Event) bool // false: nothing to mutate
 }{
+	// The event contract (impl.Event.Check): a G status change with a
+	// victim, as the sites that left the field at 0 once wrote.
+	{"status-change-names-a-victim", func(evs []impl.Event) bool {
+		for i, e := range evs {
+			if e.Kind == impl.EvGStatus {
+				evs[i].Victim = 0
+				return true
+			}
+		}
+		return false
+	}},
 	{"runqget-runs-another-g", func(evs []impl.Event) bool {
 		for i, e := range evs {
 			if e.Kind == impl.EvAction && e.Action == spec.ActRunqGet {

@@ -87,10 +87,11 @@ func (e Event) String() string {
 	case EvGStatus:
 		return fmt.Sprintf("g%d %v→%v", e.G, e.From, e.To)
 	default:
-		if !e.HasVictim() {
-			return fmt.Sprintf("%v m%d p%d g%d n=%d on=%v", e.Kind, e.M, e.P, e.G, e.N, e.On)
+		victim := ""
+		if e.HasVictim() {
+			victim = fmt.Sprintf(" victim=%d", e.Victim)
 		}
-		return fmt.Sprintf("%v m%d p%d g%d victim=%d n=%d on=%v", e.Kind, e.M, e.P, e.G, e.Victim, e.N, e.On)
+		return fmt.Sprintf("%v m%d p%d g%d%s n=%d on=%v", e.Kind, e.M, e.P, e.G, victim, e.N, e.On)
 	}
 }
 

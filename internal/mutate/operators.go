@@ -144,10 +144,11 @@ type gremlinsOutput struct {
 
 // Operators runs gremlins' dry run on impl/ and spec/ under root and
 // returns the operator mutants of the files in operatorFiles, in file and
-// position order, less those in a seeded bug's body (seededBody). The dry run gathers coverage with 'go test -cover'; the
-// harness gives it GOFLAGS=-run=^$ so that step compiles the packages and
-// runs no test: which tests cover a mutant is the harness's business
-// (techniques per area), not gremlins'.
+// position order, less those in a seeded bug's body (seededBody). The dry
+// run gathers coverage with 'go test -cover'; the harness gives it
+// GOFLAGS=-run=^$ so that step compiles the packages and runs no test:
+// which tests cover a mutant is the harness's business (techniques per
+// area), not gremlins'.
 func Operators(ctx context.Context, root string) ([]Mutant, error) {
 	var out []Mutant
 	for _, dir := range []string{"impl", "spec"} {
@@ -155,7 +156,7 @@ func Operators(ctx context.Context, root string) ([]Mutant, error) {
 		if err != nil {
 			return nil, err
 		}
-		if ms, _, err = dropSeededBodies(root, ms); err != nil {
+		if ms, err = dropSeededBodies(root, ms); err != nil {
 			return nil, err
 		}
 		out = append(out, ms...)

@@ -69,12 +69,11 @@ func onlyWithBug(e ast.Expr) bool {
 	return false
 }
 
-// dropSeededBodies removes the impl/ mutants that lie in a seeded bug's
-// body (seededBody) and returns how many it removed.
-func dropSeededBodies(root string, ms []Mutant) ([]Mutant, int, error) {
+// dropSeededBodies returns the mutants of ms but the impl/ ones that lie
+// in a seeded bug's body (seededBody).
+func dropSeededBodies(root string, ms []Mutant) ([]Mutant, error) {
 	in := map[string]func(line, col int) bool{}
-	out := ms[:0]
-	dropped := 0
+	var out []Mutant
 	for _, m := range ms {
 		if m.Area == AreaSpec {
 			out = append(out, m)
@@ -84,21 +83,19 @@ func dropSeededBodies(root string, ms []Mutant) ([]Mutant, int, error) {
 		if !ok {
 			src, err := os.ReadFile(filepath.Join(root, m.File))
 			if err != nil {
-				return nil, 0, err
+				return nil, err
 			}
 			fset := token.NewFileSet()
 			f, err := parser.ParseFile(fset, m.File, src, 0)
 			if err != nil {
-				return nil, 0, err
+				return nil, err
 			}
 			body = seededBody(fset, f)
 			in[m.File] = body
 		}
-		if body(m.Line, m.Col) {
-			dropped++
-			continue
+		if !body(m.Line, m.Col) {
+			out = append(out, m)
 		}
-		out = append(out, m)
 	}
-	return out, dropped, nil
+	return out, nil
 }
