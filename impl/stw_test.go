@@ -3,6 +3,7 @@ package impl
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -225,7 +226,16 @@ func gcFairness(cfg Config, limit time.Duration) error {
 // one of more CPU-bound Gs than Ps keeps making progress: a G preempted
 // for a stop keeps its runnext but not a fresh time slice, so sysmon's
 // preemption still rotates them.
+//
+// It needs two host threads. On one (GOMAXPROCS=1) the host switches
+// goroutines only at its own preemption points, so sysmon's request and
+// the next stop always reach a G in the same gap: the G sees the request
+// with gcwaiting set and keeps its runnext (goschedImpl, as the runtime),
+// and no G ever rotates. That is the host's schedule, not the scheduler's.
 func TestGCFairness(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("needs GOMAXPROCS >= 2: on one host thread every preemption lands during a stop")
+	}
 	defer goleak.VerifyNone(t)
 	for _, sh := range lockShells[:2] {
 		for _, procs := range []int{1, 2} {
