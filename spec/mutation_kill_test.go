@@ -546,3 +546,62 @@ func TestMutationKillSpecPutBatchFills(t *testing.T) {
 		}
 	}
 }
+
+// TestMutationKillSpecInjectRunqputOverflow: injectglist's runqputbatch on
+// the M's own P puts what fits and the rest on sched.runq. No model
+// reaches the rest: the M came to netpoll with its ring empty, only it
+// puts on that ring, and the model's list is one G. Coverage showed the
+// fallback never ran, so a mutant that dropped the global put (losing the
+// G) or negated its guard went unseen. The walk checks every reachable
+// InjectRunqput (the G on the ring), and the first one again with the
+// ring filled by hand: the G must go to sched.runq's tail, the ring
+// unchanged.
+func TestMutationKillSpecInjectRunqputOverflow(t *testing.T) {
+	md, err := NewModel(Bounds{Ps: 1, Ms: 2, Gs: 3, Cap: 2, Spawn: 2, SchedTick: 2, Netpoll: true, InjectList: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	put := func(s State, a Action) (State, State) {
+		ns, err := md.Step(s, a)
+		if err != nil {
+			t.Fatalf("%v: %v\n%v", a, err, s)
+		}
+		return s, ns
+	}
+	taken, full := 0, false
+	n := breadthFirst(md, 0, func(s State) bool {
+		for _, a := range md.Enabled(s) {
+			if a.Kind != ActInjectRunqput {
+				continue
+			}
+			taken++
+			ms := s.M[a.M]
+			g := ms.Inj
+			s, ns := put(s, a)
+			if err := md.Check(ns); err != nil {
+				t.Fatalf("%v: %v\n%v", a, err, ns)
+			}
+			pp, np := s.P[ms.P], ns.P[ms.P]
+			if ns.Runq != s.Runq || np.N != pp.N+1 || np.Ring[pp.N] != g {
+				t.Fatalf("%v with room on p%d must put %s on its ring:\n%v\n->\n%v", a, ms.P, gName(g), s, ns)
+			}
+			if full {
+				continue
+			}
+			full = true
+			s.P[ms.P].N = uint8(md.b.Cap)
+			for i := range md.b.Cap {
+				s.P[ms.P].Ring[i] = GID(3 - i%2) // any Gs: only the put is judged
+			}
+			s, ns = put(s, a)
+			pp, np = s.P[ms.P], ns.P[ms.P]
+			if ns.Runq.N != s.Runq.N+1 || ns.Runq.Gs[s.Runq.N] != g || np != pp {
+				t.Fatalf("%v with p%d's ring full must put %s on sched.runq's tail, the ring unchanged:\n%v\n->\n%v", a, ms.P, gName(g), s, ns)
+			}
+		}
+		return true
+	}, nil)
+	if taken == 0 {
+		t.Fatalf("InjectRunqput never enabled in %d states", n)
+	}
+}

@@ -66,6 +66,10 @@ func goldenStates(t *testing.T) (names []string, states []State, models []Model)
 		s.TimerP[2], s.TimerWhen[2] = 1, 1
 		s.M[1] = MState{PC: MNetpoll, P: NoP, PollUntil: 2, WasSpinning: true}
 	})
+	// A running G's goyield flag, and a spinning M that inherits the
+	// time slice of a G its timers readied into runnext.
+	hand("steal", func(s *State) { s.M[1] = MState{PC: MRun, P: 0, CurG: 1, Yield: true} })
+	hand("poll", func(s *State) { s.M[1] = MState{PC: MResetSpin, P: 0, CurG: 1, Spinning: true, Inherit: true} })
 	// Enums past their names print as numbers; such a state has no key.
 	hand("inject", func(s *State) {
 		// The first value past each name table: a bound off by one
