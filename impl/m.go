@@ -155,6 +155,14 @@ func (s *Sched) startm(pp *P, spinning, lockHeld bool) {
 	}
 }
 
+// mSeed is M slot's cheaprand state under the scheduler's Seed: distinct
+// per slot, so that thieves started together do not visit the Ps in the
+// same order (the runtime seeds each M's cheaprand on its own), and fixed
+// by Seed, so that the Driver's runs repeat.
+func mSeed(seed uint64, slot int) uint64 {
+	return seed*0x9e3779b97f4a7c15 + uint64(slot)*0xbf58476d1ce4e5b9 + 1
+}
+
 // newm allocates the next M: in the lowest slot that an M ended by mexit
 // left free (the new M takes its number), else a new slot, else, at the
 // thread limit inside a mexit, the slot of the M it is ending. sched.lock
@@ -180,7 +188,7 @@ func (s *Sched) newm() *M {
 		pc:   spec.MIdle,
 		park: make(chan struct{}, 1),
 		back: make(chan struct{}, 1),
-		rng:  s.cfg.Seed*0x9e3779b97f4a7c15 + uint64(slot)*0xbf58476d1ce4e5b9 + 1,
+		rng:  mSeed(s.cfg.Seed, slot),
 	}
 	if slot < len(s.allm) {
 		if s.allm[slot] == s.exiting {
