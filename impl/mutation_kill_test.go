@@ -942,24 +942,40 @@ func TestMutationKillSchedProcsRange(t *testing.T) {
 	}
 }
 
-// TestMutationKillSchedStealOrderPerM kills impl/m.go:183:53 (seed 1135),
+// TestMutationKillSchedStealOrderPerM kills impl/m.go:183:53 (seed 1135;
+// mSeed's line since),
 // the M seed's slot term `*` made `/`: every M then drew the same steal
 // order, so thieves woken together raced for the same victim. Nothing
-// looked at two Ms' draws side by side. Under a few Seeds, the first
-// draws of eight Ms' cheaprand must differ pairwise.
+// looked at two Ms' draws side by side. The first draws of eight Ms'
+// cheaprand must differ pairwise under each of a few Seeds, and one M's
+// under each Seed (the seed term `*` made `/` gave every small Seed the
+// same orders, so a fuzzer's Seeds explored one schedule).
 func TestMutationKillSchedStealOrderPerM(t *testing.T) {
-	for _, seed := range []uint64{0, 1, 42} {
+	draws := func(seed uint64, slot int) [4]uint32 {
+		m := &M{rng: mSeed(seed, slot)}
+		var d [4]uint32
+		for i := range d {
+			d[i] = m.cheaprand()
+		}
+		return d
+	}
+	seeds := []uint64{0, 1, 42}
+	for _, seed := range seeds {
 		seen := map[[4]uint32]int{}
 		for slot := range 8 {
-			m := &M{rng: mSeed(seed, slot)}
-			var draws [4]uint32
-			for i := range draws {
-				draws[i] = m.cheaprand()
+			d := draws(seed, slot)
+			if other, ok := seen[d]; ok {
+				t.Fatalf("Seed %d: m%d and m%d draw the same steal order %v", seed, other, slot, d)
 			}
-			if other, ok := seen[draws]; ok {
-				t.Fatalf("Seed %d: m%d and m%d draw the same steal order %v", seed, other, slot, draws)
-			}
-			seen[draws] = slot
+			seen[d] = slot
 		}
+	}
+	bySeed := map[[4]uint32]uint64{}
+	for _, seed := range seeds {
+		d := draws(seed, 1)
+		if other, ok := bySeed[d]; ok {
+			t.Fatalf("Seeds %d and %d give m1 the same steal order %v", other, seed, d)
+		}
+		bySeed[d] = seed
 	}
 }
