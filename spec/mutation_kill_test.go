@@ -561,14 +561,14 @@ func TestMutationKillSpecInjectRunqputOverflow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	put := func(s State, a Action) (State, State) {
+	step := func(s State, a Action) State {
 		ns, err := md.Step(s, a)
 		if err != nil {
 			t.Fatalf("%v: %v\n%v", a, err, s)
 		}
-		return s, ns
+		return ns
 	}
-	taken, full := 0, false
+	taken, filled := 0, false
 	n := breadthFirst(md, 0, func(s State) bool {
 		for _, a := range md.Enabled(s) {
 			if a.Kind != ActInjectRunqput {
@@ -577,7 +577,7 @@ func TestMutationKillSpecInjectRunqputOverflow(t *testing.T) {
 			taken++
 			ms := s.M[a.M]
 			g := ms.Inj
-			s, ns := put(s, a)
+			ns := step(s, a)
 			if err := md.Check(ns); err != nil {
 				t.Fatalf("%v: %v\n%v", a, err, ns)
 			}
@@ -585,18 +585,18 @@ func TestMutationKillSpecInjectRunqputOverflow(t *testing.T) {
 			if ns.Runq != s.Runq || np.N != pp.N+1 || np.Ring[pp.N] != g {
 				t.Fatalf("%v with room on p%d must put %s on its ring:\n%v\n->\n%v", a, ms.P, gName(g), s, ns)
 			}
-			if full {
+			if filled {
 				continue
 			}
-			full = true
-			s.P[ms.P].N = uint8(md.b.Cap)
+			filled = true
+			full := s // a copy: the walk's state stays as it is
+			full.P[ms.P].N = uint8(md.b.Cap)
 			for i := range md.b.Cap {
-				s.P[ms.P].Ring[i] = GID(3 - i%2) // any Gs: only the put is judged
+				full.P[ms.P].Ring[i] = GID(3 - i%2) // any Gs: only the put is judged
 			}
-			s, ns = put(s, a)
-			pp, np = s.P[ms.P], ns.P[ms.P]
-			if ns.Runq.N != s.Runq.N+1 || ns.Runq.Gs[s.Runq.N] != g || np != pp {
-				t.Fatalf("%v with p%d's ring full must put %s on sched.runq's tail, the ring unchanged:\n%v\n->\n%v", a, ms.P, gName(g), s, ns)
+			ns = step(full, a)
+			if ns.Runq.N != full.Runq.N+1 || ns.Runq.Gs[full.Runq.N] != g || ns.P[ms.P] != full.P[ms.P] {
+				t.Fatalf("%v with p%d's ring full must put %s on sched.runq's tail, the ring unchanged:\n%v\n->\n%v", a, ms.P, gName(g), full, ns)
 			}
 		}
 		return true
