@@ -4,6 +4,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -47,6 +49,45 @@ func TestCatalogWellFormed(t *testing.T) {
 				continue
 			}
 			t.Errorf("%s: %v", m.ID, err)
+		}
+	}
+}
+
+// TestEquivalentsNameMutants: every survivor argued equivalent still names
+// a mutant of the tree. An operator mutant's ID is its position, so when
+// the code moves the entry goes stale silently: it excuses a mutant that no
+// longer exists while the one now at its old line, or the moved one under
+// its new position, is judged without the argument. Each operator entry
+// must name a file the harness mutates and a token there of its type;
+// each catalog entry a catalog mutant.
+func TestEquivalentsNameMutants(t *testing.T) {
+	root := moduleRoot(t)
+	catalog := map[string]bool{}
+	for _, m := range Catalog {
+		catalog[m.ID] = true
+	}
+	for id := range Equivalents {
+		slash := strings.LastIndex(id, "/")
+		pos := strings.Split(id[:max(slash, 0)], ":")
+		if len(pos) != 3 {
+			if !catalog[id] {
+				t.Errorf("%s: neither a catalog mutant nor file:line:col/TYPE", id)
+			}
+			continue
+		}
+		line, err1 := strconv.Atoi(pos[1])
+		col, err2 := strconv.Atoi(pos[2])
+		if err1 != nil || err2 != nil {
+			t.Errorf("%s: bad position", id)
+			continue
+		}
+		m := Mutant{ID: id, Kind: KindOperator, File: pos[0], Line: line, Col: col, Type: id[slash+1:]}
+		if _, ok := operatorFiles[m.File]; !ok {
+			t.Errorf("%s: %s is not a file the harness mutates", id, m.File)
+			continue
+		}
+		if _, err := m.Apply(root); err != nil {
+			t.Errorf("%s: %v", id, err)
 		}
 	}
 }
