@@ -2,6 +2,7 @@ package impl
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -976,5 +977,30 @@ func TestMutationKillSchedStealOrderPerM(t *testing.T) {
 			t.Fatalf("Seeds %d and %d give m1 the same steal order %v", other, seed, d)
 		}
 		bySeed[d] = seed
+	}
+}
+
+// TestMutationKillSchedClampN kills impl/proc.go:260:79 (seed 1136): the
+// TimerSleep event's clamp of the sleep in ns, `1<<31-1` made `1<<31+1`,
+// which a sleep over 2.1 s of the clock wrapped to a negative N. The
+// clamp is clampN now, shared with clampMicros; both are checked at
+// their bounds.
+func TestMutationKillSchedClampN(t *testing.T) {
+	for _, c := range []struct {
+		in   int64
+		want int32
+	}{
+		{-5, 0}, {0, 0}, {7, 7}, {math.MaxInt32, math.MaxInt32},
+		{math.MaxInt32 + 1, math.MaxInt32}, {math.MaxInt32 + 2, math.MaxInt32}, {math.MaxInt64, math.MaxInt32},
+	} {
+		if got := clampN(c.in); got != c.want {
+			t.Errorf("clampN(%d) = %d, want %d", c.in, got, c.want)
+		}
+	}
+	if got := clampMicros(3 * int64(time.Hour)); got != math.MaxInt32 {
+		t.Errorf("clampMicros(3h) = %d, want MaxInt32 (3h is past 2^31 µs)", got)
+	}
+	if got := clampMicros(2500); got != 2 {
+		t.Errorf("clampMicros(2500 ns) = %d, want 2", got)
 	}
 }

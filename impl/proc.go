@@ -257,7 +257,7 @@ func (s *Sched) parkm(m *M, unlock sync.Locker) {
 		if w := g.x.sleepWhen; w != 0 {
 			// A Sleep's park: N is the sleep in the clock's ns (the
 			// Driver's ticks).
-			e.Action, e.N = spec.ActTimerSleep, int32(min(max(w-s.nanotime(), 0), 1<<31-1))
+			e.Action, e.N = spec.ActTimerSleep, clampN(w-s.nanotime())
 		}
 		s.emit(e)
 	}

@@ -1,6 +1,7 @@
 package impl
 
 import (
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -160,9 +161,12 @@ func (s *Sched) addTimer(m *M, g *G, when int64) {
 }
 
 // clampMicros is a duration in ns as microseconds, for Event.N.
-func clampMicros(ns int64) int32 {
-	return int32(min(max(ns/1000, 0), 1<<31-1))
-}
+func clampMicros(ns int64) int32 { return clampN(ns / 1000) }
+
+// clampN fits a non-negative count into Event.N: below 0 is 0 (a time
+// already past), above MaxInt32 is MaxInt32 (a conversion would wrap it
+// negative).
+func clampN(v int64) int32 { return int32(min(max(v, 0), math.MaxInt32)) }
 
 // runTimers runs the due timers of ts on m (ts.check): each sleeping G
 // whose timer is due becomes runnable on runnext of m's P, then wakep
