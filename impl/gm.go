@@ -203,8 +203,12 @@ func (s *GM) newproc(fn func(Task)) error {
 	if s.stopping.Load() {
 		return ErrShutdown
 	}
-	s.nlive.Add(1)
 	s.mu.Lock()
+	// Counted under s.mu, with the push and the verdict's reset: an M
+	// idling between the count and the push would otherwise see a live G,
+	// an empty queue and every M idle, and declare a deadlock that a
+	// concurrent Wait could report.
+	s.nlive.Add(1)
 	g := s.free
 	if g != nil {
 		s.free = g.next
