@@ -946,10 +946,10 @@ func TestMutationKillSchedProcsRange(t *testing.T) {
 // TestMutationKillSchedStealOrderPerM kills impl/m.go:183:53 (seed 1135;
 // mSeed's line since), the M seed's slot term `*` made `/`: every M then
 // drew the same steal order, so thieves woken together raced for the same
-// victim. Nothing looked at two Ms' draws side by side. The first draws of eight Ms'
-// cheaprand must differ pairwise under each of a few Seeds, and one M's
-// under each Seed (the seed term `*` made `/` gave every small Seed the
-// same orders, so a fuzzer's Seeds explored one schedule).
+// victim. Nothing looked at two Ms' draws side by side. The first draws
+// of eight Ms' cheaprand must differ pairwise under each of a few Seeds,
+// and one M's under each Seed (the seed term `*` made `/` gave every
+// small Seed the same orders, so a fuzzer's Seeds explored one schedule).
 func TestMutationKillSchedStealOrderPerM(t *testing.T) {
 	draws := func(seed uint64, slot int) [4]uint32 {
 		m := &M{rng: mSeed(seed, slot)}

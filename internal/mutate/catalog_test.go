@@ -4,8 +4,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 )
 
@@ -67,27 +65,33 @@ func TestEquivalentsNameMutants(t *testing.T) {
 		catalog[m.ID] = true
 	}
 	for id := range Equivalents {
-		slash := strings.LastIndex(id, "/")
-		pos := strings.Split(id[:max(slash, 0)], ":")
-		if len(pos) != 3 {
+		m, ok := parseOperatorID(id)
+		if !ok {
 			if !catalog[id] {
 				t.Errorf("%s: neither a catalog mutant nor file:line:col/TYPE", id)
 			}
 			continue
 		}
-		line, err1 := strconv.Atoi(pos[1])
-		col, err2 := strconv.Atoi(pos[2])
-		if err1 != nil || err2 != nil {
-			t.Errorf("%s: bad position", id)
-			continue
-		}
-		m := Mutant{ID: id, Kind: KindOperator, File: pos[0], Line: line, Col: col, Type: id[slash+1:]}
 		if _, ok := operatorFiles[m.File]; !ok {
 			t.Errorf("%s: %s is not a file the harness mutates", id, m.File)
 			continue
 		}
 		if _, err := m.Apply(root); err != nil {
 			t.Errorf("%s: %v", id, err)
+		}
+	}
+}
+
+// TestParseOperatorID: operatorID's inverse on an ID, and no operator
+// mutant in a catalog name or a malformed position.
+func TestParseOperatorID(t *testing.T) {
+	m, ok := parseOperatorID("impl/runq.go:62:9/INVERT_BITWISE")
+	if !ok || m.File != "impl/runq.go" || m.Line != 62 || m.Col != 9 || m.Type != "INVERT_BITWISE" || m.Kind != KindOperator {
+		t.Fatalf("got %+v, %v", m, ok)
+	}
+	for _, id := range []string{"sched/dropg-m-not-cleared", "impl/runq.go:62/INVERT_BITWISE", "impl/runq.go:x:9/T", "impl/runq.go:062:9/T", "noslash"} {
+		if _, ok := parseOperatorID(id); ok {
+			t.Errorf("%q parsed as an operator mutant", id)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/gmpcheck/gmpcheck/internal/procgroup"
@@ -87,6 +88,28 @@ func applyOperator(src []byte, m Mutant) ([]byte, error) {
 		return out.Bytes(), nil
 	}
 	return nil, fmt.Errorf("%w: %s:%d:%d: no token there", ErrStale, m.File, m.Line, m.Col)
+}
+
+// operatorID is an operator mutant's ID: its position and type,
+// file:line:col/TYPE. It is stable only while the code above it does not
+// move (mutate.Equivalents' keys are such IDs: TestEquivalentsNameMutants).
+func operatorID(m Mutant) string { return fmt.Sprintf("%s:%d:%d/%s", m.File, m.Line, m.Col, m.Type) }
+
+// parseOperatorID is operatorID's inverse; ok is false for any other ID
+// (a catalog mutant's name).
+func parseOperatorID(id string) (m Mutant, ok bool) {
+	slash := strings.LastIndex(id, "/")
+	parts := strings.Split(id[:max(slash, 0)], ":")
+	if len(parts) != 3 {
+		return Mutant{}, false
+	}
+	line, err1 := strconv.Atoi(parts[1])
+	col, err2 := strconv.Atoi(parts[2])
+	if err1 != nil || err2 != nil {
+		return Mutant{}, false
+	}
+	m = Mutant{ID: id, Kind: KindOperator, File: parts[0], Line: line, Col: col, Type: id[slash+1:]}
+	return m, operatorID(m) == id
 }
 
 // operatorFiles maps the Go files whose operator mutants are measured to
@@ -207,10 +230,9 @@ func parseGremlins(data []byte, dir string) ([]Mutant, error) {
 			if _, ok := TokenSwaps[mu.Type]; !ok {
 				return nil, fmt.Errorf("gremlins report: unknown mutation type %q at %s:%d:%d", mu.Type, file, mu.Line, mu.Column)
 			}
-			out = append(out, Mutant{
-				ID:   fmt.Sprintf("%s:%d:%d/%s", file, mu.Line, mu.Column, mu.Type),
-				Kind: KindOperator, Area: area, File: file, Line: mu.Line, Col: mu.Column, Type: mu.Type,
-			})
+			m := Mutant{Kind: KindOperator, Area: area, File: file, Line: mu.Line, Col: mu.Column, Type: mu.Type}
+			m.ID = operatorID(m)
+			out = append(out, m)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {
