@@ -48,6 +48,8 @@ least -min-rate in every area.`)
 	parallel := fs.Int("parallel", 2, "mutants judged at once (1..2: the checks are CPU-bound)")
 	mutantTimeout := fs.Duration("mutant-timeout", mutate.DefaultMutantTimeout, "time limit per mutant, builds included (a mutant cut short is inconclusive)")
 	partTimeout := fs.Duration("test-timeout", mutate.DefaultPartTimeout, "-test.timeout of each test binary run (a hang is a kill)")
+	hangFactor := fs.Float64("hang-factor", mutate.DefaultHangFactor, "each test's own hang limit on a mutant: this many times its longest baseline run, at least -hang-floor (0: hangs wait for -test-timeout)")
+	hangFloor := fs.Duration("hang-floor", mutate.DefaultHangFloor, "the least hang limit of a test")
 	noSchemata := fs.Bool("no-schemata", false, "build every Go mutant on its own overlay instead of its package's mutant schema (one build per package, the mutant chosen at run time)")
 	matrix := fs.Bool("matrix", false, "run every technique on every mutant (the full kill matrix), not only up to the first kill")
 	tlc := fs.String("tlc", os.Getenv("TLA2TOOLS_JAR"), "tla2tools.jar: also check TLA+ mutants with TLC (default $TLA2TOOLS_JAR)")
@@ -68,8 +70,14 @@ least -min-rate in every area.`)
 	if *minRate < 0 || *minRate > 1 {
 		return usageError(stderr, "mutate", "-min-rate %v: want 0..1", *minRate)
 	}
-	if *mutantTimeout <= 0 || *partTimeout <= 0 {
-		return usageError(stderr, "mutate", "-mutant-timeout and -test-timeout must be positive")
+	if *mutantTimeout <= 0 || *partTimeout <= 0 || *hangFloor <= 0 {
+		return usageError(stderr, "mutate", "-mutant-timeout, -test-timeout and -hang-floor must be positive")
+	}
+	if *hangFactor < 0 {
+		return usageError(stderr, "mutate", "-hang-factor %v: want 0 (off) or more", *hangFactor)
+	}
+	if *hangFactor == 0 {
+		*hangFactor = -1 // Options: negative is off, 0 the default
 	}
 	re, err := compileRun(*run)
 	if err != nil {
@@ -225,6 +233,7 @@ least -min-rate in every area.`)
 	done := 0
 	r := mutate.NewRunner(mutate.Options{
 		Root: *root, Parallel: *parallel, MutantTimeout: *mutantTimeout, PartTimeout: *partTimeout,
+		HangFactor: *hangFactor, HangFloor: *hangFloor,
 		Matrix: *matrix, TLC: *tlc, Log: log, TLAModules: tlaMods, NoSchemata: *noSchemata,
 		OnResult: func(res mutate.Result) {
 			done++

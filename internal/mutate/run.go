@@ -1,7 +1,6 @@
 package mutate
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -39,10 +38,16 @@ type Options struct {
 	Parallel      int           // mutants at a time (1 or 2 on this project's machines)
 	MutantTimeout time.Duration // per mutant, builds included; 0: DefaultMutantTimeout
 	PartTimeout   time.Duration // per test binary run; 0: DefaultPartTimeout
-	Matrix        bool          // run every technique of the plan, not only up to the first kill
-	TLC           string        // tla2tools.jar: also run TLC on TLA+ mutants
-	Log           io.Writer     // progress lines (nil: none)
-	OnResult      func(Result)  // called once per mutant as it finishes (serialised)
+	// HangFactor and HangFloor set each test's own hang limit on a mutant
+	// (hang.go): HangFactor times its longest baseline run, at least
+	// HangFloor. 0: DefaultHangFactor, DefaultHangFloor; a negative
+	// HangFactor leaves hangs to PartTimeout alone.
+	HangFactor float64
+	HangFloor  time.Duration
+	Matrix     bool         // run every technique of the plan, not only up to the first kill
+	TLC        string       // tla2tools.jar: also run TLC on TLA+ mutants
+	Log        io.Writer    // progress lines (nil: none)
+	OnResult   func(Result) // called once per mutant as it finishes (serialised)
 	// Plan, if set, replaces the package's Plan (the techniques per area).
 	Plan func(Area) []Technique
 	// TLAModules, if set, limits the TLA+ baseline to these modules (those
@@ -62,6 +67,12 @@ func (o *Options) defaults() {
 	}
 	if o.PartTimeout == 0 {
 		o.PartTimeout = DefaultPartTimeout
+	}
+	if o.HangFactor == 0 {
+		o.HangFactor = DefaultHangFactor
+	}
+	if o.HangFloor == 0 {
+		o.HangFloor = DefaultHangFloor
 	}
 	if o.Log == nil {
 		o.Log = io.Discard
@@ -104,6 +115,7 @@ type Runner struct {
 	rapid map[string]bool   // binary key -> links rapid (takes -rapid.nofailfile)
 	bad   map[string]string // technique -> why it failed on the baseline
 	ran   map[string]bool   // techniques the baseline ran
+	times testTimes         // each test's longest baseline run, for its hang limit
 	// schemas are the packages' mutant schemata of the current Run, by
 	// package directory.
 	schemas map[string]*schemaRun
@@ -121,7 +133,7 @@ type schemaRun struct {
 // NewRunner returns a runner for opt.
 func NewRunner(opt Options) *Runner {
 	opt.defaults()
-	return &Runner{opt: opt, rapid: map[string]bool{}, bad: map[string]string{}, ran: map[string]bool{}}
+	return &Runner{opt: opt, rapid: map[string]bool{}, bad: map[string]string{}, ran: map[string]bool{}, times: testTimes{}}
 }
 
 // Baseline runs every technique the areas need on the unmutated tree. It
@@ -337,6 +349,9 @@ type builder struct {
 
 var errNotViable = errors.New("not viable")
 
+// errStart: a test binary did not start (no verdict on the mutant).
+var errStart = errors.New("test binary did not start")
+
 const notViablePrefix = "not viable: "
 
 func newOverlayBuilder(r *Runner, dir, file string, src []byte) (*builder, error) {
@@ -447,20 +462,18 @@ func (r *Runner) runGo(ctx context.Context, b *builder, t Technique, baseline bo
 		if rapid {
 			args = append(args, "-rapid.nofailfile")
 		}
-		cmd := exec.CommandContext(ctx, bin, args...)
-		procgroup.KillOnCancel(cmd)
-		cmd.Dir = filepath.Join(r.opt.Root, filepath.FromSlash(p.Pkg))
-		cmd.Env = testEnv()
+		cenv := testEnv()
 		if p.TLADir && tlaDir != "" {
-			cmd.Env = append(cmd.Env, "GMPCHECK_TLA_DIR="+tlaDir)
+			cenv = append(cenv, "GMPCHECK_TLA_DIR="+tlaDir)
 		}
-		cmd.Env = append(cmd.Env, env...)
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
+		cenv = append(cenv, env...)
 		start := time.Now()
-		err = cmd.Run()
+		text, hung, err := r.runBinary(ctx, p, bin, args, cenv, baseline)
 		elapsed += time.Since(start)
-		text := out.String()
+		if errors.Is(err, errStart) {
+			tr.Outcome, tr.Detail = "error", p.Pkg+": "+err.Error()
+			return tr
+		}
 		if baseline && len(runRE.FindAllString(text, 1)) == 0 {
 			tr.Outcome, tr.Detail = "error", fmt.Sprintf("%s: -test.run %q selects no test", p.Pkg, p.Run)
 			return tr
@@ -479,6 +492,9 @@ func (r *Runner) runGo(ctx context.Context, b *builder, t Technique, baseline bo
 			}
 		}
 		switch {
+		case hung != nil:
+			tr.Tests = appendNew(tr.Tests, hung.test+" (hang)")
+			tr.Detail = p.Pkg + ": " + hung.String()
 		case timeoutRE.MatchString(text):
 			tr.Tests = appendNew(tr.Tests, "(test timeout)")
 			tr.Detail = p.Pkg + ": test timed out (hang)"
@@ -493,6 +509,67 @@ func (r *Runner) runGo(ctx context.Context, b *builder, t Technique, baseline bo
 		return tr
 	}
 	return tr
+}
+
+// runBinary runs one part's test binary and returns its output. On the
+// baseline it records each test's time; on a mutant it watches each test
+// against its hang limit (hang.go) and, past it, kills the binary and
+// returns the test that hung.
+func (r *Runner) runBinary(ctx context.Context, p Part, bin string, args, env []string, baseline bool) (string, *hang, error) {
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	cmd := exec.CommandContext(cctx, bin, args...)
+	procgroup.KillOnCancel(cmd)
+	cmd.Dir = filepath.Join(r.opt.Root, filepath.FromSlash(p.Pkg))
+	cmd.Env = env
+	clock := newTestClock(time.Now)
+	cmd.Stdout, cmd.Stderr = clock, clock
+	key := p.binKey()
+	watch := !baseline && r.opt.HangFactor > 0
+	if err := cmd.Start(); err != nil {
+		return "", nil, fmt.Errorf("%w: %v", errStart, err)
+	}
+	var hung *hang
+	done := make(chan struct{})
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		if !watch {
+			return
+		}
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		limit := func(test string) (time.Duration, time.Duration, bool) {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			return r.times.limit(key, test, r.opt.HangFactor, r.opt.HangFloor)
+		}
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				if h, ok := clock.overdue(limit); ok {
+					hung = &h
+					cancel()
+					return
+				}
+			}
+		}
+	}()
+	err := cmd.Wait()
+	close(done)
+	<-watched
+	text := clock.text()
+	if baseline {
+		r.mu.Lock()
+		r.times.record(key, text)
+		r.mu.Unlock()
+	}
+	if hung != nil && err == nil {
+		err = fmt.Errorf("killed: %s", hung.test)
+	}
+	return text, hung, err
 }
 
 // testEnv is the environment of the test binaries: no seeded bug switched

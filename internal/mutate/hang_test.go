@@ -1,0 +1,161 @@
+package mutate
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestTestClockFollowsVerbose: the clock sees a top-level test run from its
+// RUN (or CONT) to its end line, not its subtests or a paused parallel
+// test, and overdue names the test furthest past its limit.
+func TestTestClockFollowsVerbose(t *testing.T) {
+	now := time.Unix(0, 0)
+	c := newTestClock(func() time.Time { return now })
+	at := func(sec float64, lines string) {
+		t.Helper()
+		now = time.Unix(0, 0).Add(time.Duration(sec * float64(time.Second)))
+		if _, err := c.Write([]byte(lines)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	limits := map[string]time.Duration{"TestA": 2 * time.Second, "TestB": 5 * time.Second, "TestP": time.Second}
+	limit := func(test string) (time.Duration, time.Duration, bool) {
+		l, ok := limits[test]
+		return l, l / 10, ok
+	}
+	check := func(sec float64, want string) {
+		t.Helper()
+		now = time.Unix(0, 0).Add(time.Duration(sec * float64(time.Second)))
+		h, ok := c.overdue(limit)
+		if got := map[bool]string{true: h.test}[ok]; got != want {
+			t.Errorf("at %.1fs: overdue %q, want %q (running %v)", sec, got, want, c.running)
+		}
+	}
+	at(0, "=== RUN   TestA\n=== RUN   TestA/sub\n")
+	check(1.5, "")
+	at(1.9, "    --- PASS: TestA/sub (1.90s)\n--- PASS: TestA (1.90s)\n=== RUN   TestP\n=== PAUSE TestP\n=== RUN   TestB\n")
+	check(3, "") // TestA ended; TestP paused; TestB 1.1 s in
+	at(4, "--- PASS: TestB (2.10s)\n=== CONT  TestP\n=== RUN   TestUnknown\n=== RUN   TestA\n")
+	check(4.5, "")      // TestP's clock starts at its CONT; TestUnknown has no limit
+	check(5.5, "TestP") // TestP 1.5 s past a 1 s limit, TestA 1.5 s under its 2 s
+	check(7, "TestP")   // TestA 1 s past its limit, TestP 2 s: the furthest past
+	at(7, "--- FAIL: TestP (3.00s)\n")
+	check(7, "TestA")
+	at(7, "partial line with no newline yet --- PASS: TestA")
+	check(7, "TestA")
+	at(7, " (1.00s)\n")
+	check(7, "TestA") // the end line is not at the line's start: TestA still runs
+}
+
+func TestTestTimesRecord(t *testing.T) {
+	tt := testTimes{}
+	tt.record("k", "=== RUN   TestA\n    --- PASS: TestA/x (9.00s)\n--- PASS: TestA (1.50s)\n--- SKIP: TestS (0.00s)\n--- FAIL: TestF (2.25s)\nok\n")
+	tt.record("k", "--- PASS: TestA (0.50s)\n")
+	want := map[string]time.Duration{"TestA": 1500 * time.Millisecond, "TestS": 0, "TestF": 2250 * time.Millisecond}
+	if len(tt["k"]) != len(want) {
+		t.Fatalf("recorded %v, want %v", tt["k"], want)
+	}
+	for test, d := range want {
+		if tt["k"][test] != d {
+			t.Errorf("%s: %v, want %v", test, tt["k"][test], d)
+		}
+	}
+	for _, c := range []struct {
+		test      string
+		lim, base time.Duration
+		ok        bool
+	}{
+		{"TestA", 15 * time.Second, 1500 * time.Millisecond, true},
+		{"TestS", 5 * time.Second, 0, true}, // the floor
+		{"TestNone", 0, 0, false},
+	} {
+		lim, base, ok := tt.limit("k", c.test, 10, 5*time.Second)
+		if lim != c.lim || base != c.base || ok != c.ok {
+			t.Errorf("limit(%s) = %v, %v, %v; want %v, %v, %v", c.test, lim, base, ok, c.lim, c.base, c.ok)
+		}
+	}
+}
+
+// hangFixture is a package whose TestWait spins until ready() holds: the
+// mutant that makes ready() false forever hangs it.
+const hangFixture = `package p
+
+func ready() bool { return true }
+`
+
+const hangFixtureTest = `package p
+
+import (
+	"runtime"
+	"testing"
+)
+
+func TestQuick(t *testing.T) {}
+
+func TestWait(t *testing.T) {
+	for !ready() {
+		runtime.Gosched()
+	}
+}
+`
+
+// TestHangLimitKillsAtTheTestsLimit: a mutant that makes a test spin
+// forever is reported killed by that test, as a hang, by its own limit
+// (the floor here), not by the binary's -test.timeout; with the limits
+// off, the -test.timeout is what catches it.
+func TestHangLimitKillsAtTheTestsLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a fixture test binary twice")
+	}
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"go.mod":      "module fixture\n\ngo 1.22\n",
+		"p/p.go":      hangFixture,
+		"p/p_test.go": hangFixtureTest,
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tech := Technique{Name: "unit", Parts: []Part{{Pkg: "p", Run: "^(TestQuick|TestWait)$"}}}
+	m := Mutant{ID: "spin", Kind: KindSemantic, Area: AreaRunq, File: "p/p.go",
+		Orig: "return true", Repl: "return false"}
+	for _, c := range []struct {
+		name      string
+		factor    float64
+		part      time.Duration
+		test, why string
+	}{
+		{"own limit", 10, time.Minute, "TestWait (hang)", "past its hang limit 1.0s"},
+		{"limits off", -1, 3 * time.Second, "(test timeout)", "test timed out"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := NewRunner(Options{Root: dir, NoSchemata: true, MutantTimeout: 2 * time.Minute, PartTimeout: c.part,
+				HangFactor: c.factor, HangFloor: time.Second,
+				Plan: func(Area) []Technique { return []Technique{tech} }})
+			ctx := context.Background()
+			if base, err := r.Baseline(ctx, []Area{AreaRunq}); err != nil || len(base) != 1 || base[0].Outcome != "pass" {
+				t.Fatalf("baseline: %+v %v", base, err)
+			}
+			if _, ok := r.times["p|"]["TestWait"]; !ok {
+				t.Fatalf("the baseline recorded no time for TestWait: %v", r.times)
+			}
+			res := r.One(ctx, m)
+			t.Log(res.Line())
+			if res.Status != Killed || len(res.Techs) != 1 {
+				t.Fatalf("%s (%s), techniques %+v: want killed", res.Status, res.Detail, res.Techs)
+			}
+			tr := res.Techs[0]
+			if !contains(tr.Tests, c.test) || !strings.Contains(tr.Detail, c.why) {
+				t.Errorf("killed by %v (%s): want %q, %q", tr.Tests, tr.Detail, c.test, c.why)
+			}
+		})
+	}
+}
