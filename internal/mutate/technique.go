@@ -118,7 +118,8 @@ func Plan(a Area) []Technique {
 // Budgets.
 const (
 	// DefaultPartTimeout bounds one test binary run (its -test.timeout); a
-	// mutant that makes a test hang is killed by that timeout.
+	// mutant that makes a test hang is killed by that test's own hang limit
+	// (hang.go), or by this timeout when the test has none.
 	DefaultPartTimeout = 90 * time.Second
 	// DefaultMutantTimeout bounds one mutant, building included.
 	DefaultMutantTimeout = 6 * time.Minute
