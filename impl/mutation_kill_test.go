@@ -3,6 +3,7 @@ package impl
 import (
 	"errors"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -190,6 +191,53 @@ func TestMutationKillGMCPULimit(t *testing.T) {
 	}
 	if p := peak.Load(); p > procs {
 		t.Errorf("%d Gs ran user code at once with procs = %d", p, procs)
+	}
+}
+
+// TestMutationKillGMSyscallReturnTakesCPU kills impl/gm.go's Syscall
+// return path mcpu++ -> mcpu--: a G back from a syscall to a free CPU
+// takes that CPU, so while it runs no other M may run a G with procs = 1.
+// The syscall is arranged to end only after the G it handed off has exited
+// (its CPU free again) and with a second M idle; the G then readies
+// another G and, for a bounded while, watches whether that G starts
+// beside it. On the GM it cannot (the window only bounds how long the
+// mutant has to show itself).
+func TestMutationKillGMSyscallReturnTakesCPU(t *testing.T) {
+	s, err := NewGM(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Shutdown()
+	cpuFree := func() bool {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.mcpu < s.procs && s.nidle == s.nm-1
+	}
+	var overlap atomic.Bool
+	handed := make(chan struct{})
+	s.Go(func(tk Task) {
+		tk.Go(func(Task) { close(handed) }) // queued: the syscall hands it to a new M
+		tk.Syscall(func() {
+			<-handed
+			for !cpuFree() { // that G has exited and its M idles
+				runtime.Gosched()
+			}
+		})
+		var started atomic.Bool
+		tk.Go(func(Task) { started.Store(true) })
+		for start := time.Now(); time.Since(start) < 200*time.Millisecond; {
+			if started.Load() {
+				overlap.Store(true)
+				break
+			}
+		}
+	})
+	ok, err := waitWithin(s, 10*time.Second)
+	if !ok || err != nil {
+		t.Fatalf("wait: returned %v, %v", ok, err)
+	}
+	if overlap.Load() {
+		t.Error("a G ran beside the G back from its syscall with procs = 1: the return did not take the CPU")
 	}
 }
 
