@@ -2,6 +2,7 @@ package impl
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"runtime"
 	"slices"
@@ -191,6 +192,50 @@ func TestMutationKillGMCPULimit(t *testing.T) {
 	}
 	if p := peak.Load(); p > procs {
 		t.Errorf("%d Gs ran user code at once with procs = %d", p, procs)
+	}
+}
+
+// TestMutationKillRunqStealOverflowBoundary kills impl/runq.go's
+// publishStolen check t-h+n >= size -> >: runqgrab copies the victim's
+// half into the thief's ring before the check, so when the thief already
+// holds k Gs the copy fits only if k plus the half is at most the ring's
+// size; one more and the last copied G has overwritten the thief's head,
+// which must stop the world (the runtime throws) rather than lose that G.
+// Every k from empty to full, with a full victim: a panic exactly when the
+// copy does not fit, and otherwise every G accounted for, in order.
+func TestMutationKillRunqStealOverflowBoundary(t *testing.T) {
+	for _, c := range []int{4, 8} {
+		half := c / 2 // runqgrab takes n - n/2 of a full victim's c
+		for k := 0; k <= c; k++ {
+			glob := NewGlobalRunq()
+			victim, thief := mustRunq(t, c, glob), mustRunq(t, c, glob)
+			var vs, ts []*G
+			for i := range c {
+				vs = append(vs, NewG(uint64(100+i)))
+				victim.Put(vs[i], false)
+			}
+			for i := range k {
+				ts = append(ts, NewG(uint64(200+i)))
+				thief.Put(ts[i], false)
+			}
+			var g *G
+			msg := catchPanic(func() { g = thief.Steal(victim, false) })
+			if fits := k+half <= c; !fits {
+				if msg != "runqsteal: runq overflow" {
+					t.Errorf("c=%d k=%d: the copy overwrote the thief's head, panic %q, want the overflow throw", c, k, msg)
+				}
+				continue
+			}
+			if msg != "" {
+				t.Errorf("c=%d k=%d: panic %q, but the copy fits", c, k, msg)
+				continue
+			}
+			_, ring := thief.Contents()
+			want := append(append([]*G(nil), ts...), vs[:half-1]...)
+			if g != vs[half-1] || fmt.Sprint(ring) != fmt.Sprint(want) {
+				t.Errorf("c=%d k=%d: steal returned %v with the thief's ring %v; want %v and %v", c, k, g, ring, vs[half-1], want)
+			}
+		}
 	}
 }
 
