@@ -110,7 +110,50 @@ func (r *specRun) step(c Chooser) error {
 	if err != nil {
 		return err
 	}
+	if err := r.retakeRefusals(); err != nil {
+		return err
+	}
 	return r.apply(a)
+}
+
+// retakeRefusals checks that the impl's sysmon refuses the retakes the
+// spec's refuses. The walk plays only enabled actions, so an impl whose
+// retake took more Ps than the rule allows would never be asked; here,
+// for every P whose M holds a G in a syscall and for which the spec has no
+// Retake (its rule false: no local work, and an M spinning or a P idle),
+// the driver's Retake must not take it. A refused retake changes nothing
+// and emits nothing, so the probe leaves the impl as it found it.
+func (r *specRun) retakeRefusals() error {
+	if !r.md.Bounds().Syscalls || r.st.RetakeP != 0 {
+		return nil
+	}
+	var enabled [spec.MaxPs]bool
+	for _, a := range r.md.Enabled(r.st) {
+		if a.Kind == spec.ActRetake {
+			enabled[a.P] = true
+		}
+	}
+	for m := 0; m < r.st.NumMs(); m++ {
+		ms := &r.st.M[m]
+		if ms.P == spec.NoP || ms.CurG == spec.NoG || r.st.G[ms.CurG] != spec.GSyscall || ms.Wake != spec.WakeNone {
+			continue
+		}
+		p := int(ms.P)
+		if enabled[p] || r.st.P[p].Status != spec.PRunning {
+			continue
+		}
+		took, err := r.d.Retake(p)
+		if err != nil {
+			return r.fail("probing sysmon's retake of p%d: %v", p, err)
+		}
+		if took {
+			return r.fail("the impl's sysmon took p%d from m%d's syscall, which the spec's retake rule refuses here", p, m)
+		}
+		if acts := r.d.Actions(); len(acts) != 0 {
+			return r.fail("a refused retake of p%d took actions %v", p, acts)
+		}
+	}
+	return nil
 }
 
 // pick chooses step's action (errPruned if none is enabled).
