@@ -42,6 +42,9 @@ func NewDriver(cfg Config) (*Driver, error) {
 		if err := e.Check(); err != nil && d.badEvent == nil {
 			d.badEvent = err
 		}
+		if err := d.checkOwnP(e); err != nil && d.badEvent == nil {
+			d.badEvent = err
+		}
 		if e.Kind == EvAction {
 			d.actions = append(d.actions, e)
 		}
@@ -82,6 +85,20 @@ func (d *Driver) Sched() *Sched { return d.s }
 
 // Main is g1.
 func (d *Driver) Main() *G { return d.main }
+
+// checkOwnP checks the P of an event that reports a change of its M's own
+// state (EvSpinning): it is the P that M holds as the event is emitted,
+// -1 for none, so that a trace viewer draws it on the right P's track. The
+// driver runs one step at a time, so the M's P is stable while it emits.
+func (d *Driver) checkOwnP(e Event) error {
+	if e.Kind != EvSpinning || d.s == nil || e.M < 0 || int(e.M) >= len(d.s.allm) {
+		return nil
+	}
+	if want := pidOf(d.s.allm[e.M].p.Load()); e.P != want {
+		return fmt.Errorf("m%d's spinning event names p%d, but the M holds p%d (-1: none)", e.M, e.P, want)
+	}
+	return nil
+}
 
 // Actions returns the EvAction events since the last call and forgets them.
 func (d *Driver) Actions() []Event {

@@ -81,7 +81,6 @@ func CheckReleaseAgainstSpec(c Chooser, gv spec.GoVersion, steps int) (ReleaseRu
 	}
 	var run ReleaseRun
 	r.seen = func(spec.Action) { run.Steps++ }
-	r.checkEvent = noPEvent
 	for range steps {
 		if err := r.md.Check(r.st); err != nil {
 			run.Broke = err.Error()

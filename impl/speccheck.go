@@ -73,7 +73,7 @@ func newSpecRunCfg(b spec.Bounds, cfg Config, implBug spec.Bug) (*specRun, error
 	if b.PollBlock {
 		d.UseNetpoll(b.Timers > 0)
 	}
-	r := &specRun{md: md, st: md.Init(), d: d, gid: map[*G]spec.GID{d.Main(): 1}}
+	r := &specRun{md: md, st: md.Init(), d: d, gid: map[*G]spec.GID{d.Main(): 1}, checkEvent: noPEvent}
 	r.slots[1] = d.Main()
 	return r, r.compare()
 }
