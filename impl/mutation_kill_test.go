@@ -1097,3 +1097,133 @@ func TestMutationKillSchedClampN(t *testing.T) {
 		t.Errorf("clampMicros(2500 ns) = %d, want 2", got)
 	}
 }
+
+// TestMutationKillMechSetProcsUpToMaxMs kills impl/procresize.go's
+// SetProcs n > MaxMs -> n >= MaxMs: GOMAXPROCS may be as large as the M
+// limit (each P needs an M to run), not one less, and no larger.
+func TestMutationKillMechSetProcsUpToMaxMs(t *testing.T) {
+	s := newTestSched(t, Config{Procs: 1, MaxMs: 3})
+	if old, err := s.SetProcs(3); err != nil || old != 1 {
+		t.Fatalf("SetProcs(3) with MaxMs 3 = %d, %v; want 1, nil", old, err)
+	}
+	if _, err := s.SetProcs(4); err == nil {
+		t.Fatal("SetProcs(4) with MaxMs 3 succeeded")
+	}
+	if n := s.Procs(); n != 3 {
+		t.Fatalf("after a refused SetProcs, %d Ps; want 3", n)
+	}
+}
+
+// TestMutationKillMechAbandonedStopRestartsLowerPs kills impl/stw.go's
+// startTheWorldSection 'continue' -> 'break' past a P not stopped: a stop
+// abandoned at its time limit (a G that never reaches a safe point) leaves
+// that P running, and the restart must still restart every P that did
+// stop, below it as above it. Here p1 never stops and p0, idle, did: after
+// the restart p0 must be idle again, not left in _Pgcstop for good.
+func TestMutationKillMechAbandonedStopRestartsLowerPs(t *testing.T) {
+	s := newTestSched(t, Config{Procs: 2})
+	var onP [2]atomic.Bool
+	var release [2]atomic.Bool
+	for range 2 {
+		if err := s.Go(func(tk Task) {
+			p := tk.(*G).x.m.p.Load().id // stable: no safe point while it spins
+			onP[p].Store(true)
+			for !release[p].Load() {
+			}
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for !onP[0].Load() || !onP[1].Load() {
+		runtime.Gosched()
+	}
+	release[0].Store(true)
+	for spec.PStatus(s.ps().allp[0].status.Load()) != spec.PIdle {
+		runtime.Gosched() // p0's G exits and p0, with nothing to run, goes idle
+	}
+	if err := s.stopTheWorld(100 * time.Millisecond); !errors.Is(err, errSTWTimeout) {
+		t.Fatalf("stop with p1's G spinning: %v, want the time limit", err)
+	}
+	st := s.ps().allp[0].status.Load()
+	release[1].Store(true)
+	if st == pGCStop {
+		t.Fatal("after the abandoned stop p0 is still stopped: the restart skipped it")
+	}
+	if ok, err := waitWithin(s, stwLimit); !ok || err != nil {
+		t.Fatalf("wait: %v, %v", ok, err)
+	}
+}
+
+// TestMutationKillMechStartTheWorldPollsNetwork kills impl/stw.go's
+// startTheWorldSection nready != 0 -> == 0: the restart polls the network
+// first (netpoll(0), injectglist) so that a G whose I/O became ready while
+// the world was stopped is queued before the Ps restart. With one P, no
+// sysmon, and the one M in a syscall since before any M could go idle (so
+// none sleeps in the poller), nobody else can poll meanwhile: the G must
+// be injected (InjectGList) between the StopTheWorld and StartTheWorld
+// events, not found by the restart's spinning M afterwards.
+func TestMutationKillMechStartTheWorldPollsNetwork(t *testing.T) {
+	var emu sync.Mutex
+	var evs []Event
+	s := newTestSched(t, Config{Procs: 1, NoSysmon: true, Trace: func(e Event) {
+		if e.Kind == EvAction {
+			emu.Lock()
+			evs = append(evs, e)
+			emu.Unlock()
+		}
+	}})
+	var pmu sync.Mutex
+	var polled *G
+	release := make(chan struct{})
+	var inSyscall atomic.Bool
+	if err := s.Go(func(tk Task) {
+		pmu.Lock()
+		polled = tk.(*G)
+		polled.NetpollPark(&pmu)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Go(func(tk Task) {
+		for s.poll.nwait.Load() != 1 {
+			tk.Gosched() // the other G runs and parks on the poller
+		}
+		tk.Syscall(func() { inSyscall.Store(true); <-release })
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for !inSyscall.Load() {
+		runtime.Gosched()
+	}
+	if err := s.StopTheWorld(); err != nil {
+		t.Fatal(err)
+	}
+	pmu.Lock()
+	g := polled
+	pmu.Unlock()
+	if err := s.NetpollReady(g); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.StartTheWorld(); err != nil {
+		t.Fatal(err)
+	}
+	close(release)
+	if ok, err := waitWithin(s, stwLimit); !ok || err != nil {
+		t.Fatalf("wait: %v, %v", ok, err)
+	}
+	emu.Lock()
+	defer emu.Unlock()
+	stop, inject, start := -1, -1, -1
+	for i, e := range evs {
+		switch {
+		case e.Action == spec.ActStopTheWorld && stop < 0:
+			stop = i
+		case e.Action == spec.ActInjectGList && e.G == g.goid && stop >= 0 && inject < 0:
+			inject = i
+		case e.Action == spec.ActStartTheWorld && start < 0:
+			start = i
+		}
+	}
+	if stop < 0 || start < 0 || inject < stop || inject > start {
+		t.Errorf("StopTheWorld at event %d, InjectGList of g%d at %d, StartTheWorld at %d: want the restart's netpoll to inject it in between (events %v)", stop, g.goid, inject, start, evs)
+	}
+}
