@@ -87,15 +87,16 @@ func (d *Driver) Sched() *Sched { return d.s }
 func (d *Driver) Main() *G { return d.main }
 
 // checkOwnP checks the P of an event that reports a change of its M's own
-// state (EvSpinning): it is the P that M holds as the event is emitted,
-// -1 for none, so that a trace viewer draws it on the right P's track. The
-// driver runs one step at a time, so the M's P is stable while it emits.
+// state (EvSpinning, EvNetpollBlock): it is the P that M holds as the
+// event is emitted, -1 for none, so that a trace viewer draws it on the
+// right P's track. The driver runs one step at a time, so the M's P is
+// stable while it emits.
 func (d *Driver) checkOwnP(e Event) error {
-	if e.Kind != EvSpinning || d.s == nil || e.M < 0 || int(e.M) >= len(d.s.allm) {
+	if (e.Kind != EvSpinning && e.Kind != EvNetpollBlock) || d.s == nil || e.M < 0 || int(e.M) >= len(d.s.allm) {
 		return nil
 	}
 	if want := pidOf(d.s.allm[e.M].p.Load()); e.P != want {
-		return fmt.Errorf("m%d's spinning event names p%d, but the M holds p%d (-1: none)", e.M, e.P, want)
+		return fmt.Errorf("m%d's %v event names p%d, but the M holds p%d (-1: none)", e.M, e.Kind, e.P, want)
 	}
 	return nil
 }

@@ -133,8 +133,22 @@ func (e Event) Check() error {
 		return fmt.Errorf("%v: victim %d on an event that has none", e, e.Victim)
 	case e.Kind.withoutM() && e.M != -1:
 		return fmt.Errorf("%v: m%d on an event that names no M", e, e.M)
+	case e.Kind == EvAction && e.M == -1 && e.P != -1 && !e.namesSysmonP():
+		return fmt.Errorf("%v: p%d on an action taken without an M, which acts on no P", e, e.P)
 	}
 	return nil
+}
+
+// namesSysmonP reports whether e, an action taken without an M (sysmon's,
+// the stopper's, or from outside the scheduler), names a P: sysmon's
+// Preempt, Retake and RetakeHandoff act on one. The others (StopTheWorld,
+// StartTheWorld with the new gomaxprocs in N, InjectGList, ...) hold none.
+func (e Event) namesSysmonP() bool {
+	switch e.Action {
+	case spec.ActPreempt, spec.ActRetake, spec.ActRetakeHandoff:
+		return true
+	}
+	return false
 }
 
 // Normalized is e with the numbers its kind does not use set to -1
