@@ -673,7 +673,10 @@ func TestMutationKillSchedPMaskPast64(t *testing.T) {
 // from an M without a P, and the event says so, as exitsyscallNoP's does.
 // The walk to it is the spec's shortest, found breadth-first. It also kills
 // the same step's EvNetpollBlock Victim: -1 -> +1 (seed 1128): the
-// poller's return names neither a P nor another P as victim.
+// poller's return names neither a P nor another P as victim. The put names
+// the poller's M, as exitsyscallNoP's names its M (the full impl/sched
+// run's netpollblock.go:250:37 found it named none, -1, and that a
+// mutant naming m1 passed).
 func TestMutationKillSchedInjectNoPGlobPutEvent(t *testing.T) {
 	walk := shortestWalkTo(t, pollBreakBounds, spec.ActNetpollNoP)
 	r, err := newSpecRun(pollBreakBounds, spec.Go126, spec.BugNone, 1)
@@ -693,6 +696,15 @@ func TestMutationKillSchedInjectNoPGlobPutEvent(t *testing.T) {
 	if _, err := walkRun(r, walk[len(walk)-1:]); err != nil {
 		t.Fatal(err)
 	}
+	poller := int32(-1)
+	for _, e := range evs {
+		if e.Kind == EvAction && e.Action == spec.ActNetpollNoP {
+			poller = e.M
+		}
+	}
+	if poller < 0 {
+		t.Fatalf("no NetpollNoP action in %v", evs)
+	}
 	puts, returns := 0, 0
 	for _, e := range evs {
 		switch e.Kind {
@@ -700,6 +712,9 @@ func TestMutationKillSchedInjectNoPGlobPutEvent(t *testing.T) {
 			puts++
 			if e.P != -1 {
 				t.Errorf("%s's global put names p%d, want no P (-1): %+v", walk[len(walk)-1], e.P, e)
+			}
+			if e.M != poller {
+				t.Errorf("%s's global put names m%d, want the poller m%d: %+v", walk[len(walk)-1], e.M, poller, e)
 			}
 		case EvNetpollBlock:
 			returns++

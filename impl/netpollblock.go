@@ -213,14 +213,14 @@ func (s *Sched) netpollLockStep(m *M) stepResult {
 		if g != nil {
 			m.inj.Push(g)
 		}
-		s.injectNoPLocked(&m.inj)
+		s.injectNoPLocked(m, &m.inj)
 		s.glob.Unlock()
 		m.pc = spec.MStop
 		s.emit(Event{Kind: EvNetpollBlock, M: m.id, P: -1})
 		s.emitAction(spec.ActNetpollNoP, m, -1, g)
 		return stepAgain
 	}
-	s.injectNoPLocked(&m.inj)
+	s.injectNoPLocked(m, &m.inj)
 	s.glob.Unlock()
 	acquirep(m, pp)
 	s.emit(Event{Kind: EvNetpollBlock, M: m.id, P: pp.id})
@@ -235,11 +235,12 @@ func (s *Sched) netpollLockStep(m *M) stepResult {
 	return stepAgain
 }
 
-// injectNoPLocked is injectglist without a P for the runnable Gs of q:
-// sched.runq, then startIdle, an M for an idle P per G while there is one
+// injectNoPLocked is injectglist without a P for the runnable Gs of q,
+// which m, back from the poller with no P, brought: sched.runq, then
+// startIdle, an M for an idle P per G while there is one
 // (pidlegetSpinning sets needspinning when there is none). sched.lock
 // held; q is left empty.
-func (s *Sched) injectNoPLocked(q *GQueue) {
+func (s *Sched) injectNoPLocked(m *M, q *GQueue) {
 	n := q.Len()
 	if n == 0 {
 		return
@@ -247,7 +248,7 @@ func (s *Sched) injectNoPLocked(q *GQueue) {
 	s.counters.Injected.Add(int64(n))
 	if s.trace != nil {
 		for h := q.head; h != nil; h = h.schedlink {
-			s.emit(Event{Kind: EvGlobPut, M: -1, P: -1, G: h.goid})
+			s.emit(Event{Kind: EvGlobPut, M: m.id, P: -1, G: h.goid})
 		}
 	}
 	s.glob.putBatch(q)
