@@ -3,6 +3,7 @@ package impl
 import (
 	"bytes"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -144,7 +145,7 @@ func TestEventStream(t *testing.T) {
 	}
 }
 
-var schedtraceRE = regexp.MustCompile(`^SCHED \d+ms: gomaxprocs=3 idleprocs=\d+ threads=\d+ spinningthreads=\d+ needspinning=[01] idlethreads=\d+ runqueue=\d+ \[ \d+ \d+ \d+ \] schedticks=\[ \d+ \d+ \d+ \]$`)
+var schedtraceRE = regexp.MustCompile(`^SCHED (\d+)ms: gomaxprocs=3 idleprocs=\d+ threads=\d+ spinningthreads=\d+ needspinning=[01] idlethreads=\d+ runqueue=\d+ \[ \d+ \d+ \d+ \] schedticks=\[ \d+ \d+ \d+ \]$`)
 
 type syncBuf struct {
 	mu sync.Mutex
@@ -186,10 +187,20 @@ func TestSchedtrace(t *testing.T) {
 	out.mu.Lock()
 	lines := bytes.Split(bytes.TrimSpace(out.b.Bytes()), []byte("\n"))
 	out.mu.Unlock()
+	// sysmon prints a line once SchedTrace has passed since the last:
+	// consecutive lines' times (whole ms, so a 1 ms period) differ by at
+	// least that.
+	last := -1
 	for _, l := range lines {
-		if !schedtraceRE.Match(l) {
+		m := schedtraceRE.FindSubmatch(l)
+		if m == nil {
 			t.Fatalf("bad schedtrace line %q", l)
 		}
+		ms, _ := strconv.Atoi(string(m[1]))
+		if last >= 0 && ms-last < 1 {
+			t.Errorf("schedtrace lines at %d ms and %d ms: closer than the 1 ms period", last, ms)
+		}
+		last = ms
 	}
 	if l := s.SchedTrace(); !schedtraceRE.MatchString(l[:len(l)-1]) {
 		t.Fatalf("bad SchedTrace() %q", l)
