@@ -1088,6 +1088,29 @@ func TestMutationKillSchedStealOrderPerM(t *testing.T) {
 	}
 }
 
+// TestMutationKillSchedCheaprandUniform kills impl/steal.go:64:22's
+// cheaprand finalizer 'z ^ z>>31' -> 'z & z>>31': each output bit is then
+// set one time in four, so a thief's first victim and stride (cheaprand
+// modulo the order's pairs) cluster on a few Ps. The generator is
+// deterministic under a seed, so this is not a statistical test that can
+// flake: the draws of three seeds, 16,000 each, fall into each of 16
+// residues within a fifth of the even share (splitmix64's are within 6%).
+func TestMutationKillSchedCheaprandUniform(t *testing.T) {
+	const draws, buckets = 16000, 16
+	for _, seed := range []uint64{0, 1, 42} {
+		m := &M{rng: mSeed(seed, 0)}
+		var n [buckets]int
+		for range draws {
+			n[m.cheaprand()%buckets]++
+		}
+		for b, c := range n {
+			if want := draws / buckets; c < want*4/5 || c > want*6/5 {
+				t.Fatalf("Seed %d: residue %d drawn %d times of %d, want about %d: %v", seed, b, c, draws, want, n)
+			}
+		}
+	}
+}
+
 // TestMutationKillSchedClampN kills impl/proc.go:260:79 (seed 1136): the
 // TimerSleep event's clamp of the sleep in ns, `1<<31-1` made `1<<31+1`,
 // which a sleep over 2.1 s of the clock wrapped to a negative N. The
