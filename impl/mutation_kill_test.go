@@ -1111,6 +1111,48 @@ func TestMutationKillSchedCheaprandUniform(t *testing.T) {
 	}
 }
 
+// TestMutationKillSchedGfputSpillsToHalf kills impl/proc.go:107:22,
+// gfput's spill loop 'Len() >= 32' -> '> 32': a P whose free list reaches
+// 64 dead Gs moves them to the global list until 31 are left, as the
+// runtime's gfput does.
+func TestMutationKillSchedGfputSpillsToHalf(t *testing.T) {
+	s := newTestSched(t, Config{Procs: 1})
+	pp := s.ps().allp[0]
+	s.gfree.Lock()
+	global := s.gfree.q.Len()
+	s.gfree.Unlock()
+	local := pp.gFree.Len()
+	for i := 0; pp.gFree.Len() < 63; i++ {
+		g := NewG(uint64(1000 + i))
+		g.status.Store(uint32(Gdead))
+		s.gfput(pp, g)
+	}
+	g := NewG(2000)
+	g.status.Store(uint32(Gdead))
+	s.gfput(pp, g) // the 64th
+	s.gfree.Lock()
+	moved := s.gfree.q.Len() - global
+	s.gfree.Unlock()
+	if pp.gFree.Len() != 31 || moved != 33 {
+		t.Fatalf("after the 64th dead G (from %d local): %d left on the P, %d moved to the global list; want 31 and 33", local, pp.gFree.Len(), moved)
+	}
+}
+
+// TestMutationKillSchedGstatusString kills impl/g.go:24:12, Gstatus's
+// String bound '<' -> '<=': a status past the names prints as a number,
+// as a corrupted word in a trace must, rather than panicking.
+func TestMutationKillSchedGstatusString(t *testing.T) {
+	for st, want := range map[Gstatus]string{Gidle: "idle", Gdead: "dead", Gdead + 1: fmt.Sprintf("Gstatus(%d)", Gdead+1), 1 << 20: "Gstatus(1048576)"} {
+		if got := catchPanic(func() { _ = st.String() }); got != "" {
+			t.Errorf("Gstatus(%d).String() panics: %s", uint32(st), got)
+			continue
+		}
+		if got := st.String(); got != want {
+			t.Errorf("Gstatus(%d).String() = %q, want %q", uint32(st), got, want)
+		}
+	}
+}
+
 // TestMutationKillSchedClampN kills impl/proc.go:260:79 (seed 1136): the
 // TimerSleep event's clamp of the sleep in ns, `1<<31-1` made `1<<31+1`,
 // which a sleep over 2.1 s of the clock wrapped to a negative N. The
