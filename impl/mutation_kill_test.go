@@ -1153,6 +1153,29 @@ func TestMutationKillSchedGstatusString(t *testing.T) {
 	}
 }
 
+// TestMutationKillSchedShellChoice kills impl/sched.go:232:31, the
+// shell's choice 'PinThreads || HandoffShell' -> '&&': PinThreads implies
+// the hand-off shell (Config's contract), since only there is an M one
+// goroutine that can be wired to an OS thread; the carrier shell has no
+// goroutine per M to wire. Which shell runs is not visible through the
+// API, so this reads the Sched's own choice.
+func TestMutationKillSchedShellChoice(t *testing.T) {
+	for _, c := range []struct {
+		cfg     Config
+		handoff bool
+	}{
+		{Config{Procs: 1}, false},
+		{Config{Procs: 1, HandoffShell: true}, true},
+		{Config{Procs: 1, PinThreads: true}, true},
+		{Config{Procs: 1, PinThreads: true, HandoffShell: true}, true},
+	} {
+		s := newTestSched(t, c.cfg)
+		if s.handoff != c.handoff {
+			t.Errorf("%+v: hand-off shell %v, want %v", c.cfg, s.handoff, c.handoff)
+		}
+	}
+}
+
 // TestMutationKillSchedClampN kills impl/proc.go:260:79 (seed 1136): the
 // TimerSleep event's clamp of the sleep in ns, `1<<31-1` made `1<<31+1`,
 // which a sleep over 2.1 s of the clock wrapped to a negative N. The
