@@ -135,8 +135,24 @@ func (e Event) Check() error {
 		return fmt.Errorf("%v: m%d on an event that names no M", e, e.M)
 	case e.Kind == EvAction && e.M == -1 && e.P != -1 && !e.namesSysmonP():
 		return fmt.Errorf("%v: p%d on an action taken without an M, which acts on no P", e, e.P)
+	case e.Kind == EvAction && e.M != -1 && takenWithoutM(e.Action):
+		return fmt.Errorf("%v: m%d on an action no M takes", e, e.M)
 	}
 	return nil
+}
+
+// takenWithoutM reports whether action k is never an M's step: sysmon's
+// Retake and RetakeHandoff, the stopper's StopTheWorld, StartTheWorld,
+// StartTheWorldWakep and ProcResizeGrow, injectglist from outside the
+// scheduler, and the Driver's clock. (A Preempt names the M whose G it
+// deschedules.)
+func takenWithoutM(k spec.ActionKind) bool {
+	switch k {
+	case spec.ActRetake, spec.ActRetakeHandoff, spec.ActStopTheWorld, spec.ActStartTheWorld,
+		spec.ActStartTheWorldWakep, spec.ActProcResizeGrow, spec.ActInjectGList, spec.ActTimerTick:
+		return true
+	}
+	return false
 }
 
 // namesSysmonP reports whether e, an action taken without an M (sysmon's,

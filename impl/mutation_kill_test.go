@@ -1118,23 +1118,60 @@ func TestMutationKillSchedCheaprandUniform(t *testing.T) {
 func TestMutationKillSchedGfputSpillsToHalf(t *testing.T) {
 	s := newTestSched(t, Config{Procs: 1})
 	pp := s.ps().allp[0]
-	s.gfree.Lock()
-	global := s.gfree.q.Len()
-	s.gfree.Unlock()
-	local := pp.gFree.Len()
-	for i := 0; pp.gFree.Len() < 63; i++ {
+	if n := pp.gFree.Len(); n != 0 {
+		t.Fatalf("a fresh P has %d free Gs", n)
+	}
+	globalLen := func() int {
+		s.gfree.Lock()
+		defer s.gfree.Unlock()
+		return s.gfree.q.Len()
+	}
+	global := globalLen()
+	put := func(i int) {
 		g := NewG(uint64(1000 + i))
 		g.status.Store(uint32(Gdead))
 		s.gfput(pp, g)
 	}
-	g := NewG(2000)
-	g.status.Store(uint32(Gdead))
-	s.gfput(pp, g) // the 64th
-	s.gfree.Lock()
-	moved := s.gfree.q.Len() - global
-	s.gfree.Unlock()
-	if pp.gFree.Len() != 31 || moved != 33 {
-		t.Fatalf("after the 64th dead G (from %d local): %d left on the P, %d moved to the global list; want 31 and 33", local, pp.gFree.Len(), moved)
+	for i := range 63 {
+		put(i)
+	}
+	if n, moved := pp.gFree.Len(), globalLen()-global; n != 63 || moved != 0 {
+		t.Fatalf("after 63 dead Gs: %d on the P, %d moved to the global list; want 63 and 0", n, moved)
+	}
+	put(63)
+	if n, moved := pp.gFree.Len(), globalLen()-global; n != 31 || moved != 33 {
+		t.Fatalf("after the 64th: %d on the P, %d moved to the global list; want 31 and 33", n, moved)
+	}
+}
+
+// TestMutationKillSchedSysmonBackoff kills impl/sysmon.go's idle count
+// (idle++ -> idle--, seed 1137's full run) and sysmonDelay's first case
+// (idle == 0 -> !=): sysmon polls every 20 us while it finds work, and
+// after 50 idle rounds doubles its sleep up to 10 ms; a round that takes a
+// P starts over. The loop's decisions, played here without the sleeps.
+func TestMutationKillSchedSysmonBackoff(t *testing.T) {
+	idle, delay := 0, time.Duration(0)
+	var got []time.Duration
+	round := func(took int) {
+		delay = sysmonDelay(idle, delay)
+		got = append(got, delay)
+		idle = sysmonIdle(idle, took)
+	}
+	for range 60 {
+		round(0)
+	}
+	round(1)
+	round(0)
+	want := make([]time.Duration, 0, 62)
+	for range 51 {
+		want = append(want, 20*time.Microsecond)
+	}
+	for d := 40 * time.Microsecond; len(want) < 60; d *= 2 {
+		want = append(want, min(d, 10*time.Millisecond))
+	}
+	want = append(want, 10*time.Millisecond, 20*time.Microsecond)
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("sysmon's sleeps\n got %v\nwant %v", got, want)
 	}
 }
 

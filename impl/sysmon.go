@@ -46,6 +46,15 @@ func sysmonDelay(idle int, prev time.Duration) time.Duration {
 	return min(d, 10*time.Millisecond)
 }
 
+// sysmonIdle is sysmon's count of consecutive idle rounds after a round
+// in which retake took took Ps: any taken P restarts it.
+func sysmonIdle(idle, took int) int {
+	if took != 0 {
+		return 0
+	}
+	return idle + 1
+}
+
 // sysmon is the monitor goroutine: it runs without a P, retakes Ps blocked
 // in syscalls, asks long-running Gs to yield, and prints schedtrace. When
 // every P is idle it sleeps until a P becomes busy.
@@ -84,11 +93,7 @@ func (s *Sched) sysmon() {
 			s.sysmonOn.Store(false)
 		}
 		now := time.Since(s.start)
-		if s.retake(now) != 0 {
-			idle = 0
-		} else {
-			idle++
-		}
+		idle = sysmonIdle(idle, s.retake(now))
 		pollSince = s.sysmonNetpoll(now, pollSince)
 		if s.cfg.SchedTrace > 0 && now-lasttrace >= s.cfg.SchedTrace {
 			lasttrace = now
