@@ -1213,6 +1213,39 @@ func TestMutationKillSchedShellChoice(t *testing.T) {
 	}
 }
 
+// TestMutationKillSchedStealTries kills impl/steal.go:98:36, the last
+// pass's test 'pass == stealTries-1' -> 'stealTries+1': stealWork makes
+// stealTries passes over the Ps, each in an order drawn afresh, and only
+// the last looks at runnext and timers and fails the scan. A scan that
+// finds nothing anywhere (every other P idle) draws stealTries orders, then
+// misses each other P once and gives up; one more pass would draw one more.
+func TestMutationKillSchedStealTries(t *testing.T) {
+	d, err := NewDriver(Config{Procs: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := d.Sched()
+	defer s.Shutdown()
+	ps := s.ps()
+	m := &M{id: 99, rng: 7}
+	m.p.Store(ps.allp[0]) // p0 is m0's; the others idle, with nothing queued
+	draws := func(from, to uint64) int {
+		n := 0
+		for r := from; r != to && n < 100; r += 0x9e3779b97f4a7c15 {
+			n++
+		}
+		return n
+	}
+	rng := m.rng
+	s.startSteal(m) // the passes, then the last pass's first miss
+	for i := 0; m.pc == spec.MSteal && i < 10; i++ {
+		s.stealStep(m) // one miss each
+	}
+	if n := draws(rng, m.rng); n != stealTries || m.pc != spec.MDrop {
+		t.Fatalf("a failed scan drew %d steal orders and ended at %v; want %d and %v", n, m.pc, stealTries, spec.MDrop)
+	}
+}
+
 // TestMutationKillSchedClampN kills impl/proc.go:260:79 (seed 1136): the
 // TimerSleep event's clamp of the sleep in ns, `1<<31-1` made `1<<31+1`,
 // which a sleep over 2.1 s of the clock wrapped to a negative N. The
