@@ -314,12 +314,23 @@ func TestMutationKillGMSyscallHandsOff(t *testing.T) {
 // newRandomOrder i++ -> i--: the steal order's strides are every number in
 // 1..count coprime to count (the runtime's randomOrder), so that the
 // victims' order varies; with stride 1 alone every scan from a start visits
-// the Ps in the same order.
+// the Ps in the same order. The expected strides are found by trial
+// division, not by the gcd the order is built with (with gcd's loop test
+// negated, a test using gcd agreed with the broken order: impl/steal.go:51:8,
+// seed 1137's full run).
 func TestMutationKillSchedStealOrderCoprimes(t *testing.T) {
+	coprime := func(i, n uint32) bool {
+		for d := uint32(2); d <= i; d++ {
+			if i%d == 0 && n%d == 0 {
+				return false
+			}
+		}
+		return true
+	}
 	for count := uint32(1); count <= 12; count++ {
 		var want []uint32
 		for i := uint32(1); i <= count; i++ {
-			if gcd(i, count) == 1 {
+			if coprime(i, count) {
 				want = append(want, i)
 			}
 		}
@@ -1111,11 +1122,11 @@ func TestMutationKillSchedCheaprandUniform(t *testing.T) {
 	}
 }
 
-// TestMutationKillSchedGfputSpillsToHalf kills impl/proc.go:107:22,
+// TestMutationKillSchedGFreeLists kills impl/proc.go:107:22,
 // gfput's spill loop 'Len() >= 32' -> '> 32': a P whose free list reaches
 // 64 dead Gs moves them to the global list until 31 are left, as the
 // runtime's gfput does.
-func TestMutationKillSchedGfputSpillsToHalf(t *testing.T) {
+func TestMutationKillSchedGFreeLists(t *testing.T) {
 	s := newTestSched(t, Config{Procs: 1})
 	pp := s.ps().allp[0]
 	if n := pp.gFree.Len(); n != 0 {
@@ -1141,6 +1152,19 @@ func TestMutationKillSchedGfputSpillsToHalf(t *testing.T) {
 	put(63)
 	if n, moved := pp.gFree.Len(), globalLen()-global; n != 31 || moved != 33 {
 		t.Fatalf("after the 64th: %d on the P, %d moved to the global list; want 31 and 33", n, moved)
+	}
+	// gfget on an empty P refills it with 32 from the global list (impl/proc.go:121:22,
+	// '< 32' -> '<= 32', seed 1137's full run) and takes one.
+	p1 := s.ps().allp[0]
+	for !p1.gFree.Empty() {
+		p1.gFree.Pop()
+	}
+	before := globalLen()
+	if before < 33 {
+		t.Fatalf("%d dead Gs on the global list, want at least 33", before)
+	}
+	if g := s.gfget(p1); g == nil || p1.gFree.Len() != 31 || globalLen() != before-32 {
+		t.Fatalf("gfget on an empty P: got %v, %d left on the P, %d taken from the global list; want a G, 31, 32", g, p1.gFree.Len(), before-globalLen())
 	}
 }
 
