@@ -1270,6 +1270,36 @@ func TestMutationKillSchedStealTries(t *testing.T) {
 	}
 }
 
+// TestMutationKillSchedInjectGListEvents kills impl/proc.go's
+// injectOneLocked event fields (seed 1137's full run: the EvGlobPut's M
+// -1 made +1; the action's M and P): a G readied from outside the
+// scheduler (here a go statement from outside) is injected by no M on no
+// P, and both its events say so.
+func TestMutationKillSchedInjectGListEvents(t *testing.T) {
+	var evs []Event
+	d, err := NewDriver(Config{Procs: 1, Trace: func(e Event) { evs = append(evs, e) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Sched().Shutdown()
+	evs = nil
+	if err := d.Sched().Go(func(Task) {}); err != nil {
+		t.Fatal(err)
+	}
+	var inject, put *Event
+	for i := range evs {
+		switch e := &evs[i]; {
+		case e.Kind == EvAction && e.Action == spec.ActInjectGList:
+			inject = e
+		case e.Kind == EvGlobPut:
+			put = e
+		}
+	}
+	if inject == nil || put == nil || inject.M != -1 || inject.P != -1 || put.M != -1 || put.P != -1 || put.G != inject.G {
+		t.Fatalf("a go statement from outside: InjectGList %+v, GlobPut %+v; want both with M -1, P -1, the same G (events %v)", inject, put, evs)
+	}
+}
+
 // TestMutationKillSchedClampN kills impl/proc.go:260:79 (seed 1136): the
 // TimerSleep event's clamp of the sleep in ns, `1<<31-1` made `1<<31+1`,
 // which a sleep over 2.1 s of the clock wrapped to a negative N. The

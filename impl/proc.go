@@ -362,10 +362,7 @@ func (s *Sched) checkdead() {
 	if s.poll.nwait.Load() != 0 {
 		return // Gs wait for I/O, not for each other
 	}
-	queued := s.glob.runq.Len()
-	for _, pp := range s.ps().allp {
-		queued += pp.runq.Len()
-	}
+	queued := s.queuedLocked(s.ps())
 	err := ErrDeadlock
 	if queued > 0 {
 		err = fmt.Errorf("gmpcheck: scheduler stuck: %d runnable Gs queued while every M is idle (lost wakeup)", queued)
