@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"runtime"
 	"slices"
 	"strings"
@@ -1263,6 +1264,12 @@ func TestMutationKillSchedStealTries(t *testing.T) {
 	rng := m.rng
 	s.startSteal(m) // the passes, then the last pass's first miss
 	for i := 0; m.pc == spec.MSteal && i < 10; i++ {
+		// The victims missed so far, as the spec's Scan sees them
+		// (steal.go:184:15, '|=' made '=', seed 1137's full run: only
+		// four Ps show a second miss before the scan ends).
+		if n := bits.OnesCount64(m.scan.seen); n != i+1 {
+			t.Fatalf("after %d misses the scan has seen %d victims (%b)", i+1, n, m.scan.seen)
+		}
 		s.stealStep(m) // one miss each
 	}
 	if n := draws(rng, m.rng); n != stealTries || m.pc != spec.MDrop {
@@ -1297,6 +1304,60 @@ func TestMutationKillSchedInjectGListEvents(t *testing.T) {
 	}
 	if inject == nil || put == nil || inject.M != -1 || inject.P != -1 || put.M != -1 || put.P != -1 || put.G != inject.G {
 		t.Fatalf("a go statement from outside: InjectGList %+v, GlobPut %+v; want both with M -1, P -1, the same G (events %v)", inject, put, evs)
+	}
+}
+
+// TestMutationKillMechNetpollBreakFromOutside kills impl/netpollblock.go's
+// netpollBreak 'mid := -1' -> '+1' (seed 1137's full run): a G readied by
+// the network from outside the scheduler breaks the sleep of the M blocked
+// in the poller, and the break's event names no M (-1), not m1.
+func TestMutationKillMechNetpollBreakFromOutside(t *testing.T) {
+	var emu sync.Mutex
+	var breaks []Event
+	s := newTestSched(t, Config{Procs: 1, NoSysmon: true, Trace: func(e Event) {
+		if e.Kind == EvNetpollBreak {
+			emu.Lock()
+			breaks = append(breaks, e)
+			emu.Unlock()
+		}
+	}})
+	var pmu sync.Mutex
+	var polled *G
+	if err := s.Go(func(tk Task) {
+		pmu.Lock()
+		polled = tk.(*G)
+		polled.NetpollPark(&pmu)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for s.poll.nwait.Load() != 1 || s.lastpoll.Load() != 0 {
+		runtime.Gosched() // the G parks; m0, with nothing to run, sleeps in the poller
+	}
+	pmu.Lock()
+	g := polled
+	pmu.Unlock()
+	if err := s.NetpollReady(g); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := waitWithin(s, stwLimit); !ok || err != nil {
+		t.Fatalf("wait: %v, %v", ok, err)
+	}
+	emu.Lock()
+	defer emu.Unlock()
+	if len(breaks) == 0 || breaks[0].M != -1 || breaks[0].P != -1 {
+		t.Fatalf("breaks %v: want the first from outside, M -1, P -1", breaks)
+	}
+}
+
+// TestMutationKillMechNetpollReadyNilG kills impl/netpoll.go:87:10,
+// NetpollReady's '!ok || g == nil || ...' -> '!ok && g == nil || ...':
+// a nil *G is refused with an error like any Task not of this scheduler,
+// not dereferenced.
+func TestMutationKillMechNetpollReadyNilG(t *testing.T) {
+	s := newTestSched(t, Config{Procs: 1})
+	var err error
+	if msg := catchPanic(func() { err = s.NetpollReady((*G)(nil)) }); msg != "" || err == nil {
+		t.Fatalf("NetpollReady of a nil *G: panic %q, error %v; want an error", msg, err)
 	}
 }
 
