@@ -1312,40 +1312,59 @@ func TestMutationKillSchedInjectGListEvents(t *testing.T) {
 // the network from outside the scheduler breaks the sleep of the M blocked
 // in the poller, and the break's event names no M (-1), not m1.
 func TestMutationKillMechNetpollBreakFromOutside(t *testing.T) {
-	var emu sync.Mutex
-	var breaks []Event
-	s := newTestSched(t, Config{Procs: 1, NoSysmon: true, Trace: func(e Event) {
-		if e.Kind == EvNetpollBreak {
-			emu.Lock()
-			breaks = append(breaks, e)
-			emu.Unlock()
-		}
-	}})
-	var pmu sync.Mutex
-	var polled *G
-	if err := s.Go(func(tk Task) {
-		pmu.Lock()
-		polled = tk.(*G)
-		polled.NetpollPark(&pmu)
-	}); err != nil {
-		t.Fatal(err)
-	}
+	s, events := oneProcRecorder(t, func(e Event) bool { return e.Kind == EvNetpollBreak })
+	polled := goPollParked(t, s)
 	for s.poll.nwait.Load() != 1 || s.lastpoll.Load() != 0 {
 		runtime.Gosched() // the G parks; m0, with nothing to run, sleeps in the poller
 	}
-	pmu.Lock()
-	g := polled
-	pmu.Unlock()
-	if err := s.NetpollReady(g); err != nil {
+	if err := s.NetpollReady(polled()); err != nil {
 		t.Fatal(err)
 	}
 	if ok, err := waitWithin(s, stwLimit); !ok || err != nil {
 		t.Fatalf("wait: %v, %v", ok, err)
 	}
-	emu.Lock()
-	defer emu.Unlock()
-	if len(breaks) == 0 || breaks[0].M != -1 || breaks[0].P != -1 {
+	if breaks := events(); len(breaks) == 0 || breaks[0].M != -1 || breaks[0].P != -1 {
 		t.Fatalf("breaks %v: want the first from outside, M -1, P -1", breaks)
+	}
+}
+
+// oneProcRecorder builds a concurrent scheduler with one P and no sysmon
+// (so that nothing polls or retakes unless the test makes it) that keeps
+// the events keep accepts; events returns them so far.
+func oneProcRecorder(t *testing.T, keep func(Event) bool) (*Sched, func() []Event) {
+	var mu sync.Mutex
+	var evs []Event
+	s := newTestSched(t, Config{Procs: 1, NoSysmon: true, Trace: func(e Event) {
+		if keep(e) {
+			mu.Lock()
+			evs = append(evs, e)
+			mu.Unlock()
+		}
+	}})
+	return s, func() []Event {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]Event(nil), evs...)
+	}
+}
+
+// goPollParked starts a G that parks on the poller (NetpollPark) and
+// returns a function that gives the G, once it has run; the test waits for
+// the park itself (poll.nwait).
+func goPollParked(t *testing.T, s *Sched) func() *G {
+	var mu sync.Mutex
+	var polled *G
+	if err := s.Go(func(tk Task) {
+		mu.Lock()
+		polled = tk.(*G)
+		polled.NetpollPark(&mu)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return func() *G {
+		mu.Lock()
+		defer mu.Unlock()
+		return polled
 	}
 }
 
@@ -1451,26 +1470,10 @@ func TestMutationKillMechAbandonedStopRestartsLowerPs(t *testing.T) {
 // be injected (InjectGList) between the StopTheWorld and StartTheWorld
 // events, not found by the restart's spinning M afterwards.
 func TestMutationKillMechStartTheWorldPollsNetwork(t *testing.T) {
-	var emu sync.Mutex
-	var evs []Event
-	s := newTestSched(t, Config{Procs: 1, NoSysmon: true, Trace: func(e Event) {
-		if e.Kind == EvAction {
-			emu.Lock()
-			evs = append(evs, e)
-			emu.Unlock()
-		}
-	}})
-	var pmu sync.Mutex
-	var polled *G
+	s, events := oneProcRecorder(t, func(e Event) bool { return e.Kind == EvAction })
+	polled := goPollParked(t, s)
 	release := make(chan struct{})
 	var inSyscall atomic.Bool
-	if err := s.Go(func(tk Task) {
-		pmu.Lock()
-		polled = tk.(*G)
-		polled.NetpollPark(&pmu)
-	}); err != nil {
-		t.Fatal(err)
-	}
 	if err := s.Go(func(tk Task) {
 		for s.poll.nwait.Load() != 1 {
 			tk.Gosched() // the other G runs and parks on the poller
@@ -1485,9 +1488,7 @@ func TestMutationKillMechStartTheWorldPollsNetwork(t *testing.T) {
 	if err := s.StopTheWorld(); err != nil {
 		t.Fatal(err)
 	}
-	pmu.Lock()
-	g := polled
-	pmu.Unlock()
+	g := polled()
 	if err := s.NetpollReady(g); err != nil {
 		t.Fatal(err)
 	}
@@ -1498,8 +1499,7 @@ func TestMutationKillMechStartTheWorldPollsNetwork(t *testing.T) {
 	if ok, err := waitWithin(s, stwLimit); !ok || err != nil {
 		t.Fatalf("wait: %v, %v", ok, err)
 	}
-	emu.Lock()
-	defer emu.Unlock()
+	evs := events()
 	stop, inject, start := -1, -1, -1
 	for i, e := range evs {
 		switch {
