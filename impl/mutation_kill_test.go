@@ -1380,6 +1380,39 @@ func TestMutationKillMechNetpollReadyNilG(t *testing.T) {
 	}
 }
 
+// TestMutationKillMechStopPreemptsRunning kills impl/stw.go's preemptall
+// 'status == PRunning' -> '!=' (seed 1137's full run): the stop asks the
+// G on every running P to yield, so a G that only yields when asked (a
+// loop of Checkpoints) stops at its next one. Sysmon is off, so nothing
+// else would ask it: without the request the stop waits for ever (here:
+// until its time limit).
+func TestMutationKillMechStopPreemptsRunning(t *testing.T) {
+	s := newTestSched(t, Config{Procs: 2, NoSysmon: true})
+	var running, stop atomic.Bool
+	if err := s.Go(func(tk Task) {
+		running.Store(true)
+		for !stop.Load() {
+			tk.Checkpoint()
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for !running.Load() {
+		runtime.Gosched()
+	}
+	err := s.stopTheWorld(stwLimit)
+	if err == nil {
+		err = s.StartTheWorld()
+	}
+	stop.Store(true)
+	if err != nil {
+		t.Fatalf("stop with a G in a loop of Checkpoints: %v", err)
+	}
+	if ok, err := waitWithin(s, stwLimit); !ok || err != nil {
+		t.Fatalf("wait: %v, %v", ok, err)
+	}
+}
+
 // TestMutationKillSchedClampN kills impl/proc.go:260:79 (seed 1136): the
 // TimerSleep event's clamp of the sleep in ns, `1<<31-1` made `1<<31+1`,
 // which a sleep over 2.1 s of the clock wrapped to a negative N. The
