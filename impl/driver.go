@@ -92,7 +92,20 @@ func (d *Driver) Main() *G { return d.main }
 // right P's track. The driver runs one step at a time, so the M's P is
 // stable while it emits.
 func (d *Driver) checkOwnP(e Event) error {
-	if (e.Kind != EvSpinning && e.Kind != EvNetpollBlock) || d.s == nil || e.M < 0 || int(e.M) >= len(d.s.allm) {
+	if d.s == nil || e.M < 0 || int(e.M) >= len(d.s.allm) {
+		return nil
+	}
+	if e.Kind == EvGCStopP {
+		// An M names itself on a P stop only from entersyscall: it has
+		// just given the P up, its G in the syscall (handoffp's stop
+		// names no M).
+		m := d.s.allm[e.M]
+		if g := m.curg.Load(); m.p.Load() != nil || g == nil || g.Status() != Gsyscall {
+			return fmt.Errorf("m%d named on the stop of p%d, but it is not an M that just entered a syscall", e.M, e.P)
+		}
+		return nil
+	}
+	if e.Kind != EvSpinning && e.Kind != EvNetpollBlock {
 		return nil
 	}
 	if want := pidOf(d.s.allm[e.M].p.Load()); e.P != want {
