@@ -1100,13 +1100,16 @@ func TestMutationKillSchedStealOrderPerM(t *testing.T) {
 	}
 }
 
-// TestMutationKillSchedCheaprandUniform kills impl/steal.go:64:22's
+// TestMutationKillSchedCheaprandUniform kills impl/steal.go:64:19, the
 // cheaprand finalizer 'z ^ z>>31' -> 'z & z>>31': each output bit is then
 // set one time in four, so a thief's first victim and stride (cheaprand
 // modulo the order's pairs) cluster on a few Ps. The generator is
 // deterministic under a seed, so this is not a statistical test that can
 // flake: the draws of three seeds, 16,000 each, fall into each of 16
 // residues within a fifth of the even share (splitmix64's are within 6%).
+// (Seed 1137's full run found 64:22, the same step's '>>' made '<<'; that
+// one, and the two other steps' shift mutants, still spread evenly and are
+// argued equivalent.)
 func TestMutationKillSchedCheaprandUniform(t *testing.T) {
 	const draws, buckets = 16000, 16
 	for _, seed := range []uint64{0, 1, 42} {
