@@ -1416,6 +1416,27 @@ func TestMutationKillMechStopPreemptsRunning(t *testing.T) {
 	}
 }
 
+// TestMutationKillMechTimerSleepEventN kills impl/timers.go's
+// EvTimerSleep N 'when - nanotime()' -> '+' (seed 1137's full run): the
+// event's N is the time left to the timer, in µs, which cannot exceed the
+// sleep asked for (the timer is set to the call's time plus d, and the
+// event is emitted after). No timing is assumed: the bound holds however
+// slowly the G runs.
+func TestMutationKillMechTimerSleepEventN(t *testing.T) {
+	const d = 50 * time.Millisecond
+	s, events := oneProcRecorder(t, func(e Event) bool { return e.Kind == EvTimerSleep })
+	if err := s.Go(func(tk Task) { tk.(TimerTask).Sleep(d) }); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := waitWithin(s, stwLimit); !ok || err != nil {
+		t.Fatalf("wait: %v, %v", ok, err)
+	}
+	evs := events()
+	if len(evs) != 1 || evs[0].N < 0 || evs[0].N > int32(d/time.Microsecond) {
+		t.Fatalf("TimerSleep events %v: want one, N within 0..%d µs", evs, d/time.Microsecond)
+	}
+}
+
 // TestMutationKillSchedClampN kills impl/proc.go:260:79 (seed 1136): the
 // TimerSleep event's clamp of the sleep in ns, `1<<31-1` made `1<<31+1`,
 // which a sleep over 2.1 s of the clock wrapped to a negative N. The
