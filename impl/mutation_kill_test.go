@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"math/rand/v2"
 	"runtime"
 	"slices"
 	"strings"
@@ -1434,6 +1435,68 @@ func TestMutationKillMechTimerSleepEventN(t *testing.T) {
 	evs := events()
 	if len(evs) != 1 || evs[0].N < 0 || evs[0].N > int32(d/time.Microsecond) {
 		t.Fatalf("TimerSleep events %v: want one, N within 0..%d µs", evs, d/time.Microsecond)
+	}
+}
+
+// TestMutationKillSchedTimerHeapOrder kills impl/timers.go's sift-down
+// child choices (seed 1137's full run: the right child's 'h[r].when <
+// h[m].when' negated): a P's timers leave the heap earliest first, whatever
+// order they came in, so that checkTimers runs every due timer and sets
+// the next wake-up from the true minimum. Random whens, with ties, under a
+// fixed seed; minWhen follows the root.
+func TestMutationKillSchedTimerHeapOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1137, 1))
+	for round := range 50 {
+		var ts timers
+		n := 1 + rng.IntN(40)
+		for i := range n {
+			ts.add(timer{when: 1 + rng.Int64N(30), seq: uint64(i)})
+		}
+		last := int64(0)
+		for i := range n {
+			if w := ts.wakeTime(); w != ts.heap[0].when {
+				t.Fatalf("round %d: minWhen %d, root %d", round, w, ts.heap[0].when)
+			}
+			tm := ts.pop()
+			if tm.when < last {
+				t.Fatalf("round %d: pop %d gave when %d after %d", round, i, tm.when, last)
+			}
+			last = tm.when
+		}
+		if len(ts.heap) != 0 || ts.wakeTime() != 0 {
+			t.Fatalf("round %d: %d timers left, minWhen %d", round, len(ts.heap), ts.wakeTime())
+		}
+	}
+}
+
+// TestMutationKillMechDeadlockAfterLockedExit kills impl/locked.go's
+// allMsIdleLocked '+ nmdead' -> '- nmdead' (seed 1137's full run): an M
+// ended with its locked G (mexit) counts as not running, so once every
+// other M idles with the remaining Gs parked, checkdead still reports the
+// deadlock.
+func TestMutationKillMechDeadlockAfterLockedExit(t *testing.T) {
+	s := newTestSched(t, Config{Procs: 1})
+	var mu sync.Mutex
+	if err := s.Go(func(tk Task) {
+		tk.(*G).LockOSThread()
+		tk.Go(func(tk Task) { // runs on a new M, made while m0 ends
+			mu.Lock()
+			tk.ParkUnlock("forever", &mu)
+		})
+		// The G exits locked: its M ends with it (mexit), and its slot
+		// stays dead, the parked G's M already made.
+	}); err != nil {
+		t.Fatal(err)
+	}
+	ok, err := waitWithin(s, stwLimit)
+	if !ok || !errors.Is(err, ErrDeadlock) {
+		t.Fatalf("wait with the one live G parked after a locked exit: returned %v, %v; want ErrDeadlock", ok, err)
+	}
+	s.glob.Lock()
+	dead := s.nmdead
+	s.glob.Unlock()
+	if dead != 1 {
+		t.Fatalf("%d dead Ms, want 1: the test did not reach its case", dead)
 	}
 }
 
