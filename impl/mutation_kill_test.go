@@ -1372,15 +1372,21 @@ func goPollParked(t *testing.T, s *Sched) func() *G {
 	}
 }
 
-// TestMutationKillMechNetpollReadyNilG kills impl/netpoll.go:87:10,
-// NetpollReady's '!ok || g == nil || ...' -> '!ok && g == nil || ...':
-// a nil *G is refused with an error like any Task not of this scheduler,
-// not dereferenced.
-func TestMutationKillMechNetpollReadyNilG(t *testing.T) {
+// TestMutationKillMechReadyNilG kills impl/netpoll.go:87:10 and
+// impl/sched.go:296:21 (seed 1137's full run), NetpollReady's and Ready's
+// '!ok || g == nil || ...' -> '!ok && g == nil || ...': a nil *G is
+// refused with an error like any Task not of this scheduler, not
+// dereferenced.
+func TestMutationKillMechReadyNilG(t *testing.T) {
 	s := newTestSched(t, Config{Procs: 1})
-	var err error
-	if msg := catchPanic(func() { err = s.NetpollReady((*G)(nil)) }); msg != "" || err == nil {
-		t.Fatalf("NetpollReady of a nil *G: panic %q, error %v; want an error", msg, err)
+	for name, ready := range map[string]func(Task) error{
+		"Ready":        s.Ready,
+		"NetpollReady": func(tk Task) error { return s.NetpollReady(tk) },
+	} {
+		var err error
+		if msg := catchPanic(func() { err = ready((*G)(nil)) }); msg != "" || err == nil {
+			t.Errorf("%s of a nil *G: panic %q, error %v; want an error", name, msg, err)
+		}
 	}
 }
 
@@ -1497,6 +1503,47 @@ func TestMutationKillMechDeadlockAfterLockedExit(t *testing.T) {
 	s.glob.Unlock()
 	if dead != 1 {
 		t.Fatalf("%d dead Ms, want 1: the test did not reach its case", dead)
+	}
+}
+
+// TestMutationKillMechStaleTimerOnly kills impl/timers.go's runTimers
+// 'len(due) > 0' -> '>= 0' (seed 1137's full run): a due timer whose G was
+// readied another way before it fired is stale and readies nothing, so a
+// check that pops only stale timers has no first G to report. Here the G
+// sleeps, is readied from outside at once, and exits; its timer is then
+// the P's only one, and is popped when due with nothing to run.
+func TestMutationKillMechStaleTimerOnly(t *testing.T) {
+	s := newTestSched(t, Config{Procs: 1})
+	pp := s.ps().allp[0]
+	heapLen := func() int {
+		pp.timers.mu.Lock()
+		defer pp.timers.mu.Unlock()
+		return len(pp.timers.heap)
+	}
+	var g *G
+	var slept atomic.Bool
+	if err := s.Go(func(tk Task) {
+		g = tk.(*G)
+		slept.Store(true)
+		tk.(TimerTask).Sleep(20 * time.Millisecond)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for !slept.Load() || g.Status() != Gwaiting || heapLen() != 1 {
+		runtime.Gosched()
+	}
+	if err := s.Ready(g); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := waitWithin(s, stwLimit); !ok || err != nil {
+		t.Fatalf("wait: %v, %v", ok, err)
+	}
+	deadline := time.Now().Add(stwLimit)
+	for heapLen() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the stale timer was never popped (%d left)", heapLen())
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
 
