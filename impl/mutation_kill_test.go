@@ -1,6 +1,7 @@
 package impl
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -1544,6 +1545,75 @@ func TestMutationKillMechStaleTimerOnly(t *testing.T) {
 			t.Fatalf("the stale timer was never popped (%d left)", heapLen())
 		}
 		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestMutationKillSchedRetakeLooksAtEveryP kills impl/sysmon.go's retake
+// 'continue' past a P not running -> 'break' (seed 1137's full run): sysmon
+// looks at every P, so a G running on p1 while p0 is idle is still asked
+// to yield. Two Gs first spin without safe points (so neither can be
+// preempted and moved) until each holds a P; p0's exits and p0 goes idle;
+// then, with any request made before forgotten, p1's G starts calling
+// Checkpoint and must be preempted.
+func TestMutationKillSchedRetakeLooksAtEveryP(t *testing.T) {
+	s := newTestSched(t, Config{Procs: 2})
+	var on [2]atomic.Pointer[G]
+	var release, safe [2]atomic.Bool
+	for range 2 {
+		if err := s.Go(func(tk Task) {
+			g := tk.(*G)
+			p := g.x.m.p.Load().id // stable: no safe point until safe[p]
+			on[p].Store(g)
+			for !release[p].Load() {
+				if safe[p].Load() {
+					tk.Checkpoint()
+				}
+			}
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for on[0].Load() == nil || on[1].Load() == nil {
+		runtime.Gosched()
+	}
+	release[0].Store(true) // p0's G exits; p0 goes idle
+	for spec.PStatus(s.ps().allp[0].status.Load()) != spec.PIdle {
+		runtime.Gosched()
+	}
+	on[1].Load().x.preempt.Store(false)
+	before := s.Stats().Preempts
+	safe[1].Store(true)
+	deadline := time.Now().Add(stwLimit)
+	for s.Stats().Preempts == before && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	release[1].Store(true)
+	if s.Stats().Preempts == before {
+		t.Fatal("sysmon never preempted the G on p1 while p0 was idle")
+	}
+	if ok, err := waitWithin(s, stwLimit); !ok || err != nil {
+		t.Fatalf("wait: %v, %v", ok, err)
+	}
+}
+
+// TestMutationKillSchedSchedtraceWhileIdle kills impl/sysmon.go's deep
+// sleep test 'SchedTrace <= 0 && every P idle' -> '||' (seed 1137's full
+// run): with schedtrace on, sysmon does not deep-sleep, so the lines go on
+// while the scheduler has nothing to run.
+func TestMutationKillSchedSchedtraceWhileIdle(t *testing.T) {
+	var out syncBuf
+	newTestSched(t, Config{Procs: 2, SchedTrace: time.Millisecond, SchedTraceOut: &out})
+	lines := func() int {
+		out.mu.Lock()
+		defer out.mu.Unlock()
+		return bytes.Count(out.b.Bytes(), []byte("\n"))
+	}
+	deadline := time.Now().Add(stwLimit)
+	for lines() < 3 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if n := lines(); n < 3 {
+		t.Fatalf("%d schedtrace lines while idle, want them to go on", n)
 	}
 }
 
