@@ -3,6 +3,7 @@ package mutate
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"regexp"
 	"strconv"
 	"strings"
@@ -95,6 +96,21 @@ func (c *testClock) Write(p []byte) (int, error) {
 		c.line(string(c.partial[:i]), c.now())
 		c.partial = c.partial[i+1:]
 	}
+	return len(p), nil
+}
+
+// stderr is a writer for the binary's standard error: recorded with the
+// rest of the output, in the order it arrives, but not followed, since its
+// writes can land in the middle of a -test.v line on standard output and a
+// torn end line would leave a finished test looking as if it still ran.
+func (c *testClock) stderr() io.Writer { return clockStderr{c} }
+
+type clockStderr struct{ c *testClock }
+
+func (w clockStderr) Write(p []byte) (int, error) {
+	w.c.mu.Lock()
+	defer w.c.mu.Unlock()
+	w.c.out.Write(p)
 	return len(p), nil
 }
 

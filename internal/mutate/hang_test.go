@@ -49,6 +49,17 @@ func TestTestClockFollowsVerbose(t *testing.T) {
 	check(7, "TestA")
 	at(7, " (1.00s)\n")
 	check(7, "TestA") // the end line is not at the line's start: TestA still runs
+	// Standard error is recorded but not followed: a write of it inside
+	// TestA's end line does not tear the line.
+	at(7, "--- PASS: Te")
+	if _, err := c.stderr().Write([]byte("some stderr\n")); err != nil {
+		t.Fatal(err)
+	}
+	at(7, "stA (3.00s)\n")
+	check(60, "")
+	if !strings.Contains(c.text(), "--- PASS: Tesome stderr\nstA") {
+		t.Errorf("the output does not keep both streams in arrival order: %q", c.text())
+	}
 }
 
 func TestTestTimesRecord(t *testing.T) {

@@ -523,7 +523,7 @@ func (r *Runner) runBinary(ctx context.Context, p Part, bin string, args, env []
 	cmd.Dir = filepath.Join(r.opt.Root, filepath.FromSlash(p.Pkg))
 	cmd.Env = env
 	clock := newTestClock(time.Now)
-	cmd.Stdout, cmd.Stderr = clock, clock
+	cmd.Stdout, cmd.Stderr = clock, clock.stderr()
 	key := p.binKey()
 	watch := !baseline && r.opt.HangFactor > 0
 	if err := cmd.Start(); err != nil {
