@@ -1617,6 +1617,44 @@ func TestMutationKillSchedSchedtraceWhileIdle(t *testing.T) {
 	}
 }
 
+// TestMutationKillSchedStealTimersLastPass kills impl/steal.go:99:11,
+// 'last && stealTimers' -> '||' (seed 1137's full run): stealWork looks at
+// a victim's timers only in its last pass, as the runtime does, so a scan
+// whose one source of work is another P's due timer draws stealTries
+// orders before it runs that timer's G. (The spec models the last pass
+// only, so the driver's comparison cannot tell the passes apart.)
+func TestMutationKillSchedStealTimersLastPass(t *testing.T) {
+	d, err := NewDriver(Config{Procs: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := d.Sched()
+	defer s.Shutdown()
+	ps := s.ps()
+	g := NewG(50)
+	g.status.Store(uint32(Gwaiting))
+	p1 := ps.allp[1]
+	p1.timers.mu.Lock()
+	p1.timers.add(timer{when: 1, g: g, seq: g.x.sleepSeq.Add(1)})
+	p1.timers.mu.Unlock()
+	d.TimerTick()
+	d.TimerTick() // the driver's clock past the timer
+	m := &M{id: 99, rng: 7}
+	m.p.Store(ps.allp[0])
+	rng := m.rng
+	s.startSteal(m)
+	for i := 0; m.pc == spec.MSteal && i < 10; i++ {
+		s.stealStep(m)
+	}
+	n := 0
+	for r := rng; r != m.rng && n < 100; r += 0x9e3779b97f4a7c15 {
+		n++
+	}
+	if n != stealTries || g.Status() == Gwaiting {
+		t.Fatalf("the scan drew %d orders and left the timer's G %v; want %d orders, the G readied in the last pass", n, g.Status(), stealTries)
+	}
+}
+
 // TestMutationKillSchedClampN kills impl/proc.go:260:79 (seed 1136): the
 // TimerSleep event's clamp of the sleep in ns, `1<<31-1` made `1<<31+1`,
 // which a sleep over 2.1 s of the clock wrapped to a negative N. The
