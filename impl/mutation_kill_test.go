@@ -1256,30 +1256,37 @@ func TestMutationKillSchedStealTries(t *testing.T) {
 	}
 	s := d.Sched()
 	defer s.Shutdown()
-	ps := s.ps()
 	m := &M{id: 99, rng: 7}
-	m.p.Store(ps.allp[0]) // p0 is m0's; the others idle, with nothing queued
-	draws := func(from, to uint64) int {
-		n := 0
-		for r := from; r != to && n < 100; r += 0x9e3779b97f4a7c15 {
-			n++
-		}
-		return n
-	}
-	rng := m.rng
-	s.startSteal(m) // the passes, then the last pass's first miss
-	for i := 0; m.pc == spec.MSteal && i < 10; i++ {
+	m.p.Store(s.ps().allp[0]) // p0 is m0's; the others idle, with nothing queued
+	n := scanDraws(s, m, func(i int) {
 		// The victims missed so far, as the spec's Scan sees them
 		// (steal.go:184:15, '|=' made '=', seed 1137's full run: only
 		// four Ps show a second miss before the scan ends).
 		if n := bits.OnesCount64(m.scan.seen); n != i+1 {
 			t.Fatalf("after %d misses the scan has seen %d victims (%b)", i+1, n, m.scan.seen)
 		}
-		s.stealStep(m) // one miss each
-	}
-	if n := draws(rng, m.rng); n != stealTries || m.pc != spec.MDrop {
+	})
+	if n != stealTries || m.pc != spec.MDrop {
 		t.Fatalf("a failed scan drew %d steal orders and ended at %v; want %d and %v", n, m.pc, stealTries, spec.MDrop)
 	}
+}
+
+// scanDraws runs m's stealWork on s from its start to its end (at most
+// ten steps past the first, calling each before each of them) and returns
+// how many steal orders it drew: cheaprand calls, counted in cheaprandStep
+// steps of m's state.
+func scanDraws(s *Sched, m *M, each func(step int)) int {
+	rng := m.rng
+	s.startSteal(m) // the passes, then the last pass's first miss or find
+	for i := 0; m.pc == spec.MSteal && i < 10; i++ {
+		each(i)
+		s.stealStep(m) // one miss each
+	}
+	n := 0
+	for r := rng; r != m.rng && n < 100; r += cheaprandStep {
+		n++
+	}
+	return n
 }
 
 // TestMutationKillSchedInjectGListEvents kills impl/proc.go's
@@ -1539,13 +1546,7 @@ func TestMutationKillMechStaleTimerOnly(t *testing.T) {
 	if ok, err := waitWithin(s, stwLimit); !ok || err != nil {
 		t.Fatalf("wait: %v, %v", ok, err)
 	}
-	deadline := time.Now().Add(stwLimit)
-	for heapLen() != 0 {
-		if time.Now().After(deadline) {
-			t.Fatalf("the stale timer was never popped (%d left)", heapLen())
-		}
-		time.Sleep(time.Millisecond)
-	}
+	awaitSched(t, s, "the stale timer popped", func() bool { return heapLen() == 0 })
 }
 
 // TestMutationKillSchedRetakeLooksAtEveryP kills impl/sysmon.go's retake
@@ -1557,40 +1558,12 @@ func TestMutationKillMechStaleTimerOnly(t *testing.T) {
 // Checkpoint and must be preempted.
 func TestMutationKillSchedRetakeLooksAtEveryP(t *testing.T) {
 	s := newTestSched(t, Config{Procs: 2})
-	var on [2]atomic.Pointer[G]
-	var release, safe [2]atomic.Bool
-	for range 2 {
-		if err := s.Go(func(tk Task) {
-			g := tk.(*G)
-			p := g.x.m.p.Load().id // stable: no safe point until safe[p]
-			on[p].Store(g)
-			for !release[p].Load() {
-				if safe[p].Load() {
-					tk.Checkpoint()
-				}
-			}
-		}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for on[0].Load() == nil || on[1].Load() == nil {
-		runtime.Gosched()
-	}
-	release[0].Store(true) // p0's G exits; p0 goes idle
-	for spec.PStatus(s.ps().allp[0].status.Load()) != spec.PIdle {
-		runtime.Gosched()
-	}
-	on[1].Load().x.preempt.Store(false)
+	p1 := spinOnP1(t, s)
+	p1.g.x.preempt.Store(false)
 	before := s.Stats().Preempts
-	safe[1].Store(true)
-	deadline := time.Now().Add(stwLimit)
-	for s.Stats().Preempts == before && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
-	release[1].Store(true)
-	if s.Stats().Preempts == before {
-		t.Fatal("sysmon never preempted the G on p1 while p0 was idle")
-	}
+	p1.safe.Store(true)
+	awaitSched(t, s, "sysmon preempting the G on p1 while p0 is idle", func() bool { return s.Stats().Preempts != before })
+	p1.release.Store(true)
 	if ok, err := waitWithin(s, stwLimit); !ok || err != nil {
 		t.Fatalf("wait: %v, %v", ok, err)
 	}
@@ -1602,19 +1575,12 @@ func TestMutationKillSchedRetakeLooksAtEveryP(t *testing.T) {
 // while the scheduler has nothing to run.
 func TestMutationKillSchedSchedtraceWhileIdle(t *testing.T) {
 	var out syncBuf
-	newTestSched(t, Config{Procs: 2, SchedTrace: time.Millisecond, SchedTraceOut: &out})
-	lines := func() int {
+	s := newTestSched(t, Config{Procs: 2, SchedTrace: time.Millisecond, SchedTraceOut: &out})
+	awaitSched(t, s, "three schedtrace lines while idle", func() bool {
 		out.mu.Lock()
 		defer out.mu.Unlock()
-		return bytes.Count(out.b.Bytes(), []byte("\n"))
-	}
-	deadline := time.Now().Add(stwLimit)
-	for lines() < 3 && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
-	if n := lines(); n < 3 {
-		t.Fatalf("%d schedtrace lines while idle, want them to go on", n)
-	}
+		return bytes.Count(out.b.Bytes(), []byte("\n")) >= 3
+	})
 }
 
 // TestMutationKillSchedStealTimersLastPass kills impl/steal.go:99:11,
@@ -1641,16 +1607,7 @@ func TestMutationKillSchedStealTimersLastPass(t *testing.T) {
 	d.TimerTick() // the driver's clock past the timer
 	m := &M{id: 99, rng: 7}
 	m.p.Store(ps.allp[0])
-	rng := m.rng
-	s.startSteal(m)
-	for i := 0; m.pc == spec.MSteal && i < 10; i++ {
-		s.stealStep(m)
-	}
-	n := 0
-	for r := rng; r != m.rng && n < 100; r += 0x9e3779b97f4a7c15 {
-		n++
-	}
-	if n != stealTries || g.Status() == Gwaiting {
+	if n := scanDraws(s, m, func(int) {}); n != stealTries || g.Status() == Gwaiting {
 		t.Fatalf("the scan drew %d orders and left the timer's G %v; want %d orders, the G readied in the last pass", n, g.Status(), stealTries)
 	}
 }
@@ -1704,36 +1661,58 @@ func TestMutationKillMechSetProcsUpToMaxMs(t *testing.T) {
 // the restart p0 must be idle again, not left in _Pgcstop for good.
 func TestMutationKillMechAbandonedStopRestartsLowerPs(t *testing.T) {
 	s := newTestSched(t, Config{Procs: 2})
-	var onP [2]atomic.Bool
-	var release [2]atomic.Bool
-	for range 2 {
-		if err := s.Go(func(tk Task) {
-			p := tk.(*G).x.m.p.Load().id // stable: no safe point while it spins
-			onP[p].Store(true)
-			for !release[p].Load() {
-			}
-		}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for !onP[0].Load() || !onP[1].Load() {
-		runtime.Gosched()
-	}
-	release[0].Store(true)
-	for spec.PStatus(s.ps().allp[0].status.Load()) != spec.PIdle {
-		runtime.Gosched() // p0's G exits and p0, with nothing to run, goes idle
-	}
+	p1 := spinOnP1(t, s)
 	if err := s.stopTheWorld(100 * time.Millisecond); !errors.Is(err, errSTWTimeout) {
 		t.Fatalf("stop with p1's G spinning: %v, want the time limit", err)
 	}
 	st := s.ps().allp[0].status.Load()
-	release[1].Store(true)
+	p1.release.Store(true)
 	if st == pGCStop {
 		t.Fatal("after the abandoned stop p0 is still stopped: the restart skipped it")
 	}
 	if ok, err := waitWithin(s, stwLimit); !ok || err != nil {
 		t.Fatalf("wait: %v, %v", ok, err)
 	}
+}
+
+// p1Spinner is spinOnP1's G on p1 and its controls: with safe set it calls
+// Checkpoint in its loop; with release set it returns.
+type p1Spinner struct {
+	g             *G
+	safe, release atomic.Bool
+}
+
+// spinOnP1 starts two Gs on s (two Ps) that spin with no safe point, so
+// that neither can be preempted and moved, waits until each holds a P,
+// lets p0's G exit and waits for p0 to go idle: one G left, on p1, and p0
+// idle below it. The test's cleanup releases the G before Shutdown, which
+// would otherwise wait for ever on a G that never yields.
+func spinOnP1(t *testing.T, s *Sched) *p1Spinner {
+	t.Helper()
+	var sp [2]p1Spinner
+	var on [2]atomic.Bool
+	t.Cleanup(func() { sp[0].release.Store(true); sp[1].release.Store(true) })
+	for range 2 {
+		if err := s.Go(func(tk Task) {
+			g := tk.(*G)
+			p := g.x.m.p.Load().id // stable: no safe point until safe is set
+			sp[p].g = g
+			on[p].Store(true)
+			for !sp[p].release.Load() {
+				if sp[p].safe.Load() {
+					tk.Checkpoint()
+				}
+			}
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	awaitSched(t, s, "a spinning G on each P", func() bool { return on[0].Load() && on[1].Load() })
+	sp[0].release.Store(true)
+	awaitSched(t, s, "p0 idle once its G exits", func() bool {
+		return spec.PStatus(s.ps().allp[0].status.Load()) == spec.PIdle
+	})
+	return &sp[1]
 }
 
 // TestMutationKillMechStartTheWorldPollsNetwork kills impl/stw.go's

@@ -57,7 +57,7 @@ func gcd(a, b uint32) uint32 {
 // cheaprand is a per-M splitmix64 step: no shared state, so thieves do not
 // contend on a random source, and a fixed Seed makes the Driver repeatable.
 func (m *M) cheaprand() uint32 {
-	m.rng += 0x9e3779b97f4a7c15
+	m.rng += cheaprandStep
 	z := m.rng
 	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
 	z = (z ^ z>>27) * 0x94d049bb133111eb
@@ -214,3 +214,8 @@ func (s *Sched) stealBackoff(pp *P) func() {
 		}
 	}
 }
+
+// cheaprandStep is splitmix64's increment, the golden ratio in 64 bits:
+// each cheaprand call advances the M's state by it, so the number of draws
+// between two states is the number of steps between them.
+const cheaprandStep = 0x9e3779b97f4a7c15
