@@ -1727,6 +1727,9 @@ func TestMutationKillMechStartTheWorldPollsNetwork(t *testing.T) {
 	s, events := oneProcRecorder(t, func(e Event) bool { return e.Kind == EvAction })
 	polled := goPollParked(t, s)
 	release := make(chan struct{})
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(free) // before Shutdown, which waits for the M in the syscall
 	var inSyscall atomic.Bool
 	if err := s.Go(func(tk Task) {
 		for s.poll.nwait.Load() != 1 {
@@ -1749,7 +1752,7 @@ func TestMutationKillMechStartTheWorldPollsNetwork(t *testing.T) {
 	if err := s.StartTheWorld(); err != nil {
 		t.Fatal(err)
 	}
-	close(release)
+	free()
 	if ok, err := waitWithin(s, stwLimit); !ok || err != nil {
 		t.Fatalf("wait: %v, %v", ok, err)
 	}
