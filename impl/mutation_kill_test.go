@@ -1772,3 +1772,86 @@ func TestMutationKillMechStartTheWorldPollsNetwork(t *testing.T) {
 		t.Errorf("StopTheWorld at event %d, InjectGList of g%d at %d, StartTheWorld at %d: want the restart's netpoll to inject it in between (events %v)", stop, g.goid, inject, start, evs)
 	}
 }
+
+// TestMutationKillMechPollerReturnsSeveral kills impl/netpollblock.go's
+// injectNoPLocked loop 'n > 0' -> '>=' (256:10) and 'n--' -> 'n++'
+// (256:16), and netpollWakeStep's 'Netpolled.Add(1 + q.Len())' -> '1 -'
+// (192:35), seed 1137's full run. The spec's poller returns one G, so the
+// driver comparison never has the poller return several; here the Driver
+// is stepped by hand to do it. With four Ps, three Gs parked on the poller
+// and every M idle but the one asleep in the poller, all three Gs' events
+// arrive before it wakes: it takes a P and runs the first, and injectglist
+// queues the other two and starts exactly one M for each (startIdle), so
+// one P of the four stays idle, and Netpolled counts three.
+func TestMutationKillMechPollerReturnsSeveral(t *testing.T) {
+	d, err := NewDriver(Config{Procs: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.UseNetpoll(false)
+	s := d.Sched()
+	gs := []*G{d.Main()}
+	for i := 0; i < 2; i++ {
+		g, err := d.NewProc(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gs = append(gs, g)
+	}
+	// Every G parks on the poller as it runs; every M steps until it is
+	// idle or asleep in the poller.
+	for moved, steps := true, 0; moved; steps++ {
+		if steps == 1000 {
+			t.Fatal("the Ms did not settle in 1000 rounds")
+		}
+		moved = false
+		for i, m := range s.allm {
+			switch m.pc {
+			case spec.MIdle, spec.MLockedWait, spec.MNetpoll:
+				continue
+			case spec.MRun:
+				err = d.Park(i)
+			default:
+				err = d.Step(i)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			moved = true
+		}
+	}
+	pm := d.poller()
+	if pm == nil || s.npidle.Load() != 4 {
+		t.Fatalf("settled with poller %v and %d idle Ps; want an M in the poller and 4", pm, s.npidle.Load())
+	}
+	for _, g := range gs {
+		if err := s.NetpollReady(g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d.pollerShell() // the first event's break ends the sleep
+	if pm.pc != spec.MNetpollRet {
+		t.Fatalf("the poller is %v after the events; want it back from netpoll", pm.pc)
+	}
+	if err := d.Step(int(pm.id)); err != nil { // netpoll returns the three Gs
+		t.Fatal(err)
+	}
+	if err := d.Step(int(pm.id)); err != nil { // pidleget, injectglist of two
+		t.Fatal(err)
+	}
+	if pm.pc != spec.MRun {
+		t.Fatalf("the poller is %v; want it running the first G", pm.pc)
+	}
+	started := 0
+	for _, m := range s.allm {
+		if m != pm && m.pc == spec.MSched {
+			started++
+		}
+	}
+	if n := s.npidle.Load(); n != 1 || started != 2 {
+		t.Errorf("after the poller injected 2 Gs: %d idle Ps and %d Ms started; want 1 and 2 (one M per injected G)", n, started)
+	}
+	if n := s.counters.Netpolled.Load(); n != 3 {
+		t.Errorf("Netpolled %d after one netpoll returned 3 Gs; want 3", n)
+	}
+}
