@@ -1855,3 +1855,51 @@ func TestMutationKillMechPollerReturnsSeveral(t *testing.T) {
 		t.Errorf("Netpolled %d after one netpoll returned 3 Gs; want 3", n)
 	}
 }
+
+// TestMutationKillSchedShutdownSettlesCounts kills impl/carrier.go:29:11
+// (handM's 'carried++' -> '--') and impl/sched.go:380:19 (Shutdown's
+// 'nmidlelocked--' for a locked M it wakes -> '++'), seed 1137's full run.
+// Neither changes what a G sees before Shutdown: the first lets Shutdown
+// stop waiting for the carriers at once (which only the race detector saw,
+// on a G's kill flag), the second leaves checkdead's count of Ms wrong
+// while the Ms exit. Both leave a count that Shutdown settles wrong: once
+// it returns, no M is idle or parked locked, and no goroutine carries an
+// M. Here an M is parked in stoplockedm (its G locked and parked) and
+// others are idle or carried when Shutdown runs.
+func TestMutationKillSchedShutdownSettlesCounts(t *testing.T) {
+	s := newTestSched(t, Config{Procs: 2})
+	var locked parkSlot
+	if err := s.Go(func(tk Task) {
+		tk.(ThreadTask).LockOSThread()
+		locked.park(tk, "locked")
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var others [4]parkSlot
+	for i := range others {
+		if err := s.Go(func(tk Task) { others[i].park(tk, "other") }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	awaitSched(t, s, "the locked G's M parks in stoplockedm", func() bool {
+		s.glob.Lock()
+		defer s.glob.Unlock()
+		return s.nmidlelocked == 1
+	})
+	for i := range others { // readied Gs have goroutines: carriers hand Ms to them
+		awaitSched(t, s, "a G parks", func() bool { return others[i].get() != nil })
+		if err := s.Ready(others[i].get()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Shutdown()
+	s.glob.Lock()
+	nmidle, nmidlelocked := s.nmidle, s.nmidlelocked
+	s.glob.Unlock()
+	s.cmu.Lock()
+	carried := s.carried
+	s.cmu.Unlock()
+	if nmidle != 0 || nmidlelocked != 0 || carried != 0 {
+		t.Errorf("after Shutdown: nmidle %d, nmidlelocked %d, carried %d; want all 0", nmidle, nmidlelocked, carried)
+	}
+}
