@@ -1903,3 +1903,74 @@ func TestMutationKillSchedShutdownSettlesCounts(t *testing.T) {
 		t.Errorf("after Shutdown: nmidle %d, nmidlelocked %d, carried %d; want all 0", nmidle, nmidlelocked, carried)
 	}
 }
+
+// allMsIdle reports, under sched.lock, whether every M is idle (parked in
+// stopm or stoplockedm, or gone): the state in which checkdead decides.
+func allMsIdle(s *Sched) bool {
+	s.glob.Lock()
+	defer s.glob.Unlock()
+	return s.allMsIdleLocked()
+}
+
+// TestMutationKillSchedCheckdeadNoLiveG kills impl/proc.go:351:49,
+// checkdead's 'nlive == 0 || det' -> '&&' (seed 1137's full run): once
+// every G has exited, the last M going idle is no deadlock. The mutant
+// records one anyway; Wait, which looks at nlive first, hides it, until a
+// later Go makes nlive 1 and a Wait in the window before the new G's M
+// starts (and clears the verdict) returns a deadlock that is not there.
+// So the test looks at the verdict itself once every M is idle.
+func TestMutationKillSchedCheckdeadNoLiveG(t *testing.T) {
+	s := newTestSched(t, Config{Procs: 2})
+	for i := 0; i < 3; i++ {
+		if err := s.Go(func(Task) {}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ok, err := waitWithin(s, stwLimit); !ok || err != nil {
+		t.Fatalf("wait: %v, %v", ok, err)
+	}
+	awaitSched(t, s, "every M idle", func() bool { return allMsIdle(s) })
+	s.waitMu.Lock()
+	err := s.deadErr
+	s.waitMu.Unlock()
+	if s.dead.Load() || err != nil {
+		t.Fatalf("no G alive, every M idle: deadlock verdict %v (%v); want none", s.dead.Load(), err)
+	}
+}
+
+// TestMutationKillSchedCheckdeadWhileSysmonHolds kills impl/proc.go:351:58,
+// checkdead's 'det || sysmonHeld != 0' -> '&&' (seed 1137's full run):
+// while sysmon holds a P it retook from a syscall (between its Retake and
+// its RetakeHandoff), every M may be idle with a G runnable, and that is no
+// lost wakeup, since the hand-off is still to come. Sysmon is off and the
+// test takes its two steps itself: the Retake of p0 from a G in a syscall,
+// the syscall's end without a P (the G queued globally, its M idle), then,
+// after the verdict is looked at, the RetakeHandoff, which starts an M for
+// the G.
+func TestMutationKillSchedCheckdeadWhileSysmonHolds(t *testing.T) {
+	s := newTestSched(t, Config{Procs: 1, NoSysmon: true})
+	release := make(chan struct{})
+	var inSyscall atomic.Bool
+	if err := s.Go(func(tk Task) {
+		tk.Syscall(func() { inSyscall.Store(true); <-release })
+	}); err != nil {
+		t.Fatal(err)
+	}
+	awaitSched(t, s, "the G enters its syscall", inSyscall.Load)
+	p0 := s.ps().allp[0]
+	if !s.retakeTakeP(p0, func(bool) bool { return true }) {
+		t.Fatal("retake of p0 from the syscall refused")
+	}
+	close(release)
+	awaitSched(t, s, "the syscall ends without a P and its M goes idle", func() bool {
+		return allMsIdle(s) && s.globNonEmpty()
+	})
+	dead := s.dead.Load()
+	s.retakeHandoff(p0)
+	if dead {
+		t.Errorf("deadlock verdict while sysmon held p0; want none until its hand-off")
+	}
+	if ok, err := waitWithin(s, stwLimit); !ok || err != nil {
+		t.Fatalf("wait after the hand-off: %v, %v", ok, err)
+	}
+}
