@@ -1974,3 +1974,27 @@ func TestMutationKillSchedCheckdeadWhileSysmonHolds(t *testing.T) {
 		t.Fatalf("wait after the hand-off: %v, %v", ok, err)
 	}
 }
+
+// TestMutationKillSchedHoldInSyscallUndo kills impl/syscall.go:212:23,
+// holdInSyscall's undo 'casStatus(Gsyscall|gscan, Gsyscall)' ->
+// 'Gsyscall&gscan' (seed 1137's full run). Sysmon and a stop-the-world
+// both take a syscall's P this way, and one can read pp.m just before the
+// other takes the P: the M then no longer holds pp when the scan bit is
+// won. That state is built here directly (pp.m names the M, the M's p is
+// nil, its G in a syscall): holdInSyscall must refuse and leave the G as
+// it found it. With the scan bit left set, the G's exitsyscall, which
+// waits for the bit to clear, would never return.
+func TestMutationKillSchedHoldInSyscallUndo(t *testing.T) {
+	g := &G{}
+	g.SetStatus(Gsyscall)
+	m := &M{}
+	m.curg.Store(g)
+	pp := &P{}
+	pp.m.Store(m)
+	if hm, hg, ok := holdInSyscall(pp); ok || hm != nil || hg != nil {
+		t.Fatalf("holdInSyscall of a P its M has left: %v, %v, %v; want a refusal", hm, hg, ok)
+	}
+	if st := g.Status(); st != Gsyscall {
+		t.Fatalf("the G is %v after the refusal; want %v, as it was", st, Gsyscall)
+	}
+}
