@@ -1998,3 +1998,89 @@ func TestMutationKillSchedHoldInSyscallUndo(t *testing.T) {
 		t.Fatalf("the G is %v after the refusal; want %v, as it was", st, Gsyscall)
 	}
 }
+
+// TestMutationKillSchedRetakeGraceTick kills impl/sysmon.go:134:64,
+// retake's first-sight test 'pd.syscalltick != t' -> '==' (seed 1137's
+// full run): the first time sysmon sees a syscall (its P's syscalltick
+// moved since the last look) it gives it one tick; it may take the P only
+// on a later look that sees the same syscall. The mutant takes it at first
+// sight and then, while the syscall lasts, never. Sysmon is off and the
+// test plays its passes with times it chooses (retake's now), so nothing
+// here depends on how long anything takes: one P, its G's first syscall
+// over (syscalltick 1), its second blocked; a pass at some time must
+// not take the P, and one 20 ms later (a long syscall by sysmonLongNS)
+// must.
+func TestMutationKillSchedRetakeGraceTick(t *testing.T) {
+	s := newTestSched(t, Config{Procs: 1, NoSysmon: true, ForcePreempt: time.Hour})
+	release := make(chan struct{})
+	var inSyscall atomic.Bool
+	if err := s.Go(func(tk Task) {
+		tk.Syscall(func() {})
+		tk.Syscall(func() { inSyscall.Store(true); <-release })
+	}); err != nil {
+		t.Fatal(err)
+	}
+	awaitSched(t, s, "the G enters its second syscall", inSyscall.Load)
+	defer func() {
+		close(release)
+		if ok, err := waitWithin(s, stwLimit); !ok || err != nil {
+			t.Errorf("wait: %v, %v", ok, err)
+		}
+	}()
+	if tick := s.ps().allp[0].syscalltick.Load(); tick != 1 {
+		t.Fatalf("p0's syscalltick %d in the second syscall; want 1", tick)
+	}
+	now := time.Minute
+	if n := s.retake(now); n != 0 {
+		t.Fatalf("sysmon's first sight of the syscall took %d Ps; want none (a tick's grace)", n)
+	}
+	if n := s.retake(now + 2*sysmonLongNS); n != 1 {
+		t.Fatalf("sysmon's second sight of the syscall, %v later, took %d Ps; want p0", 2*sysmonLongNS, n)
+	}
+}
+
+// TestMutationKillSchedSysmonDeepSleeps kills impl/sysmon.go:24:28,
+// 'sysmonDeepSleep = 60 * time.Second' -> '60 / time.Second' (seed 1137's
+// full run): with every P idle and nothing to wake it, sysmon sleeps deep
+// (sysmonOn set) for up to a minute. The mutant's deep sleep is 0, so
+// sysmon goes on polling while the scheduler is idle, leaving the deep
+// sleep at once each round. The window watched (100 ms) only bounds how
+// long the mutant has to show itself: the deep sleep outlasts it 600
+// times, and nothing in the test wakes sysmon.
+func TestMutationKillSchedSysmonDeepSleeps(t *testing.T) {
+	s := newTestSched(t, Config{Procs: 2})
+	if err := s.Go(func(Task) {}); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := waitWithin(s, stwLimit); !ok || err != nil {
+		t.Fatalf("wait: %v, %v", ok, err)
+	}
+	awaitSched(t, s, "sysmon's deep sleep", s.sysmonOn.Load)
+	for end := time.Now().Add(100 * time.Millisecond); time.Now().Before(end); {
+		if !s.sysmonOn.Load() {
+			t.Fatal("sysmon left its deep sleep with every P idle and nothing to wake it")
+		}
+		time.Sleep(50 * time.Microsecond)
+	}
+}
+
+// TestMutationKillMechPollerSleepsUntilTimer kills impl/netpollblock.go:159:33
+// (ARITHMETIC_BASE and INVERT_NEGATIVES, both 'pollUntil - nanotime()' ->
+// '+', seed 1137's full run): the M blocked in the poller for a sleeping
+// G's timer sleeps until the timer is due, measured from now. The mutant
+// sleeps for the due time plus the scheduler's age, which the tests'
+// young schedulers keep to milliseconds; here the scheduler is made an
+// hour old first (its clock's origin moved back before any G runs), so
+// the mutant's poller sleeps for hours past a 1 ms sleep and the wait hits
+// its bound. One P and no sysmon: only the poller's own timeout can run
+// the G again.
+func TestMutationKillMechPollerSleepsUntilTimer(t *testing.T) {
+	s := newTestSched(t, Config{Procs: 1, NoSysmon: true})
+	s.start = s.start.Add(-time.Hour)
+	if err := s.Go(func(tk Task) { tk.(TimerTask).Sleep(time.Millisecond) }); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := waitWithin(s, stwLimit); !ok || err != nil {
+		t.Fatalf("a 1 ms sleep did not end within %v (%v, %v)", stwLimit, ok, err)
+	}
+}
