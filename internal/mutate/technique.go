@@ -110,7 +110,12 @@ func Plan(a Area) []Technique {
 	case AreaSpec:
 		return []Technique{techSpecUnit, techSpecMechanisms, techExplorer, techSymmetry, techRapid, techDriver, techPorcupine, techFuzzSched, techCrossTLA}
 	case AreaTLA:
-		return []Technique{techTLATests, techTLAChecker, techTLC}
+		// TLC, when its jar is given, before tla-checker: it explores
+		// some thousands of states a second where tla-checker explores a
+		// few hundred, and stops at a cfg's first violation. tla-checker
+		// still runs on a mutant TLC misses: only it dumps the graph that
+		// the GMP cross-check compares with the spec's.
+		return []Technique{techTLATests, techTLC, techTLAChecker}
 	}
 	return nil
 }
