@@ -180,3 +180,39 @@ func (c *testClock) text() string {
 	defer c.mu.Unlock()
 	return c.out.String()
 }
+
+// partWalls holds, per part (its binary and its test selection), the
+// longest wall time of its baseline runs.
+//
+// The binary's -test.timeout must not be what judges a slow mutant run:
+// two mutants judged at once on two cores, or the schema's slowdown, make
+// every test slower without making any hang, and a part whose baseline
+// takes most of -test-timeout then times out on a mutant that changed
+// nothing (seed 1138's spec/ run "killed" mutants of an error message's
+// arguments this way: the explorer's tests, 45 s on the idle baseline,
+// ran past two minutes beside another mutant). With per-test hang limits
+// on, a hang is a test past its own limit, so the binary's timeout is
+// raised to the same factor times the part's baseline run: it then fires
+// only where the limits cannot (a test no baseline ran), and a mutant
+// slower than the mutant budget is inconclusive rather than killed.
+type partWalls map[string]time.Duration
+
+func partKey(p Part) string { return p.binKey() + "\x00" + p.Run + "\x00" + p.Skip }
+
+// record notes one baseline run of p that took d.
+func (pw partWalls) record(p Part, d time.Duration) {
+	if k := partKey(p); d > pw[k] {
+		pw[k] = d
+	}
+}
+
+// timeout is the -test.timeout of a run of p: the configured one on a
+// baseline, with hang limits off or with no baseline of p, else at least
+// factor times p's longest baseline run.
+func (pw partWalls) timeout(p Part, baseline bool, configured time.Duration, factor float64) time.Duration {
+	w, ok := pw[partKey(p)]
+	if baseline || factor <= 0 || !ok {
+		return configured
+	}
+	return max(configured, time.Duration(factor*float64(w)))
+}

@@ -91,6 +91,39 @@ func TestTestTimesRecord(t *testing.T) {
 	}
 }
 
+// TestPartTimeoutFollowsBaseline: a part's binary timeout on a mutant is
+// at least the hang factor times its longest baseline run, so that a run
+// merely slowed (two mutants on two cores, the schema) is not cut by it;
+// the configured timeout stands on a baseline, with the limits off, for a
+// part no baseline ran, and when it is the larger.
+func TestPartTimeoutFollowsBaseline(t *testing.T) {
+	explorer := Part{Pkg: "spec", Run: "^TestExplore$"}
+	unit := Part{Pkg: "spec", Run: "^TestUnit$"}
+	pw := partWalls{}
+	pw.record(explorer, 30*time.Second)
+	pw.record(explorer, 45*time.Second) // the schema's baseline, slower
+	pw.record(explorer, 20*time.Second)
+	pw.record(unit, time.Second)
+	for _, c := range []struct {
+		name     string
+		p        Part
+		baseline bool
+		factor   float64
+		want     time.Duration
+	}{
+		{"mutant", explorer, false, 10, 450 * time.Second},
+		{"baseline run", explorer, true, 10, 2 * time.Minute},
+		{"limits off", explorer, false, 0, 2 * time.Minute},
+		{"configured larger", unit, false, 10, 2 * time.Minute},
+		{"no baseline", Part{Pkg: "spec", Run: "^TestOther$"}, false, 10, 2 * time.Minute},
+		{"same binary, other selection", Part{Pkg: "spec", Run: "^TestExplore$", Skip: "Long"}, false, 10, 2 * time.Minute},
+	} {
+		if got := pw.timeout(c.p, c.baseline, 2*time.Minute, c.factor); got != c.want {
+			t.Errorf("%s: timeout %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
 // hangFixture is a package whose TestWait spins until ready() holds: the
 // mutant that makes ready() false forever hangs it.
 const hangFixture = `package p
@@ -122,19 +155,7 @@ func TestHangLimitKillsAtTheTestsLimit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a fixture test binary twice")
 	}
-	dir := t.TempDir()
-	for name, text := range map[string]string{
-		"go.mod":      "module fixture\n\ngo 1.22\n",
-		"p/p.go":      hangFixture,
-		"p/p_test.go": hangFixtureTest,
-	} {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := writePackageP(t, hangFixture, hangFixtureTest)
 	tech := Technique{Name: "unit", Parts: []Part{{Pkg: "p", Run: "^(TestQuick|TestWait)$"}}}
 	m := Mutant{ID: "spin", Kind: KindSemantic, Area: AreaRunq, File: "p/p.go",
 		Orig: "return true", Repl: "return false"}
@@ -168,5 +189,52 @@ func TestHangLimitKillsAtTheTestsLimit(t *testing.T) {
 				t.Errorf("killed by %v (%s): want %q, %q", tr.Tests, tr.Detail, c.test, c.why)
 			}
 		})
+	}
+}
+
+// writePackageP writes a module with one package p (its code and its test)
+// and returns its root.
+func writePackageP(t *testing.T, code, test string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"go.mod":      "module fixture\n\ngo 1.22\n",
+		"p/p.go":      code,
+		"p/p_test.go": test,
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestSlowMutantIsNotAHang: a mutant that makes a test three times slower,
+// past the configured -test.timeout but far inside the test's hang limit,
+// survives: its binary's timeout follows the part's baseline run
+// (partWalls), so only a test past its own limit is a hang. The test
+// sleeps rather than computes, so the ratio holds on a loaded machine.
+func TestSlowMutantIsNotAHang(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a fixture test binary")
+	}
+	dir := writePackageP(t, "package p\n\nimport \"time\"\n\nfunc delay() time.Duration { return 300 * time.Millisecond }\n",
+		"package p\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestSlow(t *testing.T) { time.Sleep(delay()) }\n")
+	tech := Technique{Name: "unit", Parts: []Part{{Pkg: "p", Run: "^TestSlow$"}}}
+	m := Mutant{ID: "slower", Kind: KindSemantic, Area: AreaRunq, File: "p/p.go",
+		Orig: "300 * time.Millisecond", Repl: "900 * time.Millisecond"}
+	r := NewRunner(Options{Root: dir, NoSchemata: true, MutantTimeout: 2 * time.Minute, PartTimeout: 600 * time.Millisecond,
+		HangFactor: 10, HangFloor: time.Second, Plan: func(Area) []Technique { return []Technique{tech} }})
+	ctx := context.Background()
+	if base, err := r.Baseline(ctx, []Area{AreaRunq}); err != nil || len(base) != 1 || base[0].Outcome != "pass" {
+		t.Fatalf("baseline: %+v %v", base, err)
+	}
+	res := r.One(ctx, m)
+	t.Log(res.Line())
+	if res.Status != Survived {
+		t.Fatalf("%s (%s), techniques %+v: want survived (slower, not hung)", res.Status, res.Detail, res.Techs)
 	}
 }

@@ -116,6 +116,7 @@ type Runner struct {
 	bad   map[string]string // technique -> why it failed on the baseline
 	ran   map[string]bool   // techniques the baseline ran
 	times testTimes         // each test's longest baseline run, for its hang limit
+	walls partWalls         // each part's longest baseline run, for its binary's timeout
 	// schemas are the packages' mutant schemata of the current Run, by
 	// package directory.
 	schemas map[string]*schemaRun
@@ -133,7 +134,7 @@ type schemaRun struct {
 // NewRunner returns a runner for opt.
 func NewRunner(opt Options) *Runner {
 	opt.defaults()
-	return &Runner{opt: opt, rapid: map[string]bool{}, bad: map[string]string{}, ran: map[string]bool{}, times: testTimes{}}
+	return &Runner{opt: opt, rapid: map[string]bool{}, bad: map[string]string{}, ran: map[string]bool{}, times: testTimes{}, walls: partWalls{}}
 }
 
 // Baseline runs every technique the areas need on the unmutated tree. It
@@ -452,7 +453,10 @@ func (r *Runner) runGo(ctx context.Context, b *builder, t Technique, baseline bo
 			}
 			return tr
 		}
-		args := []string{"-test.run", p.Run, "-test.count=1", "-test.v", "-test.timeout", r.opt.PartTimeout.String()}
+		r.mu.Lock()
+		timeout := r.walls.timeout(p, baseline, r.opt.PartTimeout, r.opt.HangFactor)
+		r.mu.Unlock()
+		args := []string{"-test.run", p.Run, "-test.count=1", "-test.v", "-test.timeout", timeout.String()}
 		if p.Skip != "" {
 			args = append(args, "-test.skip", p.Skip)
 		}
@@ -470,6 +474,11 @@ func (r *Runner) runGo(ctx context.Context, b *builder, t Technique, baseline bo
 		start := time.Now()
 		text, hung, err := r.runBinary(ctx, p, bin, args, cenv, baseline)
 		elapsed += time.Since(start)
+		if baseline && err == nil {
+			r.mu.Lock()
+			r.walls.record(p, time.Since(start))
+			r.mu.Unlock()
+		}
 		if errors.Is(err, errStart) {
 			tr.Outcome, tr.Detail = "error", p.Pkg+": "+err.Error()
 			return tr
