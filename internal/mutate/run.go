@@ -473,10 +473,11 @@ func (r *Runner) runGo(ctx context.Context, b *builder, t Technique, baseline bo
 		cenv = append(cenv, env...)
 		start := time.Now()
 		text, hung, err := r.runBinary(ctx, p, bin, args, cenv, baseline)
-		elapsed += time.Since(start)
+		d := time.Since(start)
+		elapsed += d
 		if baseline && err == nil {
 			r.mu.Lock()
-			r.walls.record(p, time.Since(start))
+			r.walls.record(p, d)
 			r.mu.Unlock()
 		}
 		if errors.Is(err, errStart) {
