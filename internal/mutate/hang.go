@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"maps"
 	"regexp"
 	"strconv"
 	"strings"
@@ -57,6 +58,20 @@ func (tt testTimes) record(key, text string) {
 	}
 }
 
+// observe takes the top-level tests' running times as a clock saw them
+// (testClock.observed) for binary key, where they exceed what record took
+// from the tests' own reports.
+func (tt testTimes) observe(key string, seen map[string]time.Duration) {
+	for test, d := range seen {
+		if tt[key] == nil {
+			tt[key] = map[string]time.Duration{}
+		}
+		if old, ok := tt[key][test]; !ok || d > old {
+			tt[key][test] = d
+		}
+	}
+}
+
 // limit is test's hang limit in binary key, and false when no baseline ran
 // it (then only -test.timeout applies).
 func (tt testTimes) limit(key, test string, factor float64, floor time.Duration) (time.Duration, time.Duration, bool) {
@@ -76,10 +91,15 @@ type testClock struct {
 	partial []byte
 	now     func() time.Time
 	running map[string]time.Time
+	// took is how long each top-level test that ended was seen running:
+	// the time the limits are measured in. It can exceed the time the test
+	// reports: a test whose subtests call t.Parallel reports only its own
+	// body (0.00s), but runs, to this clock, until its last subtest ends.
+	took map[string]time.Duration
 }
 
 func newTestClock(now func() time.Time) *testClock {
-	return &testClock{now: now, running: map[string]time.Time{}}
+	return &testClock{now: now, running: map[string]time.Time{}, took: map[string]time.Duration{}}
 }
 
 // Write records p and follows each complete line in it.
@@ -119,6 +139,9 @@ func (w clockStderr) Write(p []byte) (int, error) {
 // to its "--- PASS/FAIL/SKIP"; a paused parallel test is not running.
 func (c *testClock) line(l string, now time.Time) {
 	if m := endRE.FindStringSubmatch(l); m != nil {
+		if since, ok := c.running[m[1]]; ok {
+			c.took[m[1]] = max(c.took[m[1]], now.Sub(since))
+		}
 		delete(c.running, m[1])
 		return
 	}
@@ -172,6 +195,13 @@ func (c *testClock) overdue(limit func(test string) (lim, base time.Duration, ok
 func (h hang) String() string {
 	return fmt.Sprintf("%s still running after %.1fs, past its hang limit %.1fs (longest baseline run %.2fs)",
 		h.test, h.ran.Seconds(), h.limit.Seconds(), h.base.Seconds())
+}
+
+// observed returns how long each top-level test that ended ran, as seen.
+func (c *testClock) observed() map[string]time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return maps.Clone(c.took)
 }
 
 // text is everything written so far.

@@ -2,6 +2,7 @@ package mutate
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,6 +60,40 @@ func TestTestClockFollowsVerbose(t *testing.T) {
 	check(60, "")
 	if !strings.Contains(c.text(), "--- PASS: Tesome stderr\nstA") {
 		t.Errorf("the output does not keep both streams in arrival order: %q", c.text())
+	}
+	// How long each ended test was seen running: TestA's longest run (its
+	// second, 4 s to 7 s), TestP from its CONT; TestUnknown never ended.
+	want := map[string]time.Duration{"TestA": 3 * time.Second, "TestB": 2100 * time.Millisecond, "TestP": 3 * time.Second}
+	if got := c.observed(); !maps.Equal(got, want) {
+		t.Errorf("observed %v, want %v", got, want)
+	}
+}
+
+// TestParallelSubtestsTimedAsSeen: a test whose subtests call t.Parallel
+// reports 0.00s for itself, but runs until its last subtest ends, and the
+// clock judges it over that whole time. Its hang limit must come from the
+// time seen, or every mutant that reaches it is killed as a hang (seed
+// 1138's spec/ run: tla's TestModels, limit 5 s from a reported 0.00s,
+// "killed" every mutant the TLA+ cross-check judged).
+func TestParallelSubtestsTimedAsSeen(t *testing.T) {
+	now := time.Unix(0, 0)
+	c := newTestClock(func() time.Time { return now })
+	write := func(sec float64, lines string) {
+		now = time.Unix(0, 0).Add(time.Duration(sec * float64(time.Second)))
+		if _, err := c.Write([]byte(lines)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(0, "=== RUN   TestModels\n=== RUN   TestModels/GMP\n=== PAUSE TestModels/GMP\n=== CONT  TestModels/GMP\n")
+	write(40, "--- PASS: TestModels (0.00s)\n    --- PASS: TestModels/GMP (40.00s)\n")
+	tt := testTimes{}
+	tt.record("k", c.text())
+	if lim, _, _ := tt.limit("k", "TestModels", 10, 5*time.Second); lim != 5*time.Second {
+		t.Fatalf("limit from the report alone %v; want the floor, 5s (the case this test is about)", lim)
+	}
+	tt.observe("k", c.observed())
+	if lim, base, ok := tt.limit("k", "TestModels", 10, 5*time.Second); !ok || base != 40*time.Second || lim != 400*time.Second {
+		t.Errorf("limit %v (base %v, %v); want 400s from the 40s seen", lim, base, ok)
 	}
 }
 
@@ -236,5 +271,32 @@ func TestSlowMutantIsNotAHang(t *testing.T) {
 	t.Log(res.Line())
 	if res.Status != Survived {
 		t.Fatalf("%s (%s), techniques %+v: want survived (slower, not hung)", res.Status, res.Detail, res.Techs)
+	}
+}
+
+// TestParallelSubtestsAreNotAHang is TestParallelSubtestsTimedAsSeen end to
+// end: a mutant that changes nothing a test sees survives a test whose
+// parallel subtests take longer than the hang floor, although the test
+// reports 0.00s for itself. Without the baseline's observed times the
+// harness killed it as a hang.
+func TestParallelSubtestsAreNotAHang(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a fixture test binary")
+	}
+	dir := writePackageP(t, "package p\n\nimport \"time\"\n\nfunc delay() time.Duration { return 1500 * time.Millisecond }\n",
+		"package p\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestP(t *testing.T) {\n\tfor _, n := range []string{\"a\", \"b\"} {\n\t\tt.Run(n, func(t *testing.T) { t.Parallel(); time.Sleep(delay()) })\n\t}\n}\n")
+	tech := Technique{Name: "unit", Parts: []Part{{Pkg: "p", Run: "^TestP$"}}}
+	m := Mutant{ID: "same", Kind: KindSemantic, Area: AreaRunq, File: "p/p.go",
+		Orig: "1500 * time.Millisecond", Repl: "time.Millisecond * 1500"}
+	r := NewRunner(Options{Root: dir, NoSchemata: true, MutantTimeout: 2 * time.Minute, PartTimeout: time.Minute,
+		HangFactor: 10, HangFloor: time.Second, Plan: func(Area) []Technique { return []Technique{tech} }})
+	ctx := context.Background()
+	if base, err := r.Baseline(ctx, []Area{AreaRunq}); err != nil || len(base) != 1 || base[0].Outcome != "pass" {
+		t.Fatalf("baseline: %+v %v", base, err)
+	}
+	res := r.One(ctx, m)
+	t.Log(res.Line())
+	if res.Status != Survived {
+		t.Fatalf("%s (%s), techniques %+v: want survived", res.Status, res.Detail, res.Techs)
 	}
 }

@@ -574,6 +574,7 @@ func (r *Runner) runBinary(ctx context.Context, p Part, bin string, args, env []
 	if baseline {
 		r.mu.Lock()
 		r.times.record(key, text)
+		r.times.observe(key, clock.observed())
 		r.mu.Unlock()
 	}
 	if hung != nil && err == nil {
