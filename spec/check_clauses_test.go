@@ -103,7 +103,7 @@ func clauseRows() []clauseRow {
 		{"thief with a G", "steal", steal, func(s *State, m int) { s.M[m].CurG = 1 }, "stealing with", nil},
 		{"thief not spinning", "steal", steal, func(s *State, m int) { s.M[m].Spinning = false }, "stealing with", nil},
 		{"thief scanned its own P", "steal", steal, func(s *State, m int) { s.M[m].Scan |= 1 << s.M[m].P }, "stealing with", nil},
-		{"victim kept past runqgrab", "steal", steal, func(s *State, m int) { s.M[m].Victim = 1 }, "keeps runqgrab's victim", nil},
+		{"victim kept past runqgrab", "steal", steal, func(s *State, m int) { s.M[m].Victim = 1 }, "keeps runqgrab's victim p0", nil},
 		{"runnext read with a G", "steal", stealNext, func(s *State, m int) { s.M[m].CurG = 1 }, "reading p", nil},
 		{"runnext read not spinning", "steal", stealNext, func(s *State, m int) { s.M[m].Spinning = false }, "reading p", nil},
 		{"runnext read of no victim", "steal", stealNext, func(s *State, m int) { s.M[m].Victim = 0 }, "reading p-1", nil},
@@ -131,7 +131,7 @@ func clauseRows() []clauseRow {
 		{"exitsyscallNoP without a G", "steal", atPC(MSyscallNoP), func(s *State, m int) { s.M[m].CurG = NoG }, "in exitsyscallNoP", nil},
 		{"exitsyscallNoP with a bad G", "steal", atPC(MSyscallNoP), func(s *State, m int) { s.M[m].CurG = 3 }, "in exitsyscallNoP", nil},
 		{"retake without syscalls", "steal", retake, func(*State, int) {}, "sysmon holds p", func(b *Bounds) { b.Syscalls = false }},
-		{"retake past the Ps", "steal", retake, func(s *State, _ int) { s.RetakeP = 3 }, "sysmon holds p", nil},
+		{"retake past the Ps", "steal", retake, func(s *State, _ int) { s.RetakeP = 3 }, "sysmon holds p2 for handoffp", nil},
 		{"retake of an idle P", "steal", retake, func(s *State, _ int) { s.P[s.RetakeP-1].Status = PIdle }, "sysmon holds p", nil},
 		{"needspinning in go1.19", "steal", anyState, func(s *State, _ int) { s.NeedSpinning = true }, "needspinning set", func(b *Bounds) { b.Go = Go119 }},
 
@@ -231,21 +231,52 @@ func TestCheckClausesFire(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			for _, s := range reached[r.model] {
-				for m := 0; m < s.NumMs(); m++ {
-					if !r.at(&s, m) {
-						continue
-					}
-					bad := s
-					r.set(&bad, m)
-					err := md.Check(bad)
-					if err == nil || !strings.Contains(err.Error(), r.msg) {
-						t.Fatalf("m%d corrupted: Check says %v, want the clause %q\nbefore: %v\nafter: %v", m, err, r.msg, s, bad)
-					}
-					return
+			// The row's first state, and then its first state with a G
+			// in a P's ring: Check walks the rings before the clauses
+			// that follow them, so a Check that stopped looking once it
+			// had seen a ring G shows only there. With the ring the
+			// corruption may trip an earlier clause (an idle P with
+			// local work), so there Check need only fail.
+			for _, ring := range []bool{false, true} {
+				if !clauseFires(t, md, r, reached[r.model], ring) && !ring {
+					t.Fatalf("no state of %s (%d reached) where the row applies", r.model, len(reached[r.model]))
 				}
 			}
-			t.Fatalf("no state of %s (%d reached) where the row applies", r.model, len(reached[r.model]))
 		})
 	}
+}
+
+// clauseFires corrupts, by row r, the first state of reached (with a G in
+// some P's ring, if ring) where r applies, and requires Check to report
+// r's clause. It reports whether r applied anywhere.
+func clauseFires(t *testing.T, md Model, r clauseRow, reached []State, ring bool) bool {
+	t.Helper()
+	for _, s := range reached {
+		if ring && !ringHoldsAG(&s) {
+			continue
+		}
+		for m := 0; m < s.NumMs(); m++ {
+			if !r.at(&s, m) {
+				continue
+			}
+			bad := s
+			r.set(&bad, m)
+			err := md.Check(bad)
+			if err == nil || (!ring && !strings.Contains(err.Error(), r.msg)) {
+				t.Fatalf("m%d corrupted (with a ring G: %v): Check says %v, want the clause %q\nbefore: %v\nafter: %v", m, ring, err, r.msg, s, bad)
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// ringHoldsAG reports whether some P's ring holds a G.
+func ringHoldsAG(s *State) bool {
+	for p := range s.P {
+		if s.P[p].N > 0 {
+			return true
+		}
+	}
+	return false
 }
