@@ -54,6 +54,12 @@ type clauseRow struct {
 	check func(b *Bounds) // the bounds Check judges by, changed from the model's
 }
 
+// lockedRun: m0 runs the G locked to it (the "locked" model has Gs 1 and
+// 2, so 3 - LockedG is the other).
+func lockedRun(s *State, m int) bool {
+	return m == 0 && s.M[0].PC == MRun && s.M[0].LockedG != NoG && s.M[0].CurG == s.M[0].LockedG
+}
+
 func atPC(pcs ...MPC) func(s *State, m int) bool {
 	return func(s *State, m int) bool {
 		for _, pc := range pcs {
@@ -190,6 +196,10 @@ func clauseRows() []clauseRow {
 		{"waiting G queued", "steal", func(s *State, _ int) bool { return s.G[2] == GWaiting && int(s.Runq.N) < len(s.Runq.Gs) }, func(s *State, _ int) { s.Runq.Gs[s.Runq.N] = 2; s.Runq.N++ }, "waiting g2 is in 1 queues", nil},
 		{"G of no status", "steal", anyState, func(s *State, _ int) { s.G[2] = GDead + 1 }, "g2 has bad status", nil},
 		{"G locked to two Ms", "locked", func(s *State, m int) bool { return m == 0 && s.M[0].LockedG != NoG }, func(s *State, _ int) { s.M[1].LockedG = s.M[0].LockedG }, "is locked to both m0 and m1", nil},
+
+		{"locked M running another G", "locked", lockedRun, func(s *State, _ int) { s.M[0].CurG = 3 - s.M[0].LockedG }, "m0 locked to", nil},
+		{"locked M spinning", "locked", lockedRun, func(s *State, _ int) { s.M[0].Spinning = true }, "m0 locked to", nil},
+		{"locked M scanning", "locked", lockedRun, func(s *State, _ int) { s.M[0].Scan = 1 }, "m0 locked to", nil},
 
 		// The blocking poller and timers.
 		{"poll check with a P", "poll", atPC(MTimersNoP, MPollCheck, MNetpoll, MNetpollRet), func(s *State, m int) { s.M[m].P = 0 }, "spinning=", nil},
