@@ -239,5 +239,6 @@ var Equivalents = map[string]string{
 	"spec/check.go:421:48/CONDITIONALS_NEGATION":       "the same unreachable clause's 'pollers != 0' -> '==': as spec/check.go:421:32",
 	"spec/state.go:498:16/CONDITIONALS_BOUNDARY":       "scanString's loop 'p < MaxPs' -> '<=': the extra turn, p == 8, tests mask&(1<<p) where 1 takes mask's type, uint8, so 1<<8 is 0 and nothing is written",
 	"spec/model.go:1171:17/CONDITIONALS_BOUNDARY":      "handoffp's timer look 'Timers > 0' -> '>= 0': with Timers 0 no timer action is enabled, so every TimerP is 0, nextTimer(p) matches no G (TimerP == p+1 >= 1) and returns 0, and the wakeNetPoller below is not reached either way",
+	"spec/state.go:314:10/CONDITIONALS_BOUNDARY":       "LocalRunq's 'ps.N > 0' -> '>= 0' before copying the ring: with N == 0 the copy is an empty, non-nil slice where it was nil; LocalQueue's readers (Equal through equalGIDs, Key and String through writeGIDs, the reference operations through append and len) all go by the length, so the queue is the same",
 	"spec/check.go:398:21/INVERT_LOGICAL":              "checkPoll's early return '!md.b.PollBlock && !s.poll' -> '||': s.poll is set from Bounds.PollBlock by Init alone, Step copies it and decodeKey takes it from Init's state, so in every state a Model makes s.poll == md.b.PollBlock and the two conditions are the same",
 }
