@@ -258,10 +258,17 @@ func TestSlowMutantIsNotAHang(t *testing.T) {
 	}
 	dir := writePackageP(t, "package p\n\nimport \"time\"\n\nfunc delay() time.Duration { return 300 * time.Millisecond }\n",
 		"package p\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestSlow(t *testing.T) { time.Sleep(delay()) }\n")
-	tech := Technique{Name: "unit", Parts: []Part{{Pkg: "p", Run: "^TestSlow$"}}}
-	m := Mutant{ID: "slower", Kind: KindSemantic, Area: AreaRunq, File: "p/p.go",
-		Orig: "300 * time.Millisecond", Repl: "900 * time.Millisecond"}
-	r := NewRunner(Options{Root: dir, NoSchemata: true, MutantTimeout: 2 * time.Minute, PartTimeout: 600 * time.Millisecond,
+	mustSurvive(t, dir, "^TestSlow$", 600*time.Millisecond, "300 * time.Millisecond", "900 * time.Millisecond")
+}
+
+// mustSurvive judges, in the fixture at dir, the mutant orig -> repl of
+// p/p.go by the tests run selects (hang limits 10x, floor 1 s, part
+// timeout part), after a passing baseline, and requires it to survive.
+func mustSurvive(t *testing.T, dir, run string, part time.Duration, orig, repl string) {
+	t.Helper()
+	tech := Technique{Name: "unit", Parts: []Part{{Pkg: "p", Run: run}}}
+	m := Mutant{ID: "m", Kind: KindSemantic, Area: AreaRunq, File: "p/p.go", Orig: orig, Repl: repl}
+	r := NewRunner(Options{Root: dir, NoSchemata: true, MutantTimeout: 2 * time.Minute, PartTimeout: part,
 		HangFactor: 10, HangFloor: time.Second, Plan: func(Area) []Technique { return []Technique{tech} }})
 	ctx := context.Background()
 	if base, err := r.Baseline(ctx, []Area{AreaRunq}); err != nil || len(base) != 1 || base[0].Outcome != "pass" {
@@ -270,7 +277,7 @@ func TestSlowMutantIsNotAHang(t *testing.T) {
 	res := r.One(ctx, m)
 	t.Log(res.Line())
 	if res.Status != Survived {
-		t.Fatalf("%s (%s), techniques %+v: want survived (slower, not hung)", res.Status, res.Detail, res.Techs)
+		t.Fatalf("%s (%s), techniques %+v: want survived", res.Status, res.Detail, res.Techs)
 	}
 }
 
@@ -285,18 +292,5 @@ func TestParallelSubtestsAreNotAHang(t *testing.T) {
 	}
 	dir := writePackageP(t, "package p\n\nimport \"time\"\n\nfunc delay() time.Duration { return 1500 * time.Millisecond }\n",
 		"package p\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestP(t *testing.T) {\n\tfor _, n := range []string{\"a\", \"b\"} {\n\t\tt.Run(n, func(t *testing.T) { t.Parallel(); time.Sleep(delay()) })\n\t}\n}\n")
-	tech := Technique{Name: "unit", Parts: []Part{{Pkg: "p", Run: "^TestP$"}}}
-	m := Mutant{ID: "same", Kind: KindSemantic, Area: AreaRunq, File: "p/p.go",
-		Orig: "1500 * time.Millisecond", Repl: "time.Millisecond * 1500"}
-	r := NewRunner(Options{Root: dir, NoSchemata: true, MutantTimeout: 2 * time.Minute, PartTimeout: time.Minute,
-		HangFactor: 10, HangFloor: time.Second, Plan: func(Area) []Technique { return []Technique{tech} }})
-	ctx := context.Background()
-	if base, err := r.Baseline(ctx, []Area{AreaRunq}); err != nil || len(base) != 1 || base[0].Outcome != "pass" {
-		t.Fatalf("baseline: %+v %v", base, err)
-	}
-	res := r.One(ctx, m)
-	t.Log(res.Line())
-	if res.Status != Survived {
-		t.Fatalf("%s (%s), techniques %+v: want survived", res.Status, res.Detail, res.Techs)
-	}
+	mustSurvive(t, dir, "^TestP$", time.Minute, "1500 * time.Millisecond", "time.Millisecond * 1500")
 }
