@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
@@ -603,5 +604,24 @@ func TestMutationKillSpecInjectRunqputOverflow(t *testing.T) {
 	}, nil)
 	if taken == 0 {
 		t.Fatalf("InjectRunqput never enabled in %d states", n)
+	}
+}
+
+// TestMutationKillSpecGo110devWithoutProcResize kills spec/model.go:881:22,
+// RecheckMiss's 'liveAllp() && ProcResize' -> '||' (seed 1138): go1.10dev
+// differs from the releases around it only in how the no-P recheck walks
+// allp while procresize runs, so without procresize it is a correct
+// scheduler and must pass, liveness included. The mutant keeps an allp
+// snapshot in a model with no procresize, which invariant 7 refuses. Every
+// other test runs go1.10dev with procresize on, where the mutant's store
+// writes the length the walk already holds.
+func TestMutationKillSpecGo110devWithoutProcResize(t *testing.T) {
+	b := Bounds{Ps: 2, Ms: 2, Gs: 1, Cap: 2, Spawn: 1, SchedTick: 2, Go: Go110dev}
+	r, err := Explore(context.Background(), b, Options{Liveness: true, ThreadLimit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Violation != nil || !r.Complete || !r.Liveness {
+		t.Fatalf("go1.10dev without procresize at %+v: violation %v, complete %v, liveness %v; want a pass", b, r.Violation, r.Complete, r.Liveness)
 	}
 }
