@@ -619,20 +619,8 @@ func TestMutationKillSchedStartTheWorldWakepEvent(t *testing.T) {
 // on first sight. sysmon's pass takes its clock as an argument, so the
 // test drives two passes with chosen times on the deterministic driver.
 func TestMutationKillSchedRetakeAfterForcePreempt(t *testing.T) {
-	d, err := NewDriver(Config{Procs: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := syscallSysmonMissed(t, Config{})
 	s := d.Sched()
-	defer s.Shutdown()
-	// A first syscall, over before sysmon looks: p0's syscalltick moves
-	// on, so the next one is a syscall sysmon has not seen.
-	if err := d.EnterSyscall(0); err != nil {
-		t.Fatal(err)
-	}
-	if err := d.ExitSyscall(0); err != nil {
-		t.Fatal(err)
-	}
 	if n := s.retake(0); n != 0 {
 		t.Fatalf("first pass, g1 running: took %d Ps", n)
 	}
@@ -642,6 +630,28 @@ func TestMutationKillSchedRetakeAfterForcePreempt(t *testing.T) {
 	if n := s.retake(s.cfg.ForcePreempt); n != 1 {
 		t.Fatalf("a pass a time slice later, g1 in a syscall since: took %d Ps, want p0 retaken at once", n)
 	}
+}
+
+// syscallSysmonMissed is a Driver with one P (cfg's other fields kept)
+// whose g1 has made a syscall that ended before sysmon looked: p0's
+// syscalltick has moved on, so g1's next syscall is one sysmon has not
+// seen. Sysmon's passes are the test's to play (retake, with its clock as
+// an argument).
+func syscallSysmonMissed(t *testing.T, cfg Config) *Driver {
+	t.Helper()
+	cfg.Procs = 1
+	d, err := NewDriver(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(d.Sched().Shutdown)
+	if err := d.EnterSyscall(0); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.ExitSyscall(0); err != nil {
+		t.Fatal(err)
+	}
+	return d
 }
 
 // TestMutationKillSchedReadyNilG kills impl/task.go's Ready mutant
@@ -2004,31 +2014,16 @@ func TestMutationKillSchedHoldInSyscallUndo(t *testing.T) {
 // full run): the first time sysmon sees a syscall (its P's syscalltick
 // moved since the last look) it gives it one tick; it may take the P only
 // on a later look that sees the same syscall. The mutant takes it at first
-// sight and then, while the syscall lasts, never. Sysmon is off and the
-// test plays its passes with times it chooses (retake's now), so nothing
-// here depends on how long anything takes: one P, its G's first syscall
-// over (syscalltick 1), its second blocked; a pass at some time must
-// not take the P, and one 20 ms later (a long syscall by sysmonLongNS)
-// must.
+// sight and then, while the syscall lasts, never. As in
+// TestMutationKillSchedRetakeAfterForcePreempt the passes are played on
+// the Driver with chosen times, the time slice long enough that no
+// preemption request decides instead: a pass in g1's second syscall must
+// not take p0, and one 20 ms later (a long syscall by sysmonLongNS) must.
 func TestMutationKillSchedRetakeGraceTick(t *testing.T) {
-	s := newTestSched(t, Config{Procs: 1, NoSysmon: true, ForcePreempt: time.Hour})
-	release := make(chan struct{})
-	var inSyscall atomic.Bool
-	if err := s.Go(func(tk Task) {
-		tk.Syscall(func() {})
-		tk.Syscall(func() { inSyscall.Store(true); <-release })
-	}); err != nil {
+	d := syscallSysmonMissed(t, Config{ForcePreempt: time.Hour})
+	s := d.Sched()
+	if err := d.EnterSyscall(0); err != nil {
 		t.Fatal(err)
-	}
-	awaitSched(t, s, "the G enters its second syscall", inSyscall.Load)
-	defer func() {
-		close(release)
-		if ok, err := waitWithin(s, stwLimit); !ok || err != nil {
-			t.Errorf("wait: %v, %v", ok, err)
-		}
-	}()
-	if tick := s.ps().allp[0].syscalltick.Load(); tick != 1 {
-		t.Fatalf("p0's syscalltick %d in the second syscall; want 1", tick)
 	}
 	now := time.Minute
 	if n := s.retake(now); n != 0 {
