@@ -133,3 +133,33 @@ func TestSampleIsSeeded(t *testing.T) {
 		}
 	}
 }
+
+// TestMedianKillRunTakesTheFastestKiller: with -matrix a mutant is killed
+// by several techniques, and the figure the issue measures is the fastest
+// one's run, not the first in plan order; a row from before per-technique
+// results (KillRun only) still counts.
+func TestMedianKillRunTakesTheFastestKiller(t *testing.T) {
+	sec := func(n float64) time.Duration { return time.Duration(n * float64(time.Second)) }
+	tr := func(name, outcome string, s float64) TechResult {
+		return TechResult{Technique: name, Outcome: outcome, Elapsed: sec(s)}
+	}
+	m := Mutant{Area: AreaTLA}
+	rs := []Result{
+		// -matrix: TLC first (40 s), tla-checker faster (3 s).
+		{Mutant: m, Status: Killed, KillRun: sec(40), Techs: []TechResult{tr("tla-selftests", "survived", 1), tr("tlc", "killed", 40), tr("tla-checker", "killed", 3)}},
+		// the first kill stops the run.
+		{Mutant: m, Status: Killed, KillRun: sec(7), Techs: []TechResult{tr("tla-selftests", "killed", 7)}},
+		// an old row: KillRun alone.
+		{Mutant: m, Status: Killed, KillRun: sec(9)},
+		{Mutant: m, Status: Survived, Techs: []TechResult{tr("tlc", "survived", 50)}},
+	}
+	for i, want := range []float64{3, 7, 9, 0} {
+		if got := rs[i].FastestKillRun(); got != sec(want) {
+			t.Errorf("row %d: FastestKillRun %v, want %v", i, got, sec(want))
+		}
+	}
+	_, total := Summary(rs)
+	if got := total.MedianKillRun(); got != sec(7) {
+		t.Errorf("MedianKillRun %v, want 7s (of 3, 7, 9)", got)
+	}
+}

@@ -73,9 +73,26 @@ func (t Tally) Rate() float64 {
 // start: the overlay builds of the test binaries included.
 func (t Tally) MedianKill() time.Duration { return median(t.kills) }
 
-// MedianKillRun is the median run time of the first killing technique's
-// tests alone (what the technique costs once its binaries are built).
+// MedianKillRun is the median, over the killed mutants, of the fastest
+// killing technique's run alone (what it costs once its binaries are
+// built): the first killing technique's, since a run stops there, or with
+// -matrix the shortest run of every technique that killed the mutant.
 func (t Tally) MedianKillRun() time.Duration { return median(t.runs) }
+
+// FastestKillRun is the shortest run of a technique that killed r (0 if
+// none did): KillRun without -matrix, where only one technique kills.
+func (r Result) FastestKillRun() time.Duration {
+	var d time.Duration
+	for _, tr := range r.Techs {
+		if tr.Outcome == "killed" && (d == 0 || tr.Elapsed < d) {
+			d = tr.Elapsed
+		}
+	}
+	if d == 0 {
+		return r.KillRun
+	}
+	return d
+}
 
 func median(ds []time.Duration) time.Duration {
 	if len(ds) == 0 {
@@ -91,7 +108,7 @@ func (t *Tally) add(r Result) {
 	case Killed:
 		t.Killed++
 		t.kills = append(t.kills, r.FirstKill)
-		t.runs = append(t.runs, r.KillRun)
+		t.runs = append(t.runs, r.FastestKillRun())
 	case Survived:
 		if r.Equivalent != "" {
 			t.Equivalent++
@@ -153,7 +170,7 @@ func TechSummary(rs []Result) map[string]*TechTally {
 // WriteSummary prints the per-area and per-technique tables.
 func WriteSummary(w io.Writer, rs []Result) {
 	per, total := Summary(rs)
-	fmt.Fprintln(w, "| area | killed | survived | equivalent | kill rate (non-equivalent) | not viable | stale | inconclusive | median time to kill (builds included) | median run of the killing technique |")
+	fmt.Fprintln(w, "| area | killed | survived | equivalent | kill rate (non-equivalent) | not viable | stale | inconclusive | median time to kill (builds included) | median run of the fastest killing technique |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
 	row := func(name string, t *Tally) {
 		fmt.Fprintf(w, "| %s | %d | %d | %d | %s | %d | %d | %d | %s | %s |\n", name, t.Killed, t.Survived, t.Equivalent,
