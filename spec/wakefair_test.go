@@ -2,44 +2,84 @@ package spec
 
 import "testing"
 
-// TestWakeCASOnlyByOwnWakep checks the fact the liveness checker's
-// per-M fairness leans on for wakep's lock section: an M's wakep stage
-// becomes WakeCAS only by that M's own Wakep step, and leaves it only by
-// its own WakepStartM or WakepNoP. So every cycle in which an M takes
-// WakepNoP also has that M take Wakep, itself a step of family M(m), and
-// whether WakepNoP discharges M(m) (schedStep) never decides a component's
-// fairness: docs/mutation.md argues spec/actions.go:212:31 equivalent on
-// this. The models are searched breadth-first from their initial state;
-// each must take WakepNoP, or the test would say nothing.
-func TestWakeCASOnlyByOwnWakep(t *testing.T) {
-	for _, b := range []Bounds{
-		{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 2, SchedTick: 2},
-		{Ps: 2, Ms: 3, Gs: 3, Cap: 2, Spawn: 2, SchedTick: 2, Syscalls: true, Netpoll: true, InjectList: true, LockOSThread: true, STW: true, ProcResize: true},
-		{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Netpoll: true, PollBlock: true, Timers: 2, Goyield: true, SyscallBlock: true, Syscalls: true},
-	} {
+// The liveness checker's fairness family M(m) is discharged in a component
+// by any of m's schedule-loop steps on an edge inside it (schedStep). Two
+// of those steps never decide it: each comes in every cycle with another
+// of m's steps, so leaving it out of schedStep changes no verdict, and
+// docs/mutation.md argues the two mutants that leave them out equivalent
+// on the facts these tests check:
+//   - WakepNoP (spec/actions.go:212:31): an M's wakep stage becomes
+//     WakeCAS only by that M's own Wakep and leaves it only by its own
+//     WakepStartM or WakepNoP, so a cycle with m's WakepNoP has m's Wakep;
+//   - CheckTimersNoP (spec/actions.go:212:51): it puts its M at
+//     MPollCheck, which the M leaves only by a step of its own that is a
+//     schedStep other than CheckTimersNoP (NetpollBlock, NetpollBreak,
+//     StopM, ...), so a cycle with m's CheckTimersNoP has that step.
+//
+// Under M symmetry the same holds on the lift: going round a cycle until
+// its permutation is the identity, m takes the paired step itself.
+
+// fairnessModels are the models the tests search breadth-first from their
+// initial state (a bounded prefix of each): the base model, most
+// mechanisms, and the poller with timers, alone and with stop-the-world.
+var fairnessModels = []Bounds{
+	{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 2, SchedTick: 2},
+	{Ps: 2, Ms: 3, Gs: 3, Cap: 2, Spawn: 2, SchedTick: 2, Syscalls: true, Netpoll: true, InjectList: true, LockOSThread: true, STW: true, ProcResize: true},
+	{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Netpoll: true, PollBlock: true, Timers: 2, Goyield: true, SyscallBlock: true, Syscalls: true},
+	{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Netpoll: true, PollBlock: true, Timers: 1, STW: true, ProcResize: true, LockOSThread: true},
+}
+
+// everyEdge calls check on every step taken from the first 40,000 states
+// of each model that has the kind want, and fails a model that never
+// takes want: the test would say nothing about it.
+func everyEdge(t *testing.T, models []Bounds, want ActionKind, check func(b Bounds, from State, a Action, to State)) {
+	t.Helper()
+	for _, b := range models {
 		md, err := NewModel(b)
 		if err != nil {
 			t.Fatal(err)
 		}
-		noP := 0
+		took := 0
 		n := breadthFirst(md, 40000, func(State) bool { return !t.Failed() }, func(from State, a Action, to State) {
-			if a.Kind == ActWakepNoP {
-				noP++
+			if a.Kind == want {
+				took++
 			}
-			for m := 0; m < int(from.nM); m++ {
-				was, is := from.M[m].Wake == WakeCAS, to.M[m].Wake == WakeCAS
-				own := int(a.M) == m
-				switch {
-				case !was && is && (!own || a.Kind != ActWakep):
-					t.Errorf("%+v: %v puts m%d in WakeCAS\nfrom %v", b, a, m, from)
-				case was && !is && (!own || a.Kind != ActWakepStartM && a.Kind != ActWakepNoP):
-					t.Errorf("%+v: %v takes m%d out of WakeCAS\nfrom %v", b, a, m, from)
-				}
-			}
+			check(b, from, a, to)
 		})
-		if noP == 0 {
-			t.Errorf("%+v: WakepNoP never taken in %d states", b, n)
+		if took == 0 {
+			t.Errorf("%+v: %v never taken in %d states", b, want, n)
 		}
-		t.Logf("%+v: %d states, %d WakepNoP steps", b, n, noP)
+		t.Logf("%+v: %d states, %d %v steps", b, n, took, want)
 	}
+}
+
+func TestWakeCASOnlyByOwnWakep(t *testing.T) {
+	everyEdge(t, fairnessModels, ActWakepNoP, func(b Bounds, from State, a Action, to State) {
+		for m := 0; m < int(from.nM); m++ {
+			was, is := from.M[m].Wake == WakeCAS, to.M[m].Wake == WakeCAS
+			own := int(a.M) == m
+			switch {
+			case !was && is && (!own || a.Kind != ActWakep):
+				t.Errorf("%+v: %v puts m%d in WakeCAS\nfrom %v", b, a, m, from)
+			case was && !is && (!own || a.Kind != ActWakepStartM && a.Kind != ActWakepNoP):
+				t.Errorf("%+v: %v takes m%d out of WakeCAS\nfrom %v", b, a, m, from)
+			}
+		}
+	})
+}
+
+func TestPollCheckLeftOnlyByOwnStep(t *testing.T) {
+	everyEdge(t, fairnessModels[2:], ActCheckTimersNoP, func(b Bounds, from State, a Action, to State) {
+		if a.Kind == ActCheckTimersNoP && to.M[a.M].PC != MPollCheck {
+			t.Errorf("%+v: %v leaves m%d at %v, not MPollCheck\nfrom %v", b, a, a.M, to.M[a.M].PC, from)
+		}
+		for m := 0; m < int(from.nM); m++ {
+			if from.M[m].PC != MPollCheck || to.M[m].PC == MPollCheck {
+				continue
+			}
+			if int(a.M) != m || !a.Kind.schedStep() || a.Kind == ActCheckTimersNoP {
+				t.Errorf("%+v: %v takes m%d out of MPollCheck\nfrom %v", b, a, m, from)
+			}
+		}
+	})
 }
