@@ -38,6 +38,7 @@ var clauseModels = map[string]Bounds{
 	"lockcheck": {Ps: 1, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Syscalls: true, LockOSThread: true, Go: Go117dev},
 	"resize":    {Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, Syscalls: true, STW: true, ProcResize: true},
 	"poll":      {Ps: 1, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, Netpoll: true, PollBlock: true, Timers: 1},
+	"block":     {Ps: 1, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, Syscalls: true, SyscallBlock: true},
 }
 
 const clauseStates = 60000
@@ -134,6 +135,11 @@ func clauseRows() []clauseRow {
 		{"oldp without a G", "steal", oldP, func(s *State, m int) { s.M[m].CurG = NoG }, "keeps oldp", nil},
 		{"oldp out of a syscall", "steal", oldP, func(s *State, m int) { s.G[s.M[m].CurG] = GRunning }, "keeps oldp", nil},
 		{"oldp past the Ps", "steal", oldP, func(s *State, m int) { s.M[m].OldP = 3 }, "keeps oldp", nil},
+		// A G running on an M without a P: the M in entersyscallblock, which
+		// handed its P off and keeps no oldp, its G's status made running.
+		{"running G without a P", "block", func(s *State, m int) bool {
+			return s.M[m].PC == MRun && s.M[m].P == NoP && s.M[m].OldP == 0 && s.M[m].CurG != NoG
+		}, func(s *State, m int) { s.G[s.M[m].CurG] = GRunning }, "with a P: false", nil},
 		{"exitsyscallNoP without a G", "steal", atPC(MSyscallNoP), func(s *State, m int) { s.M[m].CurG = NoG }, "in exitsyscallNoP", nil},
 		{"exitsyscallNoP with a bad G", "steal", atPC(MSyscallNoP), func(s *State, m int) { s.M[m].CurG = 3 }, "in exitsyscallNoP", nil},
 		{"retake without syscalls", "steal", retake, func(*State, int) {}, "sysmon holds p", func(b *Bounds) { b.Syscalls = false }},
