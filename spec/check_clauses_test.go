@@ -74,6 +74,25 @@ func atPC(pcs ...MPC) func(s *State, m int) bool {
 
 func anyState(*State, int) bool { return true }
 
+// spinningWithGlobal: M m spins at pc holding a P, and a G waits on the
+// global queue (to be moved onto that P by queueGlobalHeadLocally).
+func spinningWithGlobal(pc MPC) func(s *State, m int) bool {
+	return func(s *State, m int) bool {
+		return s.M[m].Spinning && s.M[m].P != NoP && s.M[m].PC == pc && s.Runq.N > 0 && s.P[s.M[m].P].RunNext == NoG
+	}
+}
+
+// queueGlobalHeadLocally moves the global queue's head to the runnext of
+// M m's P: the G is still runnable in exactly one queue, and only the
+// P's emptiness changes.
+func queueGlobalHeadLocally(s *State, m int) {
+	g := s.Runq.Gs[0]
+	copy(s.Runq.Gs[:], s.Runq.Gs[1:s.Runq.N])
+	s.Runq.N--
+	s.Runq.Gs[s.Runq.N] = NoG
+	s.P[s.M[m].P].RunNext = g
+}
+
 func clauseRows() []clauseRow {
 	stealNext := atPC(MStealNext)
 	steal := atPC(MSteal)
@@ -134,7 +153,12 @@ func clauseRows() []clauseRow {
 		{"oldp with a P", "steal", oldP, func(s *State, m int) { s.M[m].P = s.M[m].OldP - 1 }, "keeps oldp", nil},
 		{"oldp without a G", "steal", oldP, func(s *State, m int) { s.M[m].CurG = NoG }, "keeps oldp", nil},
 		{"oldp out of a syscall", "steal", oldP, func(s *State, m int) { s.G[s.M[m].CurG] = GRunning }, "keeps oldp", nil},
-		{"oldp past the Ps", "steal", oldP, func(s *State, m int) { s.M[m].OldP = 3 }, "keeps oldp", nil},
+		{"oldp past the Ps", "steal", oldP, func(s *State, m int) { s.M[m].OldP = 3 }, "keeps oldp p2", nil},
+		// A spinning M whose P has local work, at the top of the loop or at
+		// runqget: allowed only with timers, whose checkTimers can ready
+		// Gs onto it (timersReadied), so these models refuse it.
+		{"spinning at the top with local work", "steal", spinningWithGlobal(MSched), queueGlobalHeadLocally, "has local work", nil},
+		{"spinning at runqget with local work", "steal", spinningWithGlobal(MLocal), queueGlobalHeadLocally, "has local work", nil},
 		// A G running on an M without a P: the M in entersyscallblock, which
 		// handed its P off and keeps no oldp, its G's status made running.
 		{"running G without a P", "block", func(s *State, m int) bool {
