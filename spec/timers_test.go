@@ -142,3 +142,24 @@ func TestEveryMechanismWalk(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxBoundsWalk: random walks at the largest bounds Validate takes,
+// every mechanism on (timers allow at most 4 Ps, so a second model has 8
+// Ps without them). The state's arrays are sized by those maxima, so a
+// loop over the Ms, Gs or Ps that runs one turn too far reads past them
+// only here: spec/timers.go:72:16 (seed 1138), tickEnabled's loop over
+// the Ms made '<=', was caught only by a driver test with 12 Ms, after
+// five minutes.
+func TestMaxBoundsWalk(t *testing.T) {
+	for _, b := range []Bounds{
+		{Ps: 4, Ms: MaxMs, Gs: MaxGs, Cap: MaxCap, Spawn: MaxGs - 1, SchedTick: 2, Syscalls: true, Netpoll: true, InjectList: true,
+			SyscallBlock: true, LockOSThread: true, Goyield: true, STW: true, ProcResize: true, PollBlock: true, Timers: MaxTimerDelay},
+		{Ps: MaxPs, Ms: MaxMs, Gs: MaxGs, Cap: MaxCap, Spawn: MaxGs - 1, SchedTick: 2, Syscalls: true, Netpoll: true, InjectList: true,
+			SyscallBlock: true, LockOSThread: true, Goyield: true, STW: true, ProcResize: true},
+	} {
+		kinds := walkKinds(t, b, 20000)
+		if kinds[ActNewProc] == 0 || kinds[ActSteal] == 0 {
+			t.Errorf("%+v: the walk never spawned or stole: %v", b, kinds)
+		}
+	}
+}
