@@ -352,3 +352,26 @@ func TestTerminalKinds(t *testing.T) {
 		}
 	}
 }
+
+// TestPollKindsPartition: Poll is true exactly on PollActionKinds, which
+// together with the kinds before them make ActionKinds. The driver's
+// coverage tests use Poll to split the kinds between the run without the
+// poller and the run with it (spec/actions.go:205:44, seed 1138, an
+// always-false Poll, was caught only by the five-minute driver test).
+func TestPollKindsPartition(t *testing.T) {
+	poll := map[ActionKind]bool{}
+	for _, k := range PollActionKinds() {
+		poll[k] = true
+	}
+	if len(poll) == 0 || len(poll) >= len(ActionKinds()) {
+		t.Fatalf("%d poll kinds of %d", len(poll), len(ActionKinds()))
+	}
+	for _, k := range ActionKinds() {
+		if k.Poll() != poll[k] {
+			t.Errorf("%v: Poll() = %v, in PollActionKinds: %v", k, k.Poll(), poll[k])
+		}
+	}
+	if k := ActionKind(len(ActionKinds())); k.Poll() {
+		t.Errorf("%v, past the kinds, is a poll kind", k)
+	}
+}
