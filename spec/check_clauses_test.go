@@ -39,6 +39,7 @@ var clauseModels = map[string]Bounds{
 	"resize":    {Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, Syscalls: true, STW: true, ProcResize: true},
 	"poll":      {Ps: 1, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, Netpoll: true, PollBlock: true, Timers: 1},
 	"block":     {Ps: 1, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, Syscalls: true, SyscallBlock: true},
+	"locked2":   {Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, LockOSThread: true},
 }
 
 const clauseStates = 60000
@@ -102,6 +103,7 @@ func clauseRows() []clauseRow {
 		return (s.M[m].PC == MInjectGlob || s.M[m].PC == MInjectLocal) && s.M[m].Inj != NoG
 	}
 	oldP := func(s *State, m int) bool { return s.M[m].OldP != 0 }
+	nextP := func(s *State, m int) bool { return s.M[m].NextP != 0 }
 	snap := func(s *State, m int) bool { return s.M[m].SnapPs != 0 && s.M[m].SnapPs < 2 && !s.M[m].Spinning }
 	retake := func(s *State, m int) bool { return s.RetakeP != 0 }
 	gcWaiting := func(s *State, m int) bool { return s.GCWaiting && s.P[0].Status == PGCStop }
@@ -154,6 +156,12 @@ func clauseRows() []clauseRow {
 		{"oldp without a G", "steal", oldP, func(s *State, m int) { s.M[m].CurG = NoG }, "keeps oldp", nil},
 		{"oldp out of a syscall", "steal", oldP, func(s *State, m int) { s.G[s.M[m].CurG] = GRunning }, "keeps oldp", nil},
 		{"oldp past the Ps", "steal", oldP, func(s *State, m int) { s.M[m].OldP = 3 }, "keeps oldp p2", nil},
+		// A locked M given a P by startlockedm before it parked (m.nextp):
+		// it is at the top of schedule, about to stoplockedm, holding a P.
+		{"nextp at another PC", "locked2", nextP, func(s *State, m int) { s.M[m].PC = MLocal }, "has nextp", nil},
+		{"nextp without a P", "locked2", nextP, func(s *State, m int) { s.M[m].P = NoP }, "has nextp", nil},
+		{"nextp unlocked", "locked2", nextP, func(s *State, m int) { s.M[m].LockedG = NoG }, "has nextp", nil},
+		{"nextp past the Ps", "locked2", nextP, func(s *State, m int) { s.M[m].NextP = 3 }, "has nextp p2", nil},
 		// A spinning M whose P has local work, at the top of the loop or at
 		// runqget: allowed only with timers, whose checkTimers can ready
 		// Gs onto it (timersReadied), so these models refuse it.

@@ -246,5 +246,6 @@ var Equivalents = map[string]string{
 	"spec/model.go:149:5/INVERT_LOOPCTRL":              "the same switch's 'break' after GCStopM at the top: as spec/model.go:144:5",
 	"spec/model.go:154:5/INVERT_LOOPCTRL":              "the same switch's 'break' after CheckTimers: as spec/model.go:144:5",
 	"spec/model.go:193:5/INVERT_LOOPCTRL":              "the same switch's 'break' after the drop section's GCStopM: as spec/model.go:144:5",
+	"spec/runq.go:144:13/ARITHMETIC_BASE":              "globrunqgetbatch's 'copy(buf[:k-1], ...)' -> 'buf[:k+1]': copy copies the shorter length, and the source Gs[1:k] holds k-1, so the same k-1 Gs land in buf; k is at most the model's Cap/2 <= MaxCap/2 = 4, so buf[:k+1] stays within buf's MaxCap slots and cannot panic",
 	"spec/check.go:398:21/INVERT_LOGICAL":              "checkPoll's early return '!md.b.PollBlock && !s.poll' -> '||': s.poll is set from Bounds.PollBlock by Init alone, Step copies it and decodeKey takes it from Init's state, so in every state a Model makes s.poll == md.b.PollBlock and the two conditions are the same",
 }
