@@ -114,3 +114,65 @@ func TestCompactQueuesMatchReference(t *testing.T) {
 		}
 	})
 }
+
+// TestGlobalRunqFullToEmpty fills sched.runq to MaxGs, every G the model
+// can have, and drains it by globrunqget and by batches: the queue's array
+// is exactly that long, so the full queue is where a clear one slot too far
+// would write past it (spec/runq.go:120:27, seed 1138, which the random
+// sequences above never reached). Each step must keep the Gs in order and
+// the state equal to its key's decoding.
+func TestGlobalRunqFullToEmpty(t *testing.T) {
+	for _, batch := range []bool{false, true} {
+		var s State
+		s.nG = MaxGs
+		for g := GID(1); g <= MaxGs; g++ {
+			s.globrunqput(g)
+		}
+		var got []GID
+		var buf [MaxCap]GID
+		for s.Runq.N > 0 {
+			if batch {
+				g, rest := s.globrunqgetbatch(2, 1, &buf)
+				got = append(append(got, g), buf[:rest]...)
+			} else {
+				got = append(got, s.globrunqget())
+			}
+			if d := decodeKey(&s, []byte(s.Key())); d != s {
+				t.Fatalf("batch=%v: after taking %v, decode(key) differs:\n%v\n%v", batch, got, d, s)
+			}
+		}
+		if len(got) != MaxGs {
+			t.Fatalf("batch=%v: took %v", batch, got)
+		}
+		for i, g := range got {
+			if g != GID(i+1) {
+				t.Fatalf("batch=%v: took %v, want g1..g%d in order", batch, got, MaxGs)
+			}
+		}
+	}
+}
+
+// TestLocalQueueEqual: Equal compares capacity, runnext and ring, each on
+// its own (spec/localqueue.go:281:24, seed 1138, made it true for any two
+// queues of one capacity; the comparisons above only ever expect true).
+func TestLocalQueueEqual(t *testing.T) {
+	q := NewLocalQueue(4)
+	q, _ = q.Put(1, false)
+	q, _ = q.Put(2, true)
+	for _, c := range []struct {
+		name string
+		o    LocalQueue
+		want bool
+	}{
+		{"itself", q, true},
+		{"a copy", q.withRing(append([]GID(nil), q.Ring...)), true},
+		{"another capacity", LocalQueue{Cap: 8, RunNext: q.RunNext, Ring: q.Ring}, false},
+		{"another runnext", LocalQueue{Cap: q.Cap, RunNext: 3, Ring: q.Ring}, false},
+		{"another ring", LocalQueue{Cap: q.Cap, RunNext: q.RunNext, Ring: []GID{3}}, false},
+		{"empty", NewLocalQueue(4), false},
+	} {
+		if got := q.Equal(c.o); got != c.want {
+			t.Errorf("%s: %v.Equal(%v) = %v, want %v", c.name, q, c.o, got, c.want)
+		}
+	}
+}
