@@ -131,6 +131,7 @@ func clauseRows() []clauseRow {
 		{"thief with a G", "steal", steal, func(s *State, m int) { s.M[m].CurG = 1 }, "stealing with", nil},
 		{"thief not spinning", "steal", steal, func(s *State, m int) { s.M[m].Spinning = false }, "stealing with", nil},
 		{"thief scanned its own P", "steal", steal, func(s *State, m int) { s.M[m].Scan |= 1 << s.M[m].P }, "stealing with", nil},
+		{"thief on p1 scanned its own P", "steal", func(s *State, m int) bool { return steal(s, m) && s.M[m].P == 1 }, func(s *State, m int) { s.M[m].Scan |= 1 << s.M[m].P }, "stealing with", nil},
 		{"victim kept past runqgrab", "steal", steal, func(s *State, m int) { s.M[m].Victim = 1 }, "keeps runqgrab's victim p0", nil},
 		{"runnext read with a G", "steal", stealNext, func(s *State, m int) { s.M[m].CurG = 1 }, "reading p", nil},
 		{"runnext read not spinning", "steal", stealNext, func(s *State, m int) { s.M[m].Spinning = false }, "reading p", nil},

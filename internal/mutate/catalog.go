@@ -247,5 +247,8 @@ var Equivalents = map[string]string{
 	"spec/model.go:154:5/INVERT_LOOPCTRL":              "the same switch's 'break' after CheckTimers: as spec/model.go:144:5",
 	"spec/model.go:193:5/INVERT_LOOPCTRL":              "the same switch's 'break' after the drop section's GCStopM: as spec/model.go:144:5",
 	"spec/runq.go:144:13/ARITHMETIC_BASE":              "globrunqgetbatch's 'copy(buf[:k-1], ...)' -> 'buf[:k+1]': copy copies the shorter length, and the source Gs[1:k] holds k-1, so the same k-1 Gs land in buf; k is at most the model's Cap/2 <= MaxCap/2 = 4, so buf[:k+1] stays within buf's MaxCap slots and cannot panic",
+	"spec/globalqueue.go:71:7/CONDITIONALS_BOUNDARY":   "GlobalQueue.GetBatch's clamp 'k < 1' -> 'k <= 1': when k == 1 the assignment sets k to the value it already has (as spec/localqueue.go:117:10)",
+	"spec/model.go:1118:10/INVERT_NEGATIVES":           "lockedm's 'return -1' for NoG -> 'return 1': unreachable, since every caller passes a G that is not NoG: Check's two calls take an MRun or MStartLocked M's curg after testing it is set, dispatch and startlockedm a G taken from a queue or an M's hand, and ExitSyscallLockCheck the one of the M's inject and locked G that is set (invariant 7 refuses an M at that PC with neither or both)",
+	"spec/model.go:1118:10/ARITHMETIC_BASE":            "lockedm's 'return -1' -> 'return +1' (the same token, another operator): as spec/model.go:1118:10/INVERT_NEGATIVES, unreachable",
 	"spec/check.go:398:21/INVERT_LOGICAL":              "checkPoll's early return '!md.b.PollBlock && !s.poll' -> '||': s.poll is set from Bounds.PollBlock by Init alone, Step copies it and decodeKey takes it from Init's state, so in every state a Model makes s.poll == md.b.PollBlock and the two conditions are the same",
 }
