@@ -81,13 +81,13 @@ func TestStepRejectsDisabledAction(t *testing.T) {
 // not modify its argument, and that Check holds.
 //
 // The second model spills a full ring to the global queue (runqput's
-// slow path: five Gs, one P, a ring of two), a step the tests of the
-// spec's techniques did not check (the mutant below passed them all):
-// the ring must shrink by the half it gave away
-// (spec/runq.go:45:7, seed 1138, left a ring with an empty slot in it),
-// and the slots it freed must be cleared for the state to equal its key's
-// decoding, since the explorer and the tests take two States for one
-// exactly when their keys are equal.
+// slow path: five Gs, one P, a ring of two), a step no test of the
+// spec's techniques had reached (spec/runq.go:45:7, seed 1138, passed them
+// all; it is equivalent, docs/mutation.md): the ring must shrink by the
+// half it gave away, and the slots it freed must be cleared for the state
+// to equal its key's decoding, since the explorer and the tests take two
+// States for one exactly when their keys are equal. Both fail here when
+// broken (a spill that keeps its length, or its stale slots).
 func TestKeyRoundTripAndValueSemantics(t *testing.T) {
 	for _, b := range []Bounds{
 		{Ps: 2, Gs: 3, Cap: 2, Spawn: 3, SchedTick: 3, Syscalls: true, Netpoll: true},
@@ -373,5 +373,34 @@ func TestPollKindsPartition(t *testing.T) {
 	}
 	if k := ActionKind(len(ActionKinds())); k.Poll() {
 		t.Errorf("%v, past the kinds, is a poll kind", k)
+	}
+}
+
+// TestKeyKeepsTaintedBesidePollerFields: in go1.11, where an M cloned from
+// the thread a locked G exited on is tainted (invariant 8 fails, the
+// release's bug), such an M can reach the poller with findRunnable's
+// wasSpinning set; both flags share the key's last byte of the M, and
+// each must survive the round trip (spec/state.go:387:8, seed 1138, stored
+// wasSpinning over the byte and lost the taint). Check is not asked: it
+// fails on this release by design.
+func TestKeyKeepsTaintedBesidePollerFields(t *testing.T) {
+	md, err := NewModel(Bounds{Go: Go111, Ps: 1, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Netpoll: true, PollBlock: true, LockOSThread: true, Timers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	both := 0
+	breadthFirst(md, 0, func(s State) bool {
+		if d := decodeKey(&s, []byte(s.Key())); d != s {
+			t.Fatalf("decode(key) differs:\n%v\n%v", d, s)
+		}
+		for m := 0; m < int(s.nM); m++ {
+			if s.M[m].Tainted && s.M[m].WasSpinning {
+				both++
+			}
+		}
+		return both < 20
+	}, nil)
+	if both == 0 {
+		t.Fatal("no state has a tainted M with wasSpinning set")
 	}
 }

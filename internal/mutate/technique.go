@@ -69,7 +69,7 @@ var (
 		{Pkg: "fuzz", Run: "^(FuzzScheduler|FuzzSchedulerSpec|TestCheckSnapshotInvariants)$"},
 	}}
 	techSpecUnit = Technique{Name: "spec-unit", Parts: []Part{
-		{Pkg: "spec", Run: "^(TestBoundsValidate|TestStepRejectsDisabledAction|TestKeyRoundTripAndValueSemantics|TestCheckRejectsBrokenStates|TestTerminalKinds|TestCompactQueuesMatchReference|TestSeededBugCaseMatchRejectsOthers|TestCheckClausesFire|TestStringsGolden|TestMaxBoundsWalk|TestPollKindsPartition|TestGlobalRunqFullToEmpty|TestLocalQueueEqual|TestMutationKillSpec.*)$"},
+		{Pkg: "spec", Run: "^(TestBoundsValidate|TestStepRejectsDisabledAction|TestKeyRoundTripAndValueSemantics|TestCheckRejectsBrokenStates|TestTerminalKinds|TestCompactQueuesMatchReference|TestSeededBugCaseMatchRejectsOthers|TestCheckClausesFire|TestStringsGolden|TestMaxBoundsWalk|TestPollKindsPartition|TestGlobalRunqFullToEmpty|TestLocalQueueEqual|TestKeyKeepsTaintedBesidePollerFields|TestMutationKillSpec.*)$"},
 	}}
 	// techSpecMechanisms are the spec's tests of the poller, timers,
 	// LockOSThread, procresize, injectglist and the steps' granularity.
