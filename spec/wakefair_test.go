@@ -1,6 +1,9 @@
 package spec
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // The liveness checker's fairness family M(m) is discharged in a component
 // by any of m's schedule-loop steps on an edge inside it (schedStep). Two
@@ -82,4 +85,53 @@ func TestPollCheckLeftOnlyByOwnStep(t *testing.T) {
 			}
 		}
 	})
+}
+
+// mStage is where an M is, as far as its own next step goes: its PC and
+// its wakep stage.
+type mStage struct {
+	pc   MPC
+	wake WakeStage
+}
+
+// TestGlobal61ThenExcusedOrOwnStep checks the fact behind the equivalence
+// of spec/actions.go:212:11 (Global61 left out of schedStep): the step
+// moves its M to another stage, and there the M is either excused (its
+// family disabled in that state, say running the G it took) or at a stage
+// it leaves only by a schedStep of its own other than Global61
+// (resetspinning, startlockedm, wakep). Either way a component with m's
+// Global61 edge has m excused in a state or taking another step of its
+// family. One search notes the stages Global61 leads to and, for every
+// stage, a step that takes an M out of it otherwise.
+func TestGlobal61ThenExcusedOrOwnStep(t *testing.T) {
+	after := map[mStage]bool{}
+	other := map[mStage]string{}
+	everyEdge(t, fairnessModels, ActGlobal61, func(b Bounds, from State, a Action, to State) {
+		if a.Kind == ActGlobal61 {
+			ms, was := to.M[a.M], from.M[a.M]
+			if (mStage{ms.PC, ms.Wake}) == (mStage{was.PC, was.Wake}) {
+				t.Errorf("%+v: %v leaves m%d at %v\nfrom %v", b, a, a.M, ms.PC, from)
+			}
+			if !ms.excused() {
+				after[mStage{ms.PC, ms.Wake}] = true
+			}
+		}
+		for m := 0; m < int(from.nM); m++ {
+			st := mStage{from.M[m].PC, from.M[m].Wake}
+			if st == (mStage{to.M[m].PC, to.M[m].Wake}) || other[st] != "" {
+				continue
+			}
+			if int(a.M) != m || !a.Kind.schedStep() || a.Kind == ActGlobal61 {
+				other[st] = fmt.Sprintf("%+v: %v takes m%d out of %v\nfrom %v", b, a, m, st, from)
+			}
+		}
+	})
+	if len(after) == 0 {
+		t.Fatal("Global61 never leaves its M anywhere but excused: nothing to check")
+	}
+	for st := range after {
+		if other[st] != "" {
+			t.Error(other[st])
+		}
+	}
 }
