@@ -256,6 +256,7 @@ func clauseRows() []clauseRow {
 }
 
 func TestCheckClausesFire(t *testing.T) {
+	sequentialUnderRace(t)
 	reached := map[string][]State{}
 	models := map[string]Model{}
 	for name, b := range clauseModels {

@@ -384,6 +384,7 @@ func TestPollKindsPartition(t *testing.T) {
 // wasSpinning over the byte and lost the taint). Check is not asked: it
 // fails on this release by design.
 func TestKeyKeepsTaintedBesidePollerFields(t *testing.T) {
+	sequentialUnderRace(t)
 	md, err := NewModel(Bounds{Go: Go111, Ps: 1, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Netpoll: true, PollBlock: true, LockOSThread: true, Timers: 1})
 	if err != nil {
 		t.Fatal(err)

@@ -37,6 +37,7 @@ var fairnessModels = []Bounds{
 // takes want: the test would say nothing about it.
 func everyEdge(t *testing.T, models []Bounds, want ActionKind, check func(b Bounds, from State, a Action, to State)) {
 	t.Helper()
+	sequentialUnderRace(t)
 	for _, b := range models {
 		md, err := NewModel(b)
 		if err != nil {
