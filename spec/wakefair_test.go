@@ -32,7 +32,7 @@ var fairnessModels = []Bounds{
 	{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Netpoll: true, PollBlock: true, Timers: 1, STW: true, ProcResize: true, LockOSThread: true},
 }
 
-// everyEdge calls check on every step taken from the first 40,000 states
+// everyEdge calls check on every step taken from the first 20,000 states
 // of each model that has the kind want, and fails a model that never
 // takes want: the test would say nothing about it.
 func everyEdge(t *testing.T, models []Bounds, want ActionKind, check func(b Bounds, from State, a Action, to State)) {
@@ -44,7 +44,7 @@ func everyEdge(t *testing.T, models []Bounds, want ActionKind, check func(b Boun
 			t.Fatal(err)
 		}
 		took := 0
-		n := breadthFirst(md, 40000, func(State) bool { return !t.Failed() }, func(from State, a Action, to State) {
+		n := breadthFirst(md, 20000, func(State) bool { return !t.Failed() }, func(from State, a Action, to State) {
 			if a.Kind == want {
 				took++
 			}
