@@ -6,11 +6,12 @@ import (
 )
 
 // The liveness checker's fairness family M(m) is discharged in a component
-// by any of m's schedule-loop steps on an edge inside it (schedStep). Two
+// by any of m's schedule-loop steps on an edge inside it (schedStep). Three
 // of those steps never decide it: each comes in every cycle with another
-// of m's steps, so leaving it out of schedStep changes no verdict, and
-// docs/mutation.md argues the two mutants that leave them out equivalent
-// on the facts these tests check:
+// of m's steps (or leaves m excused), so leaving it out of schedStep
+// changes no verdict, and docs/mutation.md argues the three mutants that
+// leave them out equivalent on the facts these tests check (Global61's,
+// spec/actions.go:212:11, is told at its test below):
 //   - WakepNoP (spec/actions.go:212:31): an M's wakep stage becomes
 //     WakeCAS only by that M's own Wakep and leaves it only by its own
 //     WakepStartM or WakepNoP, so a cycle with m's WakepNoP has m's Wakep;
