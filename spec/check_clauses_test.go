@@ -87,11 +87,7 @@ func spinningWithGlobal(pc MPC) func(s *State, m int) bool {
 // M m's P: the G is still runnable in exactly one queue, and only the
 // P's emptiness changes.
 func queueGlobalHeadLocally(s *State, m int) {
-	g := s.Runq.Gs[0]
-	copy(s.Runq.Gs[:], s.Runq.Gs[1:s.Runq.N])
-	s.Runq.N--
-	s.Runq.Gs[s.Runq.N] = NoG
-	s.P[s.M[m].P].RunNext = g
+	s.P[s.M[m].P].RunNext = s.globrunqget()
 }
 
 func clauseRows() []clauseRow {

@@ -390,7 +390,7 @@ func TestKeyKeepsTaintedBesidePollerFields(t *testing.T) {
 		t.Fatal(err)
 	}
 	both := 0
-	breadthFirst(md, 0, func(s State) bool {
+	n := breadthFirst(md, 100000, func(s State) bool {
 		if d := decodeKey(&s, []byte(s.Key())); d != s {
 			t.Fatalf("decode(key) differs:\n%v\n%v", d, s)
 		}
@@ -402,6 +402,6 @@ func TestKeyKeepsTaintedBesidePollerFields(t *testing.T) {
 		return both < 20
 	}, nil)
 	if both == 0 {
-		t.Fatal("no state has a tainted M with wasSpinning set")
+		t.Fatalf("none of %d states has a tainted M with wasSpinning set", n)
 	}
 }

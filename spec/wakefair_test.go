@@ -10,15 +10,14 @@ import (
 // of those steps never decide it: each comes in every cycle with another
 // of m's steps (or leaves m excused), so leaving it out of schedStep
 // changes no verdict, and docs/mutation.md argues the three mutants that
-// leave them out equivalent on the facts these tests check (Global61's,
-// spec/actions.go:212:11, is told at its test below):
+// leave them out equivalent on the facts these tests check:
 //   - WakepNoP (spec/actions.go:212:31): an M's wakep stage becomes
 //     WakeCAS only by that M's own Wakep and leaves it only by its own
 //     WakepStartM or WakepNoP, so a cycle with m's WakepNoP has m's Wakep;
-//   - CheckTimersNoP (spec/actions.go:212:51): it puts its M at
-//     MPollCheck, which the M leaves only by a step of its own that is a
-//     schedStep other than CheckTimersNoP (NetpollBlock, NetpollBreak,
-//     StopM, ...), so a cycle with m's CheckTimersNoP has that step.
+//   - CheckTimersNoP (spec/actions.go:212:51) and Global61
+//     (spec/actions.go:212:11): each moves its M to a stage where it is
+//     excused or that it leaves only by another schedStep of its own
+//     (thenExcusedOrOwnStep).
 //
 // Under M symmetry the same holds on the lift: going round a cycle until
 // its permutation is the identity, m takes the paired step itself.
@@ -73,22 +72,6 @@ func TestWakeCASOnlyByOwnWakep(t *testing.T) {
 	})
 }
 
-func TestPollCheckLeftOnlyByOwnStep(t *testing.T) {
-	everyEdge(t, fairnessModels[2:], ActCheckTimersNoP, func(b Bounds, from State, a Action, to State) {
-		if a.Kind == ActCheckTimersNoP && to.M[a.M].PC != MPollCheck {
-			t.Errorf("%+v: %v leaves m%d at %v, not MPollCheck\nfrom %v", b, a, a.M, to.M[a.M].PC, from)
-		}
-		for m := 0; m < int(from.nM); m++ {
-			if from.M[m].PC != MPollCheck || to.M[m].PC == MPollCheck {
-				continue
-			}
-			if int(a.M) != m || !a.Kind.schedStep() || a.Kind == ActCheckTimersNoP {
-				t.Errorf("%+v: %v takes m%d out of MPollCheck\nfrom %v", b, a, m, from)
-			}
-		}
-	})
-}
-
 // mStage is where an M is, as far as its own next step goes: its PC and
 // its wakep stage.
 type mStage struct {
@@ -96,20 +79,20 @@ type mStage struct {
 	wake WakeStage
 }
 
-// TestGlobal61ThenExcusedOrOwnStep checks the fact behind the equivalence
-// of spec/actions.go:212:11 (Global61 left out of schedStep): the step
-// moves its M to another stage, and there the M is either excused (its
-// family disabled in that state, say running the G it took) or at a stage
-// it leaves only by a schedStep of its own other than Global61
-// (resetspinning, startlockedm, wakep). Either way a component with m's
-// Global61 edge has m excused in a state or taking another step of its
-// family. One search notes the stages Global61 leads to and, for every
-// stage, a step that takes an M out of it otherwise.
-func TestGlobal61ThenExcusedOrOwnStep(t *testing.T) {
+// thenExcusedOrOwnStep checks the fact behind the equivalence of leaving
+// kind k out of schedStep: each k step moves its M to another stage, and
+// there the M is either excused (its family disabled in that state, say
+// running the G it took) or at a stage it leaves only by a schedStep of
+// its own other than k. Either way a component with m's k edge has m
+// excused in a state or taking another step of its family. One search
+// notes the stages k leads to and, for every stage, a step that takes an
+// M out of it otherwise.
+func thenExcusedOrOwnStep(t *testing.T, models []Bounds, k ActionKind) {
+	t.Helper()
 	after := map[mStage]bool{}
 	other := map[mStage]string{}
-	everyEdge(t, fairnessModels, ActGlobal61, func(b Bounds, from State, a Action, to State) {
-		if a.Kind == ActGlobal61 {
+	everyEdge(t, models, k, func(b Bounds, from State, a Action, to State) {
+		if a.Kind == k {
 			ms, was := to.M[a.M], from.M[a.M]
 			if (mStage{ms.PC, ms.Wake}) == (mStage{was.PC, was.Wake}) {
 				t.Errorf("%+v: %v leaves m%d at %v\nfrom %v", b, a, a.M, ms.PC, from)
@@ -123,17 +106,31 @@ func TestGlobal61ThenExcusedOrOwnStep(t *testing.T) {
 			if st == (mStage{to.M[m].PC, to.M[m].Wake}) || other[st] != "" {
 				continue
 			}
-			if int(a.M) != m || !a.Kind.schedStep() || a.Kind == ActGlobal61 {
+			if int(a.M) != m || !a.Kind.schedStep() || a.Kind == k {
 				other[st] = fmt.Sprintf("%+v: %v takes m%d out of %v\nfrom %v", b, a, m, st, from)
 			}
 		}
 	})
 	if len(after) == 0 {
-		t.Fatal("Global61 never leaves its M anywhere but excused: nothing to check")
+		t.Fatalf("%v never leaves its M anywhere but excused: nothing to check", k)
 	}
 	for st := range after {
 		if other[st] != "" {
 			t.Error(other[st])
 		}
 	}
+}
+
+// TestCheckTimersNoPThenExcusedOrOwnStep: CheckTimersNoP (spec/actions.go:212:51)
+// leaves its M at MPollCheck, which the M leaves only by its own
+// NetpollBlock, NetpollBreak or StopM.
+func TestCheckTimersNoPThenExcusedOrOwnStep(t *testing.T) {
+	thenExcusedOrOwnStep(t, fairnessModels[2:], ActCheckTimersNoP)
+}
+
+// TestGlobal61ThenExcusedOrOwnStep: Global61 (spec/actions.go:212:11)
+// leaves its M running the G it took (excused), or about to resetspinning,
+// startlockedm or wakep, each a schedStep of its own.
+func TestGlobal61ThenExcusedOrOwnStep(t *testing.T) {
+	thenExcusedOrOwnStep(t, fairnessModels, ActGlobal61)
 }
