@@ -102,7 +102,9 @@ func Stress(ctx context.Context, cfg StressConfig) ([]StressRun, error) {
 			if variant == "handoff" {
 				n /= 10
 			}
-			r, err := stressOne(ctx, procs, capacity, variant, int64(n), seeds)
+			r, err := untilStolen(cfg.Log, func() (StressRun, error) {
+				return stressOne(ctx, procs, capacity, variant, int64(n), seeds)
+			})
 			runs = append(runs, r)
 			fmt.Fprintln(cfg.Log, r)
 			if err != nil {
@@ -114,6 +116,30 @@ func Stress(ctx context.Context, cfg StressConfig) ([]StressRun, error) {
 		}
 	}
 	return runs, nil
+}
+
+// errNeverStole is a local run's failure when no steal happened.
+var errNeverStole = fmt.Errorf("the local mix never stole in %d attempts: the steal path went unexercised", neverStoleAttempts)
+
+// neverStoleAttempts bounds the local runs made when none steals. A small
+// run on a loaded host misses the steal about one time in fifty (2 of 100
+// under -race with GOMAXPROCS=1), so four attempts all missing by chance is
+// about one in six million.
+const neverStoleAttempts = 4
+
+// untilStolen makes run's attempts while it fails with errNeverStole, at
+// most neverStoleAttempts of them. Whether a steal happens depends on the
+// host's scheduling: on a loaded machine a small local run may end before
+// the idle P's M ever runs. Such a run has not exercised the steal path, so
+// it is made again (with the next seed); a steal path that is broken never
+// steals and fails every attempt.
+func untilStolen(log io.Writer, run func() (StressRun, error)) (StressRun, error) {
+	r, err := run()
+	for attempt := 1; errors.Is(err, errNeverStole) && attempt < neverStoleAttempts; attempt++ {
+		fmt.Fprintf(log, "%v: never stole, attempt %d of %d\n", r, attempt, neverStoleAttempts)
+		r, err = run()
+	}
+	return r, err
 }
 
 func stressOne(ctx context.Context, procs, capacity int, variant string, n int64, seeds *rand.Rand) (StressRun, error) {
@@ -150,7 +176,7 @@ func stressOne(ctx context.Context, procs, capacity int, variant string, n int64
 	}
 	run.Stats = s.Stats()
 	if w.local && run.Complete && run.Stats.Steals == 0 {
-		return run, errors.New("the local mix never stole: the steal path went unexercised")
+		return run, errNeverStole
 	}
 	return run, nil
 }

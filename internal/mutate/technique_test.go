@@ -22,6 +22,7 @@ var outsideTechniques = map[string]string{
 	"impl.TestHooksImplBugNames":            "the seeded bugs' names",
 	"impl.TestSeededBugsCaught":             "a self-test of the checks on the seeded bugs",
 	"impl.TestStressEntryPoint":             "the long stress's entry point (GMPCHECK_LONG); the stress technique runs the default tier's",
+	"impl.TestUntilStolen":                  "the long stress's retry of a local run that never stole: a check of the check",
 	"spec.TestVisitedPast4GiB":              "the explorer's visited set, which is not mutated, at 4 GiB of keys",
 }
 
