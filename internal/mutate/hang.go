@@ -96,6 +96,9 @@ type testClock struct {
 	// reports: a test whose subtests call t.Parallel reports only its own
 	// body (0.00s), but runs, to this clock, until its last subtest ends.
 	took map[string]time.Duration
+	// failed is when the first "--- FAIL" line (of a test or a subtest)
+	// was seen: the time to the first failure.
+	failed time.Time
 }
 
 func newTestClock(now func() time.Time) *testClock {
@@ -138,6 +141,9 @@ func (w clockStderr) Write(p []byte) (int, error) {
 // runs from its "=== RUN" (or, when it called t.Parallel, its "=== CONT")
 // to its "--- PASS/FAIL/SKIP"; a paused parallel test is not running.
 func (c *testClock) line(l string, now time.Time) {
+	if c.failed.IsZero() && strings.HasPrefix(strings.TrimLeft(l, " "), "--- FAIL") {
+		c.failed = now
+	}
 	if m := endRE.FindStringSubmatch(l); m != nil {
 		if since, ok := c.running[m[1]]; ok {
 			c.took[m[1]] = max(c.took[m[1]], now.Sub(since))
@@ -195,6 +201,13 @@ func (c *testClock) overdue(limit func(test string) (lim, base time.Duration, ok
 func (h hang) String() string {
 	return fmt.Sprintf("%s still running after %.1fs, past its hang limit %.1fs (longest baseline run %.2fs)",
 		h.test, h.ran.Seconds(), h.limit.Seconds(), h.base.Seconds())
+}
+
+// firstFail returns when the first "--- FAIL" line was seen, if one was.
+func (c *testClock) firstFail() (time.Time, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.failed, !c.failed.IsZero()
 }
 
 // observed returns how long each top-level test that ended ran, as seen.

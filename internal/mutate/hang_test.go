@@ -44,8 +44,15 @@ func TestTestClockFollowsVerbose(t *testing.T) {
 	check(4.5, "")      // TestP's clock starts at its CONT; TestUnknown has no limit
 	check(5.5, "TestP") // TestP 1.5 s past a 1 s limit, TestA 1.5 s under its 2 s
 	check(7, "TestP")   // TestA 1 s past its limit, TestP 2 s: the furthest past
+	if _, ok := c.firstFail(); ok {
+		t.Errorf("a failure seen before any FAIL line")
+	}
 	at(7, "--- FAIL: TestP (3.00s)\n")
 	check(7, "TestA")
+	at(7.5, "    --- FAIL: TestA/sub (0.10s)\n")
+	if at, ok := c.firstFail(); !ok || at != time.Unix(7, 0) {
+		t.Errorf("first failure at %v (%v), want the first FAIL line's 7s", at, ok)
+	}
 	at(7, "partial line with no newline yet --- PASS: TestA")
 	check(7, "TestA")
 	at(7, " (1.00s)\n")
@@ -293,4 +300,37 @@ func TestParallelSubtestsAreNotAHang(t *testing.T) {
 	dir := writePackageP(t, "package p\n\nimport \"time\"\n\nfunc delay() time.Duration { return 1500 * time.Millisecond }\n",
 		"package p\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestP(t *testing.T) {\n\tfor _, n := range []string{\"a\", \"b\"} {\n\t\tt.Run(n, func(t *testing.T) { t.Parallel(); time.Sleep(delay()) })\n\t}\n}\n")
 	mustSurvive(t, dir, "^TestP$", time.Minute, "1500 * time.Millisecond", "time.Millisecond * 1500")
+}
+
+// TestToFailStopsAtTheFirstFailure: a killing technique's time to the
+// first failure ends at its first "--- FAIL" line, not at the end of its
+// run: here a test fails at once and the next sleeps 2 s, so the run is at
+// least 2 s longer than the time to the failure, however loaded the host.
+func TestToFailStopsAtTheFirstFailure(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a fixture test binary twice")
+	}
+	dir := writePackageP(t, "package p\n\nfunc F() bool { return true }\n",
+		"package p\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\n"+
+			"func TestF(t *testing.T) {\n\tif !F() {\n\t\tt.Fatal(\"F\")\n\t}\n}\n\n"+
+			"func TestSleep(t *testing.T) { time.Sleep(2 * time.Second) }\n")
+	tech := Technique{Name: "unit", Parts: []Part{{Pkg: "p", Run: "^(TestF|TestSleep)$"}}}
+	m := Mutant{ID: "false", Kind: KindSemantic, Area: AreaRunq, File: "p/p.go", Orig: "return true", Repl: "return false"}
+	r := NewRunner(Options{Root: dir, NoSchemata: true, MutantTimeout: 2 * time.Minute,
+		Plan: func(Area) []Technique { return []Technique{tech} }})
+	ctx := context.Background()
+	if base, err := r.Baseline(ctx, []Area{AreaRunq}); err != nil || len(base) != 1 || base[0].Outcome != "pass" {
+		t.Fatalf("baseline: %+v %v", base, err)
+	}
+	res := r.One(ctx, m)
+	if res.Status != Killed || len(res.Techs) != 1 {
+		t.Fatalf("%s (%s), techniques %+v: want killed", res.Status, res.Detail, res.Techs)
+	}
+	tr := res.Techs[0]
+	if tr.ToFail <= 0 || tr.Elapsed-tr.ToFail < 2*time.Second {
+		t.Errorf("time to the first failure %v of a %v run: want it before TestSleep's 2 s", tr.ToFail, tr.Elapsed)
+	}
+	if got := res.FastestKillRun(); got != tr.ToFail {
+		t.Errorf("FastestKillRun %v, want the time to the failure %v", got, tr.ToFail)
+	}
 }

@@ -151,15 +151,17 @@ func TestMedianKillRunTakesTheFastestKiller(t *testing.T) {
 		{Mutant: m, Status: Killed, KillRun: sec(7), Techs: []TechResult{tr("tla-selftests", "killed", 7)}},
 		// an old row: KillRun alone.
 		{Mutant: m, Status: Killed, KillRun: sec(9)},
+		// a Go technique's time to its first failure, not its whole run.
+		{Mutant: m, Status: Killed, KillRun: sec(30), Techs: []TechResult{{Technique: "spec-unit", Outcome: "killed", Elapsed: sec(30), ToFail: sec(2)}}},
 		{Mutant: m, Status: Survived, Techs: []TechResult{tr("tlc", "survived", 50)}},
 	}
-	for i, want := range []float64{3, 7, 9, 0} {
+	for i, want := range []float64{3, 7, 9, 2, 0} {
 		if got := rs[i].FastestKillRun(); got != sec(want) {
 			t.Errorf("row %d: FastestKillRun %v, want %v", i, got, sec(want))
 		}
 	}
 	_, total := Summary(rs)
 	if got := total.MedianKillRun(); got != sec(7) {
-		t.Errorf("MedianKillRun %v, want 7s (of 3, 7, 9)", got)
+		t.Errorf("MedianKillRun %v, want 7s (of 2, 3, 7, 9)", got)
 	}
 }

@@ -74,18 +74,28 @@ func (t Tally) Rate() float64 {
 func (t Tally) MedianKill() time.Duration { return median(t.kills) }
 
 // MedianKillRun is the median, over the killed mutants, of the fastest
-// killing technique's run alone (what it costs once its binaries are
-// built): the first killing technique's, since a run stops there, or with
-// -matrix the shortest run of every technique that killed the mutant.
+// killing technique's time to its first failure, its binaries once built
+// (FastestKillRun): the first killing technique's, since a run stops
+// there, or with -matrix the fastest of every technique that killed.
 func (t Tally) MedianKillRun() time.Duration { return median(t.runs) }
 
-// FastestKillRun is the shortest run of a technique that killed r (0 if
-// none did): KillRun without -matrix, where only one technique kills.
+// FastestKillRun is the shortest time to a failure among the techniques
+// that killed r (0 if none did): each technique's ToFail, or its whole run
+// where there is none (TLA+ techniques, whose checkers stop at the first
+// violation, and rows written before ToFail was recorded, whose figure is
+// then an upper bound); KillRun for rows that kept no techniques.
 func (r Result) FastestKillRun() time.Duration {
 	var d time.Duration
 	for _, tr := range r.Techs {
-		if tr.Outcome == "killed" && (d == 0 || tr.Elapsed < d) {
-			d = tr.Elapsed
+		if tr.Outcome != "killed" {
+			continue
+		}
+		t := tr.Elapsed
+		if tr.ToFail > 0 {
+			t = tr.ToFail
+		}
+		if d == 0 || t < d {
+			d = t
 		}
 	}
 	if d == 0 {
@@ -170,7 +180,7 @@ func TechSummary(rs []Result) map[string]*TechTally {
 // WriteSummary prints the per-area and per-technique tables.
 func WriteSummary(w io.Writer, rs []Result) {
 	per, total := Summary(rs)
-	fmt.Fprintln(w, "| area | killed | survived | equivalent | kill rate (non-equivalent) | not viable | stale | inconclusive | median time to kill (builds included) | median run of the fastest killing technique |")
+	fmt.Fprintln(w, "| area | killed | survived | equivalent | kill rate (non-equivalent) | not viable | stale | inconclusive | median time to kill (builds included) | median time to the first failure, fastest killing technique |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
 	row := func(name string, t *Tally) {
 		fmt.Fprintf(w, "| %s | %d | %d | %d | %s | %d | %d | %d | %s | %s |\n", name, t.Killed, t.Survived, t.Equivalent,
@@ -223,7 +233,7 @@ func WriteMatrix(w io.Writer, rs []Result) {
 			}
 		}
 	}
-	fmt.Fprintf(w, "| mutant | status | %s | first kill (its run) | killing tests |\n", strings.Join(cols, " | "))
+	fmt.Fprintf(w, "| mutant | status | %s | first kill (fastest time to a failure) | killing tests |\n", strings.Join(cols, " | "))
 	fmt.Fprintf(w, "|---|---|%s---|---|\n", strings.Repeat("---|", len(cols)))
 	for _, r := range rs {
 		cell := map[string]string{}
@@ -249,7 +259,7 @@ func WriteMatrix(w io.Writer, rs []Result) {
 		}
 		first := ""
 		if r.Status == Killed {
-			first = fmt.Sprintf("%.1fs (%.2fs)", r.FirstKill.Seconds(), r.KillRun.Seconds())
+			first = fmt.Sprintf("%.1fs (%.2fs)", r.FirstKill.Seconds(), r.FastestKillRun().Seconds())
 		}
 		if len(tests) > 4 {
 			tests = append(tests[:4], "...")

@@ -88,7 +88,13 @@ type TechResult struct {
 	Outcome   string        `json:"outcome"` // killed, survived, inconclusive, error
 	Tests     []string      `json:"tests,omitempty"`
 	Elapsed   time.Duration `json:"elapsed_ns"`
-	Detail    string        `json:"detail,omitempty"`
+	// ToFail is, for a Go technique that killed, the time from its start
+	// to the first failure its binaries reported: the first "--- FAIL"
+	// line, or the binary's end when it failed without one (a panic, a
+	// timeout, a hang killed). The run goes on past it to list every
+	// failing test, so Elapsed is longer.
+	ToFail time.Duration `json:"to_fail_ns,omitempty"`
+	Detail string        `json:"detail,omitempty"`
 }
 
 // Result is one mutant's record.
@@ -472,8 +478,12 @@ func (r *Runner) runGo(ctx context.Context, b *builder, t Technique, baseline bo
 		}
 		cenv = append(cenv, env...)
 		start := time.Now()
-		text, hung, err := r.runBinary(ctx, p, bin, args, cenv, baseline)
+		text, hung, failed, err := r.runBinary(ctx, p, bin, args, cenv, baseline)
 		d := time.Since(start)
+		toFail := elapsed + d
+		if !failed.IsZero() {
+			toFail = elapsed + failed.Sub(start)
+		}
 		elapsed += d
 		if baseline && err == nil {
 			r.mu.Lock()
@@ -495,7 +505,7 @@ func (r *Runner) runGo(ctx context.Context, b *builder, t Technique, baseline bo
 			tr.Outcome, tr.Detail = "inconclusive", "cut short by the mutant's time limit"
 			return tr
 		}
-		tr.Outcome = "killed"
+		tr.Outcome, tr.ToFail = "killed", toFail
 		for _, m := range failRE.FindAllStringSubmatch(text, -1) {
 			if !strings.Contains(m[1], "/") || !contains(tr.Tests, parentOf(m[1])) {
 				tr.Tests = appendNew(tr.Tests, m[1])
@@ -521,11 +531,12 @@ func (r *Runner) runGo(ctx context.Context, b *builder, t Technique, baseline bo
 	return tr
 }
 
-// runBinary runs one part's test binary and returns its output. On the
-// baseline it records each test's time; on a mutant it watches each test
-// against its hang limit (hang.go) and, past it, kills the binary and
-// returns the test that hung.
-func (r *Runner) runBinary(ctx context.Context, p Part, bin string, args, env []string, baseline bool) (string, *hang, error) {
+// runBinary runs one part's test binary and returns its output and when
+// it first reported a failing test (zero if it did not). On the baseline
+// it records each test's time; on a mutant it watches each test against
+// its hang limit (hang.go) and, past it, kills the binary and returns the
+// test that hung.
+func (r *Runner) runBinary(ctx context.Context, p Part, bin string, args, env []string, baseline bool) (string, *hang, time.Time, error) {
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	cmd := exec.CommandContext(cctx, bin, args...)
@@ -537,7 +548,7 @@ func (r *Runner) runBinary(ctx context.Context, p Part, bin string, args, env []
 	key := p.binKey()
 	watch := !baseline && r.opt.HangFactor > 0
 	if err := cmd.Start(); err != nil {
-		return "", nil, fmt.Errorf("%w: %v", errStart, err)
+		return "", nil, time.Time{}, fmt.Errorf("%w: %v", errStart, err)
 	}
 	var hung *hang
 	done := make(chan struct{})
@@ -580,7 +591,8 @@ func (r *Runner) runBinary(ctx context.Context, p Part, bin string, args, env []
 	if hung != nil && err == nil {
 		err = fmt.Errorf("killed: %s", hung.test)
 	}
-	return text, hung, err
+	failed, _ := clock.firstFail()
+	return text, hung, failed, err
 }
 
 // testEnv is the environment of the test binaries: no seeded bug switched
