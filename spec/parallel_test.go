@@ -139,7 +139,7 @@ func TestParallelWideLevels(t *testing.T) {
 // The memory bound stops the search, inconclusive, with the counts so far.
 func TestMaxMemoryIsInconclusive(t *testing.T) {
 	sequentialUnderRace(t)
-	b := Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true}
+	b := Bounds{Ps: 1, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true, Netpoll: true}
 	full, _ := Explore(context.Background(), b, Options{})
 	r, _ := Explore(context.Background(), b, Options{MaxMemory: full.MemoryBytes / 2, Liveness: true, ThreadLimit: true})
 	if r.Verdict() != "incomplete" || !r.MemoryCut || r.Distinct == 0 || r.Distinct >= full.Distinct || r.Liveness {
