@@ -89,6 +89,7 @@ func goldenStates(t *testing.T) (names []string, states []State, models []Model)
 // through its key, so that every field the key carries comes back,
 // the rarely set ones included.
 func TestStringsGolden(t *testing.T) {
+	sequentialUnderRace(t)
 	names, states, models := goldenStates(t)
 	var b strings.Builder
 	for i, s := range states {

@@ -133,6 +133,7 @@ func TestPollBoundsValidate(t *testing.T) {
 // goyield-next M running its G beside the poller's pollUntil once decoded
 // as pollUntil 8).
 func TestEveryMechanismWalk(t *testing.T) {
+	sequentialUnderRace(t)
 	b := Bounds{Ps: 3, Ms: 4, Gs: 4, Cap: 2, Spawn: 2, SchedTick: 2, Syscalls: true, Netpoll: true, InjectList: true,
 		SyscallBlock: true, LockOSThread: true, Goyield: true, STW: true, ProcResize: true, PollBlock: true, Timers: 2}
 	kinds := walkKinds(t, b, 200000)
@@ -151,6 +152,7 @@ func TestEveryMechanismWalk(t *testing.T) {
 // the Ms made '<=', was caught only by a driver test with 12 Ms, after
 // five minutes.
 func TestMaxBoundsWalk(t *testing.T) {
+	sequentialUnderRace(t)
 	for _, b := range []Bounds{
 		{Ps: 4, Ms: MaxMs, Gs: MaxGs, Cap: MaxCap, Spawn: MaxGs - 1, SchedTick: 2, Syscalls: true, Netpoll: true, InjectList: true,
 			SyscallBlock: true, LockOSThread: true, Goyield: true, STW: true, ProcResize: true, PollBlock: true, Timers: MaxTimerDelay},
