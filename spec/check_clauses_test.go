@@ -62,6 +62,9 @@ func lockedRun(s *State, m int) bool {
 	return m == 0 && s.M[0].PC == MRun && s.M[0].LockedG != NoG && s.M[0].CurG == s.M[0].LockedG
 }
 
+// lockedParked: m is locked to a G and parked in stoplockedm.
+func lockedParked(s *State, m int) bool { return s.M[m].LockedG != NoG && s.M[m].PC == MLockedWait }
+
 func atPC(pcs ...MPC) func(s *State, m int) bool {
 	return func(s *State, m int) bool {
 		for _, pc := range pcs {
@@ -235,6 +238,10 @@ func clauseRows() []clauseRow {
 		{"locked M running another G", "locked", lockedRun, func(s *State, _ int) { s.M[0].CurG = 3 - s.M[0].LockedG }, "m0 locked to", nil},
 		{"locked M spinning", "locked", lockedRun, func(s *State, _ int) { s.M[0].Spinning = true }, "m0 locked to", nil},
 		{"locked M scanning", "locked", lockedRun, func(s *State, _ int) { s.M[0].Scan = 1 }, "m0 locked to", nil},
+		// A locked M parked in stoplockedm (or at its exit's lock check)
+		// holds neither a G nor a P: each alone breaks its shape.
+		{"locked M parked with a G", "locked", lockedParked, func(s *State, m int) { s.M[m].CurG = s.M[m].LockedG }, "m0 locked to g1 at lockedwait", nil},
+		{"locked M parked with a P", "locked", lockedParked, func(s *State, m int) { s.M[m].P = 0 }, "m0 locked to g1 at lockedwait", nil},
 
 		// The blocking poller and timers.
 		{"poll check with a P", "poll", atPC(MTimersNoP, MPollCheck, MNetpoll, MNetpollRet), func(s *State, m int) { s.M[m].P = 0 }, "spinning=", nil},

@@ -256,5 +256,6 @@ var Equivalents = map[string]string{
 	"spec/check.go:408:54/INVERT_LOGICAL":              "the same unreachable clause's 'PollUntil != 0 || Checked' -> '&&': as spec/check.go:408:68",
 	"spec/check.go:408:33/INVERT_LOGICAL":              "the same unreachable clause's 'WasSpinning || PollUntil != 0' -> '&&': as spec/check.go:408:68",
 	"spec/model.go:418:20/CONDITIONALS_BOUNDARY":       "stealWork's timer case 'Timers > 0' -> '>= 0': with Timers 0 no TimerSleep is enabled, so no G has a timer and hasDueTimer(v), the case's last conjunct, is false on every P either way (as spec/model.go:1171:17)",
+	"spec/timers.go:128:17/CONDITIONALS_BOUNDARY":      "CheckTimersNoP's loop 'p < s.procs()' -> '<=': the extra pass reads nextTimer(procs), and no state that passes Check has a timer on that P: past gomaxprocs under a stop-the-world a P holds no timer (checkSTWP: destroy's moveTimers), and outside one procs() is nP and no timer sits on a P at or past nP (checkPoll); nextTimer of a P without timers is 0, and minPollUntil(x, 0) is x",
 	"spec/check.go:398:21/INVERT_LOGICAL":              "checkPoll's early return '!md.b.PollBlock && !s.poll' -> '||': s.poll is set from Bounds.PollBlock by Init alone, Step copies it and decodeKey takes it from Init's state, so in every state a Model makes s.poll == md.b.PollBlock and the two conditions are the same",
 }
