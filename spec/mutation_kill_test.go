@@ -404,29 +404,63 @@ func TestMutationKillSpecStringPSeparator(t *testing.T) {
 // of them (0: no limit), until visit returns false; edge, if not nil, sees
 // every step taken from a visited state. It returns how many it visited.
 func breadthFirst(md Model, limit int, visit func(State) bool, edge func(from State, a Action, to State)) int {
-	seen := map[State]bool{}
-	for queue := []State{md.Init()}; len(queue) > 0 && (limit == 0 || len(seen) < limit); {
-		s := queue[0]
-		queue = queue[1:]
-		if seen[s] {
-			continue
-		}
-		seen[s] = true
-		if !visit(s) {
+	r := newReach(md, limit, edge)
+	for i := 0; ; i++ {
+		s, ok := r.state(i)
+		if !ok || !visit(s) {
 			break
 		}
-		for _, a := range md.Enabled(s) {
-			next, err := md.Step(s, a)
-			if err != nil {
-				continue
+	}
+	return len(r.seen)
+}
+
+// reach is breadthFirst's search, taken as far as its caller asks: a test
+// that needs only the first state where something holds explores only up
+// to it, and fails as soon as that state shows a fault.
+type reach struct {
+	md       Model
+	limit    int
+	edge     func(from State, a Action, to State)
+	seen     map[State]bool
+	queue    []State
+	states   []State // in the order visited
+	expanded int     // states[:expanded] have had their steps taken
+}
+
+func newReach(md Model, limit int, edge func(from State, a Action, to State)) *reach {
+	return &reach{md: md, limit: limit, edge: edge, seen: map[State]bool{}, queue: []State{md.Init()}}
+}
+
+// state returns the i-th state visited (false past the last, or the
+// limit). A state's steps are taken when the next state is asked for, so a
+// caller that stops at a state never sees its edges.
+func (r *reach) state(i int) (State, bool) {
+	for len(r.states) <= i {
+		if r.expanded < len(r.states) {
+			s := r.states[r.expanded]
+			r.expanded++
+			for _, a := range r.md.Enabled(s) {
+				next, err := r.md.Step(s, a)
+				if err != nil {
+					continue
+				}
+				if r.edge != nil {
+					r.edge(s, a, next)
+				}
+				r.queue = append(r.queue, next)
 			}
-			if edge != nil {
-				edge(s, a, next)
-			}
-			queue = append(queue, next)
+		}
+		if len(r.queue) == 0 || (r.limit != 0 && len(r.seen) >= r.limit) {
+			return State{}, false
+		}
+		s := r.queue[0]
+		r.queue = r.queue[1:]
+		if !r.seen[s] {
+			r.seen[s] = true
+			r.states = append(r.states, s)
 		}
 	}
-	return len(seen)
+	return r.states[i], true
 }
 
 // TestMutationKillSpecShapeClauses kills invariant clauses weakened from ||
