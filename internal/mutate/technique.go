@@ -68,8 +68,13 @@ var (
 	techFuzzSched = Technique{Name: "fuzz-sched", Parts: []Part{
 		{Pkg: "fuzz", Run: "^(FuzzScheduler|FuzzSchedulerSpec|TestCheckSnapshotInvariants)$"},
 	}}
+	// techSpecUnit runs its quick tests (under 2 s together) before the
+	// two that search thousands of states (TestCheckClausesFire, 7 s, and
+	// TestStringsGolden): in file order the clause search came second, and
+	// every kill by a later test waited for it.
 	techSpecUnit = Technique{Name: "spec-unit", Parts: []Part{
-		{Pkg: "spec", Run: "^(TestBoundsValidate|TestStepRejectsDisabledAction|TestKeyRoundTripAndValueSemantics|TestCheckRejectsBrokenStates|TestTerminalKinds|TestCompactQueuesMatchReference|TestSeededBugCaseMatchRejectsOthers|TestCheckClausesFire|TestStringsGolden|TestMaxBoundsWalk|TestPollKindsPartition|TestGlobalRunqFullToEmpty|TestLocalQueueEqual|TestKeyKeepsTaintedBesidePollerFields|TestMutationKillSpec.*)$"},
+		{Pkg: "spec", Run: "^(TestBoundsValidate|TestStepRejectsDisabledAction|TestKeyRoundTripAndValueSemantics|TestCheckRejectsBrokenStates|TestTerminalKinds|TestCompactQueuesMatchReference|TestSeededBugCaseMatchRejectsOthers|TestMaxBoundsWalk|TestPollKindsPartition|TestGlobalRunqFullToEmpty|TestLocalQueueEqual|TestKeyKeepsTaintedBesidePollerFields|TestMutationKillSpec.*)$"},
+		{Pkg: "spec", Run: "^(TestCheckClausesFire|TestStringsGolden)$"},
 	}}
 	// techSpecMechanisms are the spec's tests of the poller, timers,
 	// LockOSThread, procresize, injectglist and the steps' granularity.
