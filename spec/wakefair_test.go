@@ -134,3 +134,23 @@ func TestCheckTimersNoPThenExcusedOrOwnStep(t *testing.T) {
 func TestGlobal61ThenExcusedOrOwnStep(t *testing.T) {
 	thenExcusedOrOwnStep(t, fairnessModels, ActGlobal61)
 }
+
+// TestStartTheWorldMeetsOnlyStoppedPs checks the fact behind the
+// equivalence of spec/model.go:1239:4 (mutate.Equivalents): when
+// StartTheWorld runs, every P below gomaxprocs is stopped, so its restart
+// loop's skip of a P not stopped is never taken. Go 1.10dev's model, where
+// procresize can grow allp before the restart, is searched too.
+func TestStartTheWorldMeetsOnlyStoppedPs(t *testing.T) {
+	grown := fairnessModels[3]
+	grown.Go = Go110dev
+	everyEdge(t, []Bounds{fairnessModels[1], fairnessModels[3], grown}, ActStartTheWorld, func(b Bounds, from State, a Action, _ State) {
+		if a.Kind != ActStartTheWorld {
+			return
+		}
+		for p := 0; p < from.procs(); p++ {
+			if from.P[p].Status != PGCStop {
+				t.Errorf("%+v: %v with p%d %v\nfrom %v", b, a, p, from.P[p].Status, from)
+			}
+		}
+	})
+}
