@@ -486,6 +486,14 @@ func TestMutationKillSpecShapeClauses(t *testing.T) {
 			s.G[1] = GSyscall
 			s.M[0].Yield = true
 		}},
+		// spec/check.go:129:33 (seed 1138): the goyield clause's first ||
+		// made &&; a goyield flag on an M that has left MRun but still
+		// holds its P and its running G (a shape no step makes) is the
+		// flag's own fault, reported by its clause.
+		{"goyield flag off MRun", "is to goyield", Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, Goyield: true}, func(s *State) {
+			s.M[0].PC = MSched
+			s.M[0].Yield = true
+		}},
 		{"running G queued too", "running g1", Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1}, func(s *State) {
 			s.P[0].RunNext = 1
 		}},
