@@ -667,3 +667,40 @@ func TestMutationKillSpecGo110devWithoutProcResize(t *testing.T) {
 		t.Fatalf("go1.10dev without procresize at %+v: violation %v, complete %v, liveness %v; want a pass", b, r.Violation, r.Complete, r.Liveness)
 	}
 }
+
+// TestMutationKillSpecNilReadOnlyOnTheNewSlot kills spec/model.go:874:22
+// (seed 1138), RecheckMiss's 'liveAllp() && STWGrown && P == Procs' with
+// its first && made ||: in go1.10dev only a recheck of allp's new slot,
+// grown and not yet filled, reads nil; the mutant makes every go1.10dev
+// recheck one. Without stop-the-world the flag is not checked (checkSTW
+// returns first), and with it the mutant's violation is just an earlier
+// one, so no search told them apart. Here every RecheckMiss step is held to
+// the rule, with and without stop-the-world, and the nil read must happen.
+func TestMutationKillSpecNilReadOnlyOnTheNewSlot(t *testing.T) {
+	for _, b := range []Bounds{
+		{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, STW: true, ProcResize: true, Go: Go110dev},
+		{Ps: 2, Ms: 2, Gs: 1, Cap: 2, Spawn: 1, SchedTick: 2, Go: Go110dev},
+	} {
+		md, err := NewModel(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		misses, nilReads := 0, 0
+		breadthFirst(md, 20000, func(State) bool { return !t.Failed() }, func(from State, a Action, to State) {
+			if a.Kind != ActRecheckMiss || from.NilRead {
+				return
+			}
+			misses++
+			newSlot := from.STW == STWGrown && a.P == from.Procs
+			if to.NilRead {
+				nilReads++
+			}
+			if to.NilRead != newSlot {
+				t.Errorf("%+v: %v at stopper phase %d, gomaxprocs %d: nil read %v\nfrom %v", b, a, from.STW, from.Procs, to.NilRead, from)
+			}
+		})
+		if misses == 0 || (b.STW && nilReads == 0) {
+			t.Errorf("%+v: %d RecheckMiss steps, %d nil reads: the rule was not exercised", b, misses, nilReads)
+		}
+	}
+}
