@@ -244,6 +244,10 @@ func clauseRows() []clauseRow {
 		{"locked M parked with a P", "locked", lockedParked, func(s *State, m int) { s.M[m].P = 0 }, "m0 locked to g1 at lockedwait", nil},
 
 		// The blocking poller and timers.
+		// m0 and m1 blocked in netpoll past the poller's timeout (the
+		// clause must look at every M, m0 included).
+		{"m0 blocks past its timeout", "poll", func(s *State, m int) bool { return m == 0 && s.M[0].PC == MNetpoll && s.PollUntil > 1 }, func(s *State, _ int) { s.PollUntil = 1 }, "m0 still blocks in netpoll past its timeout", nil},
+		{"m1 blocks past its timeout", "poll", func(s *State, m int) bool { return m == 1 && s.M[1].PC == MNetpoll && s.PollUntil > 1 }, func(s *State, _ int) { s.PollUntil = 1 }, "m1 still blocks in netpoll past its timeout", nil},
 		{"poll check with a P", "poll", atPC(MTimersNoP, MPollCheck, MNetpoll, MNetpollRet), func(s *State, m int) { s.M[m].P = 0 }, "spinning=", nil},
 		{"poll check with a G", "poll", atPC(MTimersNoP, MPollCheck, MNetpoll, MNetpollRet), func(s *State, m int) { s.M[m].CurG = 2 }, "spinning=", nil},
 		{"poll check without the poller", "poll", atPC(MTimersNoP, MPollCheck, MNetpoll, MNetpollRet), func(*State, int) {}, "spinning=", func(b *Bounds) { b.PollBlock, b.Timers = false, 0 }},
