@@ -30,7 +30,8 @@ import (
 // spec/check.go:398:21).
 
 // clauseModels are the small models whose reachable states the rows
-// corrupt, each explored once (up to clauseStates states).
+// corrupt, each explored once, as far as its rows ask (up to clauseStates
+// states).
 var clauseModels = map[string]Bounds{
 	"steal":     {Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, Syscalls: true},
 	"inject":    {Ps: 1, Ms: 2, Gs: 3, Cap: 2, Spawn: 2, SchedTick: 2, Netpoll: true, InjectList: true},
@@ -238,8 +239,8 @@ func clauseRows() []clauseRow {
 		{"locked M running another G", "locked", lockedRun, func(s *State, _ int) { s.M[0].CurG = 3 - s.M[0].LockedG }, "m0 locked to", nil},
 		{"locked M spinning", "locked", lockedRun, func(s *State, _ int) { s.M[0].Spinning = true }, "m0 locked to", nil},
 		{"locked M scanning", "locked", lockedRun, func(s *State, _ int) { s.M[0].Scan = 1 }, "m0 locked to", nil},
-		// A locked M parked in stoplockedm (or at its exit's lock check)
-		// holds neither a G nor a P: each alone breaks its shape.
+		// A locked M parked in stoplockedm holds neither a G nor a P:
+		// each alone breaks its shape.
 		{"locked M parked with a G", "locked", lockedParked, func(s *State, m int) { s.M[m].CurG = s.M[m].LockedG }, "m0 locked to g1 at lockedwait", nil},
 		{"locked M parked with a P", "locked", lockedParked, func(s *State, m int) { s.M[m].P = 0 }, "m0 locked to g1 at lockedwait", nil},
 
