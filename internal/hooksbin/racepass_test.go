@@ -19,8 +19,8 @@ import (
 // raceSkipRE finds a test that skips itself in a -race build.
 var raceSkipRE = regexp.MustCompile(`if raceEnabled \{\s*t\.Skip`)
 
-// nonRacePackages returns the packages the command tests without -race
-// and without build tags.
+// nonRacePackages returns the packages of the command's go test stages
+// that take no flag at all: no -race, no -tags, no -run.
 func nonRacePackages(cmd string) map[string]bool {
 	out := map[string]bool{}
 	for _, stage := range strings.Split(cmd, " && ") {
