@@ -591,8 +591,7 @@ func (r *Runner) runBinary(ctx context.Context, p Part, bin string, args, env []
 	if hung != nil && err == nil {
 		err = fmt.Errorf("killed: %s", hung.test)
 	}
-	failed, _ := clock.firstFail()
-	return text, hung, failed, err
+	return text, hung, clock.firstFail(), err
 }
 
 // testEnv is the environment of the test binaries: no seeded bug switched
