@@ -123,6 +123,7 @@ type Runner struct {
 	ran   map[string]bool   // techniques the baseline ran
 	times testTimes         // each test's longest baseline run, for its hang limit
 	walls partWalls         // each part's longest baseline run, for its binary's timeout
+	cfgs  cfgWalls          // each TLA+ cfg's baseline run, for the order of a mutant's cfgs
 	// schemas are the packages' mutant schemata of the current Run, by
 	// package directory.
 	schemas map[string]*schemaRun
@@ -140,7 +141,7 @@ type schemaRun struct {
 // NewRunner returns a runner for opt.
 func NewRunner(opt Options) *Runner {
 	opt.defaults()
-	return &Runner{opt: opt, rapid: map[string]bool{}, bad: map[string]string{}, ran: map[string]bool{}, times: testTimes{}, walls: partWalls{}}
+	return &Runner{opt: opt, rapid: map[string]bool{}, bad: map[string]string{}, ran: map[string]bool{}, times: testTimes{}, walls: partWalls{}, cfgs: cfgWalls{}}
 }
 
 // Baseline runs every technique the areas need on the unmutated tree. It
@@ -299,7 +300,7 @@ func (r *Runner) One(ctx context.Context, m Mutant) (res Result) {
 		var tr TechResult
 		switch {
 		case t.TLA != "":
-			tr = r.runTLA(ctx, t, tlaDir, moduleOf(m.File))
+			tr = r.runTLA(ctx, t, tlaDir, moduleOf(m.File), false)
 		case sr != nil && sr.bad[t.Name] == "":
 			tr = r.runGo(ctx, sr.b, t, false, tlaDir, MutantEnv+"="+strconv.Itoa(res.SchemaID))
 		default:
@@ -739,7 +740,8 @@ var tlaMechanismCfgs = map[string]bool{"GMP_pollblock": true, "GMP_timers_p1": t
 
 // tlaCfgs are the cfgs of module in dir that the TLA+ techniques check:
 // all but the long tier's (tlaMechanismCfgs excepted), the module's own
-// cfg first, then by name.
+// cfg first, then by name. That is the baseline's order; a mutant's is
+// the baseline's runs, shortest first (cfgWalls).
 func tlaCfgs(dir, module string) ([]tlacheck.Cfg, error) {
 	all, err := tlacheck.FindCfgs(dir)
 	if err != nil {
@@ -758,7 +760,9 @@ func tlaCfgs(dir, module string) ([]tlacheck.Cfg, error) {
 // runTLA checks module in dir with technique t on every cfg of it: a cfg
 // whose verdict differs from its expect line (or whose pinned state count
 // differs, or whose GMP graph differs from the spec's) kills the mutant.
-func (r *Runner) runTLA(ctx context.Context, t Technique, dir, module string) (tr TechResult) {
+// On the baseline it records each cfg's run; on a mutant it checks the
+// cfgs in the order of those runs, shortest first (cfgWalls).
+func (r *Runner) runTLA(ctx context.Context, t Technique, dir, module string, baseline bool) (tr TechResult) {
 	tr = TechResult{Technique: t.Name, Outcome: "survived"}
 	start := time.Now()
 	defer func() { tr.Elapsed = time.Since(start) }()
@@ -767,8 +771,14 @@ func (r *Runner) runTLA(ctx context.Context, t Technique, dir, module string) (t
 		tr.Outcome, tr.Detail = "error", err.Error()
 		return tr
 	}
+	if !baseline {
+		r.mu.Lock()
+		r.cfgs.order(t, cfgs)
+		r.mu.Unlock()
+	}
 	var inconclusive []string
 	for _, c := range cfgs {
+		cstart := time.Now()
 		var res tlacheck.Result
 		if t.TLA == "tlc" {
 			res, err = tlacheck.RunTLC(ctx, r.opt.TLC, c)
@@ -785,6 +795,11 @@ func (r *Runner) runTLA(ctx context.Context, t Technique, dir, module string) (t
 			// a failure the checker reports, as TLC would.
 			tr.Outcome, tr.Tests, tr.Detail = "killed", []string{c.Name}, c.Name+": "+firstLine(err.Error())
 			return tr
+		}
+		if baseline {
+			r.mu.Lock()
+			r.cfgs.record(t, c, time.Since(cstart))
+			r.mu.Unlock()
 		}
 		v, msg := tlacheck.Judge(c, res)
 		switch v {
@@ -822,7 +837,7 @@ func (r *Runner) runTLABaseline(ctx context.Context, t Technique) TechResult {
 		mods = tlaModules()
 	}
 	for _, mod := range mods {
-		tr := r.runTLA(ctx, t, dir, mod)
+		tr := r.runTLA(ctx, t, dir, mod, true)
 		total.Elapsed += tr.Elapsed
 		if tr.Outcome != "survived" {
 			tr.Elapsed = total.Elapsed
