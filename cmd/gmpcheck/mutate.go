@@ -264,7 +264,7 @@ least -min-rate in every area.`)
 	fmt.Fprintln(log)
 	mutate.WriteSummary(log, results)
 	if *report != "" {
-		if err := writeMutationReport(*report, results, base, r.BaselineFailures(), os.Args); err != nil {
+		if err := writeMutationReport(*report, results, base, r.BaselineFailures(), args); err != nil {
 			fmt.Fprintf(stderr, "mutate: %v\n", err)
 			return exitFail
 		}
@@ -327,12 +327,14 @@ func findModuleRoot() (string, error) {
 	}
 }
 
-func writeMutationReport(path string, rs []mutate.Result, base []mutate.TechResult, bad map[string]string, argv []string) error {
+// writeMutationReport writes the markdown report to path; its first line
+// is the command that made it, from args (mutate's flags).
+func writeMutationReport(path string, rs []mutate.Result, base []mutate.TechResult, bad map[string]string, args []string) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(f, "<!-- gmpcheck mutate %s -->\n\n", strings.Join(argv[1:], " "))
+	fmt.Fprintf(f, "<!-- gmpcheck mutate %s -->\n\n", strings.Join(args, " "))
 	fmt.Fprintln(f, "### Baseline")
 	fmt.Fprintln(f)
 	for _, tr := range base {

@@ -101,3 +101,23 @@ func TestReadMutationResults(t *testing.T) {
 		t.Error("a broken line was accepted")
 	}
 }
+
+// TestMutationReportNamesItsCommand: the report's first line is the
+// command that made it, as one would type it (once a report said
+// "gmpcheck mutate mutate -area ...": it took os.Args from the subcommand
+// on).
+func TestMutationReportNamesItsCommand(t *testing.T) {
+	path := t.TempDir() + "/R.md"
+	args := []string{"-area", "impl/runq", "-matrix"}
+	if err := writeMutationReport(path, nil, nil, nil, args); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(string(data), "\n")
+	if want := "<!-- gmpcheck mutate -area impl/runq -matrix -->"; first != want {
+		t.Errorf("first line %q, want %q", first, want)
+	}
+}
