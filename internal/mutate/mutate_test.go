@@ -165,3 +165,39 @@ func TestMedianKillRunTakesTheFastestKiller(t *testing.T) {
 		t.Errorf("MedianKillRun %v, want 7s (of 2, 3, 7, 9)", got)
 	}
 }
+
+// TestTechSummaryPerAreaAndAlone: techniques are tallied per area, and a
+// kill counts as a technique's alone only on a -matrix row where no other
+// technique killed (a first-kill row stops at its killer, so it cannot say).
+func TestTechSummaryPerAreaAndAlone(t *testing.T) {
+	tr := func(name, outcome string) TechResult { return TechResult{Technique: name, Outcome: outcome} }
+	runq, spec := Mutant{Area: AreaRunq}, Mutant{Area: AreaSpec}
+	rs := []Result{
+		{Mutant: runq, Status: Killed, Matrix: true, Techs: []TechResult{tr("unit", "survived"), tr("interleave", "killed")}},
+		{Mutant: runq, Status: Killed, Matrix: true, Techs: []TechResult{tr("unit", "killed"), tr("interleave", "killed")}},
+		{Mutant: runq, Status: Killed, Techs: []TechResult{tr("unit", "killed")}},
+		{Mutant: runq, Status: Survived, Equivalent: "why", Techs: []TechResult{tr("unit", "survived"), tr("interleave", "survived")}},
+		{Mutant: spec, Status: Killed, Matrix: true, Techs: []TechResult{tr("unit", "killed"), tr("explorer", "inconclusive")}},
+		{Mutant: spec, Status: Survived, Matrix: true, Techs: []TechResult{tr("unit", "survived")}},
+	}
+	want := map[TechKey]TechTally{
+		{AreaRunq, "unit"}:       {Ran: 3, Killed: 2, Alone: 0},
+		{AreaRunq, "interleave"}: {Ran: 2, Killed: 2, Alone: 1},
+		{AreaSpec, "unit"}:       {Ran: 2, Killed: 1, Alone: 1},
+		{AreaSpec, "explorer"}:   {},
+	}
+	got := TechSummary(rs)
+	if len(got) != len(want) {
+		t.Errorf("%d tallies, want %d", len(got), len(want))
+	}
+	for k, w := range want {
+		if g := got[k]; g == nil || *g != w {
+			t.Errorf("%v: %+v, want %+v", k, g, w)
+		}
+	}
+	var b strings.Builder
+	WriteSummary(&b, rs)
+	if !strings.Contains(b.String(), "| impl/runq | interleave | 2 | 2 | 100% | 1 |") {
+		t.Errorf("summary lacks impl/runq's interleave row:\n%s", b.String())
+	}
+}

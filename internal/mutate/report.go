@@ -1,10 +1,13 @@
 package mutate
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -148,29 +151,47 @@ func Summary(rs []Result) (map[Area]*Tally, *Tally) {
 	return per, total
 }
 
-// TechTally is one technique's record: how many judged mutants it ran on
-// and how many it killed.
-type TechTally struct{ Ran, Killed int }
+// TechTally is one technique's record in one area: how many judged
+// mutants it ran on, how many it killed, and how many of those no other
+// technique killed (counted on -matrix rows only, where every technique
+// ran: that is what a technique adds that the others do not).
+type TechTally struct{ Ran, Killed, Alone int }
 
-// TechSummary tallies per technique (over judged mutants: killed or
-// non-equivalent survivors). Without -matrix a technique runs only until
-// the first kill, so its Ran counts the mutants that reached it.
-func TechSummary(rs []Result) map[string]*TechTally {
-	out := map[string]*TechTally{}
+// TechKey names a technique's tally in one area.
+type TechKey struct {
+	Area      Area
+	Technique string
+}
+
+// TechSummary tallies per area and technique (over judged mutants: killed
+// or non-equivalent survivors). Without -matrix a technique runs only
+// until the first kill, so its Ran counts the mutants that reached it.
+func TechSummary(rs []Result) map[TechKey]*TechTally {
+	out := map[TechKey]*TechTally{}
 	for _, r := range rs {
 		if r.Status != Killed && (r.Status != Survived || r.Equivalent != "") {
 			continue
 		}
+		killers := 0
 		for _, tr := range r.Techs {
-			if out[tr.Technique] == nil {
-				out[tr.Technique] = &TechTally{}
+			if tr.Outcome == "killed" {
+				killers++
+			}
+		}
+		for _, tr := range r.Techs {
+			k := TechKey{r.Mutant.Area, tr.Technique}
+			if out[k] == nil {
+				out[k] = &TechTally{}
 			}
 			switch tr.Outcome {
 			case "killed":
-				out[tr.Technique].Ran++
-				out[tr.Technique].Killed++
+				out[k].Ran++
+				out[k].Killed++
+				if r.Matrix && killers == 1 {
+					out[k].Alone++
+				}
 			case "survived":
-				out[tr.Technique].Ran++
+				out[k].Ran++
 			}
 		}
 	}
@@ -194,21 +215,30 @@ func WriteSummary(w io.Writer, rs []Result) {
 	row("**all**", total)
 	fmt.Fprintln(w)
 	ts := TechSummary(rs)
-	var names []string
-	for n := range ts {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	fmt.Fprintln(w, "| technique | mutants it ran on | killed | kill rate |")
-	fmt.Fprintln(w, "|---|---|---|---|")
-	for _, n := range names {
-		t := ts[n]
+	keys := slices.SortedFunc(maps.Keys(ts), func(a, b TechKey) int {
+		if c := cmp.Compare(areaIndex(a.Area), areaIndex(b.Area)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Technique, b.Technique)
+	})
+	fmt.Fprintln(w, "| area | technique | mutants it ran on | killed | kill rate | killed by it alone (-matrix rows) |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|")
+	for _, k := range keys {
+		t := ts[k]
 		rate := "-"
 		if t.Ran > 0 {
 			rate = fmt.Sprintf("%.0f%%", 100*float64(t.Killed)/float64(t.Ran))
 		}
-		fmt.Fprintf(w, "| %s | %d | %d | %s |\n", n, t.Ran, t.Killed, rate)
+		fmt.Fprintf(w, "| %s | %s | %d | %d | %s | %d |\n", k.Area, k.Technique, t.Ran, t.Killed, rate, t.Alone)
 	}
+}
+
+// areaIndex is a's place in Areas (len(Areas) if it is not one).
+func areaIndex(a Area) int {
+	if i := slices.Index(Areas, a); i >= 0 {
+		return i
+	}
+	return len(Areas)
 }
 
 func pct(t *Tally) string {

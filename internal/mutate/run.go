@@ -112,6 +112,9 @@ type Result struct {
 	// SchemaID) rather than on an overlay build of its own.
 	Schema   bool `json:"schema,omitempty"`
 	SchemaID int  `json:"schema_id,omitempty"`
+	// Matrix: every technique of the plan ran, not only up to the first
+	// kill (-matrix), so Techs says which techniques kill it and which not.
+	Matrix bool `json:"matrix,omitempty"`
 }
 
 // Runner runs mutants against the techniques of their areas.
@@ -238,7 +241,7 @@ func (r *Runner) Run(ctx context.Context, ms []Mutant) []Result {
 // One judges one mutant.
 func (r *Runner) One(ctx context.Context, m Mutant) (res Result) {
 	start := time.Now()
-	res = Result{Mutant: m}
+	res = Result{Mutant: m, Matrix: r.opt.Matrix}
 	defer func() {
 		res.Elapsed = time.Since(start)
 		if res.Status == Survived {
