@@ -40,7 +40,7 @@ var Catalog = []Mutant{
 
 	// ---- impl/sched: the G/M/P scheduler ----
 	sem("sched/newproc-no-wakep", AreaSched, "impl/proc.go", "dropped wakep: newproc does not wake an idle P for the new G",
-		"\ts.emit(Event{Kind: EvRunqPut, P: pp.id, G: g.goid, On: true})\n\ts.wakep(m)\n\treturn g", "\ts.emit(Event{Kind: EvRunqPut, P: pp.id, G: g.goid, On: true})\n\treturn g"),
+		"\ts.emit(Event{Kind: EvRunqPut, M: m.id, P: pp.id, G: g.goid, On: true})\n\ts.wakep(m)\n\treturn g", "\ts.emit(Event{Kind: EvRunqPut, M: m.id, P: pp.id, G: g.goid, On: true})\n\treturn g"),
 	sem("sched/run-no-resetspinning", AreaSched, "impl/proc.go", "dropped resetspinning: a spinning M that found work runs it without the resetspinning step",
 		"\t\tm.pc = spec.MResetSpin\n\t\treturn stepAgain\n\t}\n\treturn s.dispatch(m, g, inheritTime)", "\t\treturn s.dispatch(m, g, inheritTime)\n\t}\n\treturn s.dispatch(m, g, inheritTime)"),
 	sem("sched/gosched-no-wakep", AreaSched, "impl/proc.go", "dropped wakep: goschedImpl (golang/go#55160 as a mutant, in every release)",
@@ -68,7 +68,7 @@ var Catalog = []Mutant{
 	sem("sched/dropstep-ignores-needspinning", AreaSched, "impl/schedule.go", "guard removed: an M about to release its P ignores needspinning",
 		"\tif !m.spinning && s.needspinning.Load() == 1 {", "\tif false {"),
 	sem("sched/recheck-runqs-skips-idle-check", AreaSched, "impl/schedule.go", "step reordered: checkRunqsNoP's P cursor is not reset after a hit",
-		"\t\tm.pc, m.rpos = spec.MRecheckP, 0\n", "\t\tm.pc = spec.MRecheckP\n"),
+		"\t\tm.pc, m.rpos = spec.MRecheckP, 0 //", "\t\tm.pc = spec.MRecheckP //"),
 	sem("sched/dropspinning-no-dec", AreaSched, "impl/schedule.go", "dropped step: the delicate dance does not decrement nmspinning",
 		"\tif s.nmspinning.Add(-1) < 0 {\n\t\tpanic(\"findRunnable: negative nmspinning\")\n\t}\n\tm.pc = spec.MRecheck", "\tm.pc = spec.MRecheck"),
 	sem("sched/exitsyscall-oldp-kept", AreaSched, "impl/syscall.go", "field not cleared: exitsyscall keeps m.oldp",
