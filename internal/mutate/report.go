@@ -1,13 +1,10 @@
 package mutate
 
 import (
-	"cmp"
 	"fmt"
 	"io"
-	"maps"
 	"math/rand/v2"
 	"regexp"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -215,30 +212,25 @@ func WriteSummary(w io.Writer, rs []Result) {
 	row("**all**", total)
 	fmt.Fprintln(w)
 	ts := TechSummary(rs)
-	keys := slices.SortedFunc(maps.Keys(ts), func(a, b TechKey) int {
-		if c := cmp.Compare(areaIndex(a.Area), areaIndex(b.Area)); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Technique, b.Technique)
-	})
 	fmt.Fprintln(w, "| area | technique | mutants it ran on | killed | kill rate | killed by it alone (-matrix rows) |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|")
-	for _, k := range keys {
-		t := ts[k]
-		rate := "-"
-		if t.Ran > 0 {
-			rate = fmt.Sprintf("%.0f%%", 100*float64(t.Killed)/float64(t.Ran))
+	for _, a := range Areas {
+		var names []string
+		for k := range ts {
+			if k.Area == a {
+				names = append(names, k.Technique)
+			}
 		}
-		fmt.Fprintf(w, "| %s | %s | %d | %d | %s | %d |\n", k.Area, k.Technique, t.Ran, t.Killed, rate, t.Alone)
+		sort.Strings(names)
+		for _, n := range names {
+			t := ts[TechKey{a, n}]
+			rate := "-"
+			if t.Ran > 0 {
+				rate = fmt.Sprintf("%.0f%%", 100*float64(t.Killed)/float64(t.Ran))
+			}
+			fmt.Fprintf(w, "| %s | %s | %d | %d | %s | %d |\n", a, n, t.Ran, t.Killed, rate, t.Alone)
+		}
 	}
-}
-
-// areaIndex is a's place in Areas (len(Areas) if it is not one).
-func areaIndex(a Area) int {
-	if i := slices.Index(Areas, a); i >= 0 {
-		return i
-	}
-	return len(Areas)
 }
 
 func pct(t *Tally) string {
