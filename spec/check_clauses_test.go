@@ -66,6 +66,12 @@ func lockedRun(s *State, m int) bool {
 // lockedParked: m is locked to a G and parked in stoplockedm.
 func lockedParked(s *State, m int) bool { return s.M[m].LockedG != NoG && s.M[m].PC == MLockedWait }
 
+// blockedInNetpoll selects states where M want blocks in netpoll with a
+// timeout still ahead (pollUntil past 1), which a row then brings to 1.
+func blockedInNetpoll(want int) func(s *State, m int) bool {
+	return func(s *State, m int) bool { return m == want && s.M[m].PC == MNetpoll && s.PollUntil > 1 }
+}
+
 func atPC(pcs ...MPC) func(s *State, m int) bool {
 	return func(s *State, m int) bool {
 		for _, pc := range pcs {
@@ -247,8 +253,8 @@ func clauseRows() []clauseRow {
 		// The blocking poller and timers.
 		// m0 and m1 blocked in netpoll past the poller's timeout (the
 		// clause must look at every M, m0 included).
-		{"m0 blocks past its timeout", "poll", func(s *State, m int) bool { return m == 0 && s.M[0].PC == MNetpoll && s.PollUntil > 1 }, func(s *State, _ int) { s.PollUntil = 1 }, "m0 still blocks in netpoll past its timeout", nil},
-		{"m1 blocks past its timeout", "poll", func(s *State, m int) bool { return m == 1 && s.M[1].PC == MNetpoll && s.PollUntil > 1 }, func(s *State, _ int) { s.PollUntil = 1 }, "m1 still blocks in netpoll past its timeout", nil},
+		{"m0 blocks past its timeout", "poll", blockedInNetpoll(0), func(s *State, _ int) { s.PollUntil = 1 }, "m0 still blocks in netpoll past its timeout", nil},
+		{"m1 blocks past its timeout", "poll", blockedInNetpoll(1), func(s *State, _ int) { s.PollUntil = 1 }, "m1 still blocks in netpoll past its timeout", nil},
 		{"poll check with a P", "poll", atPC(MTimersNoP, MPollCheck, MNetpoll, MNetpollRet), func(s *State, m int) { s.M[m].P = 0 }, "spinning=", nil},
 		{"poll check with a G", "poll", atPC(MTimersNoP, MPollCheck, MNetpoll, MNetpollRet), func(s *State, m int) { s.M[m].CurG = 2 }, "spinning=", nil},
 		{"poll check without the poller", "poll", atPC(MTimersNoP, MPollCheck, MNetpoll, MNetpollRet), func(*State, int) {}, "spinning=", func(b *Bounds) { b.PollBlock, b.Timers = false, 0 }},
