@@ -176,6 +176,22 @@ func TestGMPCfgShapes(t *testing.T) {
 	}
 }
 
+// TestPassingCfgsPinStates: every passing cfg has a states line. Without
+// one a run of TLC alone (the mutation harness's tlc technique, a user's
+// TLC run) accepts a model that reaches more or fewer states, so long as
+// no invariant fails: it is the comparison with tla-checker or the
+// explorer, not TLC, that would notice. With one, TLC's own verdict does
+// (Judge). In docs/mutation.md, section 0t, GMP.tla's NeedSpinning with
+// its guard removed passed every TLC cfg for want of GMP_syscalls' line.
+func TestPassingCfgsPinStates(t *testing.T) {
+	_, cfgs := loadCfgs(t)
+	for _, c := range cfgs {
+		if c.ExpectPass() && c.States == 0 {
+			t.Errorf("%s: a passing cfg without a states line (\\* states: N)", c.Name)
+		}
+	}
+}
+
 func loadCfgs(t *testing.T) (string, []tlacheck.Cfg) {
 	t.Helper()
 	dir, err := tlacheck.FindDir(".")
