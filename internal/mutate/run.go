@@ -126,7 +126,7 @@ type Runner struct {
 	ran   map[string]bool   // techniques the baseline ran
 	times testTimes         // each test's longest baseline run, for its hang limit
 	walls partWalls         // each part's longest baseline run, for its binary's timeout
-	cfgs  cfgWalls          // each TLA+ cfg's baseline run, for the order of a mutant's cfgs
+	tla   tlaBaseline       // each TLA+ cfg's baseline run, for the order of a mutant's cfgs
 	// schemas are the packages' mutant schemata of the current Run, by
 	// package directory.
 	schemas map[string]*schemaRun
@@ -144,7 +144,7 @@ type schemaRun struct {
 // NewRunner returns a runner for opt.
 func NewRunner(opt Options) *Runner {
 	opt.defaults()
-	return &Runner{opt: opt, rapid: map[string]bool{}, bad: map[string]string{}, ran: map[string]bool{}, times: testTimes{}, walls: partWalls{}, cfgs: cfgWalls{}}
+	return &Runner{opt: opt, rapid: map[string]bool{}, bad: map[string]string{}, ran: map[string]bool{}, times: testTimes{}, walls: partWalls{}, tla: newTLABaseline()}
 }
 
 // Baseline runs every technique the areas need on the unmutated tree. It
@@ -303,7 +303,7 @@ func (r *Runner) One(ctx context.Context, m Mutant) (res Result) {
 		var tr TechResult
 		switch {
 		case t.TLA != "":
-			tr = r.runTLA(ctx, t, tlaDir, moduleOf(m.File), false)
+			tr = r.runTLA(ctx, t, tlaDir, moduleOf(m.File), false, changedLines(r.opt.Root, m))
 		case sr != nil && sr.bad[t.Name] == "":
 			tr = r.runGo(ctx, sr.b, t, false, tlaDir, MutantEnv+"="+strconv.Itoa(res.SchemaID))
 		default:
@@ -763,9 +763,10 @@ func tlaCfgs(dir, module string) ([]tlacheck.Cfg, error) {
 // runTLA checks module in dir with technique t on every cfg of it: a cfg
 // whose verdict differs from its expect line (or whose pinned state count
 // differs, or whose GMP graph differs from the spec's) kills the mutant.
-// On the baseline it records each cfg's run; on a mutant it checks the
-// cfgs in the order of those runs, shortest first (cfgWalls).
-func (r *Runner) runTLA(ctx context.Context, t Technique, dir, module string, baseline bool) (tr TechResult) {
+// On the baseline it records each cfg's run and TLC's coverage; on a
+// mutant, whose lines are span, it checks the cfgs that reached those lines
+// first, each group shortest first (tlaBaseline).
+func (r *Runner) runTLA(ctx context.Context, t Technique, dir, module string, baseline bool, span lineSpan) (tr TechResult) {
 	tr = TechResult{Technique: t.Name, Outcome: "survived"}
 	start := time.Now()
 	defer func() { tr.Elapsed = time.Since(start) }()
@@ -776,7 +777,7 @@ func (r *Runner) runTLA(ctx context.Context, t Technique, dir, module string, ba
 	}
 	if !baseline {
 		r.mu.Lock()
-		r.cfgs.order(t, cfgs)
+		r.tla.order(t, cfgs, r.tla.reaching(module, span, cfgs))
 		r.mu.Unlock()
 	}
 	var inconclusive []string
@@ -784,7 +785,10 @@ func (r *Runner) runTLA(ctx context.Context, t Technique, dir, module string, ba
 		cstart := time.Now()
 		var res tlacheck.Result
 		if t.TLA == "tlc" {
-			res, err = tlacheck.RunTLC(ctx, r.opt.TLC, c)
+			r.mu.Lock()
+			opt := tlacheck.TLCOptions{Coverage: baseline, QuickStart: !baseline && r.tla.quickStart(c)}
+			r.mu.Unlock()
+			res, err = tlacheck.RunTLCWith(ctx, r.opt.TLC, c, opt)
 		} else {
 			res, err = tlacheck.CheckCfg(ctx, dir, c)
 		}
@@ -801,7 +805,10 @@ func (r *Runner) runTLA(ctx context.Context, t Technique, dir, module string, ba
 		}
 		if baseline {
 			r.mu.Lock()
-			r.cfgs.record(t, c, time.Since(cstart))
+			r.tla.walls.record(t, c, time.Since(cstart))
+			if t.TLA == "tlc" {
+				r.tla.cover[c.Name], r.tla.states[c.Name] = res.Coverage, res.States
+			}
 			r.mu.Unlock()
 		}
 		v, msg := tlacheck.Judge(c, res)
@@ -840,7 +847,7 @@ func (r *Runner) runTLABaseline(ctx context.Context, t Technique) TechResult {
 		mods = tlaModules()
 	}
 	for _, mod := range mods {
-		tr := r.runTLA(ctx, t, dir, mod, true)
+		tr := r.runTLA(ctx, t, dir, mod, true, lineSpan{})
 		total.Elapsed += tr.Elapsed
 		if tr.Outcome != "survived" {
 			tr.Elapsed = total.Elapsed

@@ -340,8 +340,8 @@ func TestRunTLCGraph(t *testing.T) {
 }
 
 // TestRunTLCWithOptions: QuickStart puts the JVM's first-tier flag before
-// the class path, Workers sets TLC's -workers, and the zero options are
-// RunTLC's command line.
+// the class path, Workers sets TLC's -workers, Coverage asks for TLC's
+// report, and the zero options are RunTLC's command line.
 func TestRunTLCWithOptions(t *testing.T) {
 	jar := onPathAsJava(t, fakeJava)
 	c, err := ParseCfg(writeCfg(t, "M.cfg", "\\* expect: pass\nSPECIFICATION Spec\n"))
@@ -359,10 +359,12 @@ func TestRunTLCWithOptions(t *testing.T) {
 	for _, tc := range []struct {
 		opt  TLCOptions
 		head []string // the arguments up to -metadir
+		also []string // arguments after it, in this order, adjacent
 	}{
-		{TLCOptions{}, []string{"-XX:+UseParallelGC", "-cp", jar, "tlc2.TLC", "-workers", "1", "-lncheck", "final", "-metadir"}},
-		{TLCOptions{QuickStart: true}, []string{"-XX:+UseParallelGC", "-XX:TieredStopAtLevel=1", "-cp", jar, "tlc2.TLC", "-workers", "1", "-lncheck", "final", "-metadir"}},
-		{TLCOptions{Workers: 2}, []string{"-XX:+UseParallelGC", "-cp", jar, "tlc2.TLC", "-workers", "2", "-lncheck", "final", "-metadir"}},
+		{TLCOptions{}, []string{"-XX:+UseParallelGC", "-cp", jar, "tlc2.TLC", "-workers", "1", "-lncheck", "final", "-metadir"}, nil},
+		{TLCOptions{QuickStart: true}, []string{"-XX:+UseParallelGC", "-XX:TieredStopAtLevel=1", "-cp", jar, "tlc2.TLC", "-workers", "1", "-lncheck", "final", "-metadir"}, nil},
+		{TLCOptions{Workers: 2}, []string{"-XX:+UseParallelGC", "-cp", jar, "tlc2.TLC", "-workers", "2", "-lncheck", "final", "-metadir"}, nil},
+		{TLCOptions{Coverage: true}, []string{"-XX:+UseParallelGC", "-cp", jar, "tlc2.TLC", "-workers", "1", "-lncheck", "final", "-metadir"}, []string{"-coverage", "60"}},
 	} {
 		r, err := RunTLCWith(context.Background(), jar, c, tc.opt)
 		if err != nil || r.Outcome != Pass || r.States != 3 {
@@ -376,6 +378,9 @@ func TestRunTLCWithOptions(t *testing.T) {
 		got := strings.Split(strings.TrimSpace(args), "\n")
 		if len(got) < len(tc.head) || !slices.Equal(got[:len(tc.head)], tc.head) {
 			t.Errorf("%+v: java arguments %q, want them to start %q", tc.opt, got, tc.head)
+		}
+		if i := slices.Index(got, "-coverage"); (tc.also == nil) != (i < 0) || tc.also != nil && !slices.Equal(got[i:min(i+len(tc.also), len(got))], tc.also) {
+			t.Errorf("%+v: java arguments %q, want %q among them", tc.opt, got, tc.also)
 		}
 	}
 }
