@@ -303,7 +303,7 @@ func (r *Runner) One(ctx context.Context, m Mutant) (res Result) {
 		var tr TechResult
 		switch {
 		case t.TLA != "":
-			tr = r.runTLA(ctx, t, tlaDir, moduleOf(m.File), false, changedLines(r.opt.Root, m))
+			tr = r.runTLA(ctx, t, tlaDir, moduleOf(m.File), &m)
 		case sr != nil && sr.bad[t.Name] == "":
 			tr = r.runGo(ctx, sr.b, t, false, tlaDir, MutantEnv+"="+strconv.Itoa(res.SchemaID))
 		default:
@@ -763,10 +763,10 @@ func tlaCfgs(dir, module string) ([]tlacheck.Cfg, error) {
 // runTLA checks module in dir with technique t on every cfg of it: a cfg
 // whose verdict differs from its expect line (or whose pinned state count
 // differs, or whose GMP graph differs from the spec's) kills the mutant.
-// On the baseline it records each cfg's run and TLC's coverage; on a
-// mutant, whose lines are span, it checks the cfgs that reached those lines
-// first, each group shortest first (tlaBaseline).
-func (r *Runner) runTLA(ctx context.Context, t Technique, dir, module string, baseline bool, span lineSpan) (tr TechResult) {
+// On the baseline (m nil) it records each cfg's run and TLC's coverage; on
+// mutant m it checks the cfgs in the tiers those give (tlaBaseline).
+func (r *Runner) runTLA(ctx context.Context, t Technique, dir, module string, m *Mutant) (tr TechResult) {
+	baseline := m == nil
 	tr = TechResult{Technique: t.Name, Outcome: "survived"}
 	start := time.Now()
 	defer func() { tr.Elapsed = time.Since(start) }()
@@ -777,7 +777,8 @@ func (r *Runner) runTLA(ctx context.Context, t Technique, dir, module string, ba
 	}
 	if !baseline {
 		r.mu.Lock()
-		r.tla.order(t, cfgs, r.tla.reaching(module, span, cfgs))
+		src, _ := os.ReadFile(filepath.Join(r.opt.Root, filepath.FromSlash(m.File)))
+		r.tla.order(t, cfgs, r.tla.tiers(module, src, changedLines(r.opt.Root, *m), cfgs))
 		r.mu.Unlock()
 	}
 	var inconclusive []string
@@ -847,7 +848,7 @@ func (r *Runner) runTLABaseline(ctx context.Context, t Technique) TechResult {
 		mods = tlaModules()
 	}
 	for _, mod := range mods {
-		tr := r.runTLA(ctx, t, dir, mod, true, lineSpan{})
+		tr := r.runTLA(ctx, t, dir, mod, nil)
 		total.Elapsed += tr.Elapsed
 		if tr.Outcome != "survived" {
 			tr.Elapsed = total.Elapsed

@@ -13,19 +13,26 @@ import (
 // tlaBaseline is what the baseline learnt of each TLA+ cfg, for judging a
 // mutant's cfgs sooner. runTLA stops at the first cfg that fails, so the
 // order in which it checks them decides how soon a kill comes; the set
-// checked is the same in any order, and so is every verdict.
+// checked is the same in any order, and so is every verdict. A mutant's
+// cfgs go in three tiers (tiers), each shortest baseline run first:
 //
-//   - First the cfgs whose baseline search evaluated the mutant's lines
-//     (TLC's coverage). A cfg that never evaluated them explores the same
-//     states whatever they say, so it cannot fail; one that did is where a
-//     change shows. On the TLA+ catalog this took the median time to the
-//     first failure from 20 s to a few (docs/mutation.md, section 0t).
-//   - Within each group, shortest baseline run first (walls): with the
-//     module's own cfg first and the rest by name, a mutant that broke
-//     every cfg of GMP still waited for GMP.cfg's search.
-//   - A small cfg runs TLC with the JVM's first-tier compiler only
-//     (tlacheck.TLCOptions.QuickStart), which starts sooner; a large one
-//     needs the optimizing tier (quickStartStates).
+//  0. The cfgs that expect a failure of the invariant or property whose
+//     definition holds the mutant's lines. A weakened invariant shows
+//     where it is meant to fail, and its lines are evaluated on every
+//     cfg that checks it, so coverage alone would not pick these.
+//  1. The cfgs whose baseline search evaluated the mutant's lines (TLC's
+//     coverage). A cfg that never evaluated them explores the same states
+//     whatever they say, so it cannot fail; one that did is where a
+//     change shows.
+//  2. The rest.
+//
+// Shortest first within a tier: with the module's own cfg first and the
+// rest by name, a mutant that broke every cfg of GMP still waited for
+// GMP.cfg's search. A small cfg runs TLC with the JVM's first-tier compiler
+// only (tlacheck.TLCOptions.QuickStart), which starts sooner; a large one
+// needs the optimizing tier (quickStartStates). On the TLA+ catalog these
+// took the median time to the first failure from 20 s to 4 s
+// (docs/mutation.md, section 0t).
 type tlaBaseline struct {
 	walls  cfgWalls
 	cover  map[string]tlacheck.Coverage // cfg -> TLC's coverage report
@@ -70,34 +77,67 @@ func changedLines(root string, m Mutant) lineSpan {
 	return lineSpan{from, from + strings.Count(strings.TrimSuffix(m.Orig, "\n"), "\n")}
 }
 
-// reaching names the cfgs whose baseline search evaluated an expression on
-// span's lines of module. It is nil when the coverage says nothing of
-// those lines (no TLC baseline, or no expression wholly on them): then no
-// cfg goes first.
-func (b tlaBaseline) reaching(module string, span lineSpan, cfgs []tlacheck.Cfg) map[string]bool {
+// tiers ranks cfgs for a mutant whose lines are span of module, whose
+// unmutated text is src (see tlaBaseline); a cfg not in the map is in the
+// last tier. Without coverage of those lines (no TLC baseline, or no
+// expression wholly on them) tier 1 is empty.
+func (b tlaBaseline) tiers(module string, src []byte, span lineSpan, cfgs []tlacheck.Cfg) map[string]int {
+	out := map[string]int{}
 	if span.from == 0 {
-		return nil
+		return out
 	}
-	out, known := map[string]bool{}, false
 	for _, c := range cfgs {
-		reached, k := b.cover[c.Name].Reaches(module, span.from, span.to)
-		known = known || k
-		if reached {
-			out[c.Name] = true
+		if reached, _ := b.cover[c.Name].Reaches(module, span.from, span.to); reached {
+			out[c.Name] = 1
 		}
-	}
-	if !known {
-		return nil
+		if !c.ExpectPass() && c.Expect != "Deadlock" {
+			if d := definitionLines(src, c.Expect); d.from != 0 && d.from <= span.from && span.to <= d.to {
+				out[c.Name] = 0
+			}
+		}
 	}
 	return out
 }
 
-// order sorts a mutant's cfgs for technique t: those in first before the
-// others, and within each, shortest baseline run under t first.
-func (b tlaBaseline) order(t Technique, cfgs []tlacheck.Cfg, first map[string]bool) {
+// definitionLines is the span of the top-level definition of name in a
+// module's text: from its "name ==" (or "name(...) ==") line to its last
+// line before the next line that starts in the first column (comments and
+// blank lines are not its lines). The zero span when there is none.
+func definitionLines(src []byte, name string) lineSpan {
+	lines := strings.Split(string(src), "\n")
+	for i, l := range lines {
+		rest, ok := strings.CutPrefix(l, name)
+		if !ok || !strings.HasPrefix(strings.TrimLeft(rest, " "), "==") && !strings.HasPrefix(rest, "(") {
+			continue
+		}
+		end := i
+		for j := i + 1; j < len(lines) && !startsDefinition(lines[j]); j++ {
+			if t := strings.TrimSpace(lines[j]); t != "" && !strings.HasPrefix(t, `\*`) {
+				end = j
+			}
+		}
+		return lineSpan{i + 1, end + 1}
+	}
+	return lineSpan{}
+}
+
+// startsDefinition: a line in the first column that is not a comment.
+func startsDefinition(l string) bool {
+	return l != "" && l[0] != ' ' && l[0] != '\t' && !strings.HasPrefix(l, `\*`)
+}
+
+// order sorts a mutant's cfgs for technique t: by tier (absent: last),
+// and within a tier shortest baseline run under t first.
+func (b tlaBaseline) order(t Technique, cfgs []tlacheck.Cfg, tier map[string]int) {
+	rank := func(c tlacheck.Cfg) int {
+		if n, ok := tier[c.Name]; ok {
+			return n
+		}
+		return 2
+	}
 	sort.SliceStable(cfgs, func(i, j int) bool {
-		if fi, fj := first[cfgs[i].Name], first[cfgs[j].Name]; fi != fj {
-			return fi
+		if ri, rj := rank(cfgs[i]), rank(cfgs[j]); ri != rj {
+			return ri < rj
 		}
 		return b.walls.less(t, cfgs[i], cfgs[j])
 	})

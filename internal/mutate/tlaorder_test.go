@@ -44,11 +44,11 @@ func TestTLABaselineOrder(t *testing.T) {
 		w.record(r.t, tlacheck.Cfg{Module: "GMP", Name: r.name}, r.d)
 	}
 	for _, tc := range []struct {
-		name  string
-		t     Technique
-		first map[string]bool
-		in    []string
-		want  []string
+		name string
+		t    Technique
+		tier map[string]int
+		in   []string
+		want []string
 	}{
 		{"shortest first", tlc, nil, []string{"GMP", "GMP_bug_no_1_61", "GMP_go121", "GMP_np3"},
 			[]string{"GMP_bug_no_1_61", "GMP_go121", "GMP", "GMP_np3"}},
@@ -57,16 +57,16 @@ func TestTLABaselineOrder(t *testing.T) {
 			[]string{"GMP_go121", "GMP", "GMP_z", "GMP_a"}},
 		{"no baseline keeps the order", Technique{Name: "other"}, nil, []string{"GMP", "GMP_np3", "GMP_go121"},
 			[]string{"GMP", "GMP_np3", "GMP_go121"}},
-		{"reaching first, each group shortest first", tlc, map[string]bool{"GMP_np3": true, "GMP": true},
+		{"tier before time, each tier shortest first", tlc, map[string]int{"GMP_np3": 1, "GMP": 1},
 			[]string{"GMP", "GMP_bug_no_1_61", "GMP_go121", "GMP_np3"},
 			[]string{"GMP", "GMP_np3", "GMP_bug_no_1_61", "GMP_go121"}},
-		{"reaching first, unknown last in its group", tlc, map[string]bool{"GMP_z": true, "GMP_np3": true},
-			[]string{"GMP_z", "GMP", "GMP_np3", "GMP_a"},
-			[]string{"GMP_np3", "GMP_z", "GMP", "GMP_a"}},
+		{"three tiers, unknown last in its tier", tlc, map[string]int{"GMP_z": 1, "GMP_np3": 1, "GMP_go121": 0},
+			[]string{"GMP_z", "GMP", "GMP_np3", "GMP_a", "GMP_go121"},
+			[]string{"GMP_go121", "GMP_np3", "GMP_z", "GMP", "GMP_a"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cs := cfgs(tc.in...)
-			b.order(tc.t, cs, tc.first)
+			b.order(tc.t, cs, tc.tier)
 			if got := names(cs); !slices.Equal(got, tc.want) {
 				t.Errorf("order = %v, want %v", got, tc.want)
 			}
@@ -74,34 +74,62 @@ func TestTLABaselineOrder(t *testing.T) {
 	}
 }
 
-// TestTLABaselineReaching: the cfgs whose baseline coverage has an
-// evaluated expression wholly on the mutant's lines, and nil (no
-// preference) when no cfg's report has any expression there.
-func TestTLABaselineReaching(t *testing.T) {
+// tieredSrc is a module for the tier tests: Inv's definition on lines
+// 4..6 (its comment and the blank line after it are not its lines), Act on
+// lines 8..9.
+const tieredSrc = `---- MODULE GMP ----
+\\* Inv: the invariant.
+A == 1
+Inv ==
+    /\\ x > 0
+    /\\ y > 0
+
+Act(p) == x' = p
+    /\\ UNCHANGED y
+\\* the end
+====
+`
+
+// TestTLABaselineTiers: tier 0 the cfgs expecting a failure of the
+// definition holding the lines, tier 1 the cfgs whose coverage has an
+// evaluated expression wholly on them, the rest in no tier.
+func TestTLABaselineTiers(t *testing.T) {
 	b := newTLABaseline()
-	b.cover["GMP"] = tlacheck.Coverage{{Module: "GMP", From: 10, To: 40, Count: 5}, {Module: "GMP", From: 12, To: 12, Count: 0}, {Module: "GMP", From: 13, To: 14, Count: 3}}
-	b.cover["GMP_timers"] = tlacheck.Coverage{{Module: "GMP", From: 12, To: 12, Count: 9}}
-	b.cover["RunQueue"] = tlacheck.Coverage{{Module: "RunQueue", From: 12, To: 12, Count: 9}}
-	cfgs := []tlacheck.Cfg{{Module: "GMP", Name: "GMP"}, {Module: "GMP", Name: "GMP_timers"}, {Module: "GMP", Name: "GMP_nocover"}, {Module: "RunQueue", Name: "RunQueue"}}
+	b.cover["GMP"] = tlacheck.Coverage{{Module: "GMP", From: 4, To: 9, Count: 5}, {Module: "GMP", From: 5, To: 5, Count: 0}, {Module: "GMP", From: 8, To: 9, Count: 3}}
+	b.cover["GMP_timers"] = tlacheck.Coverage{{Module: "GMP", From: 5, To: 5, Count: 9}}
+	b.cover["GMP_bug_inv"] = tlacheck.Coverage{{Module: "GMP", From: 5, To: 5, Count: 2}, {Module: "GMP", From: 8, To: 8, Count: 2}}
+	b.cover["RunQueue"] = tlacheck.Coverage{{Module: "RunQueue", From: 5, To: 5, Count: 9}}
+	cfgs := []tlacheck.Cfg{
+		{Module: "GMP", Name: "GMP", Expect: "pass"},
+		{Module: "GMP", Name: "GMP_timers", Expect: "pass"},
+		{Module: "GMP", Name: "GMP_nocover", Expect: "pass"},
+		{Module: "GMP", Name: "GMP_bug_inv", Expect: "Inv"},
+		{Module: "GMP", Name: "GMP_bug_deadlock", Expect: "Deadlock"},
+		{Module: "RunQueue", Name: "RunQueue", Expect: "pass"},
+	}
 	for _, tc := range []struct {
 		name string
 		span lineSpan
-		want map[string]bool
+		want map[string]int
 	}{
-		{"one cfg evaluated the line", lineSpan{12, 12}, map[string]bool{"GMP_timers": true}},
-		{"two did, over the span", lineSpan{12, 14}, map[string]bool{"GMP": true, "GMP_timers": true}},
-		{"a cfg whose report has the line unevaluated is not first", lineSpan{11, 12}, map[string]bool{"GMP_timers": true}},
-		{"only an enclosing expression: no preference", lineSpan{20, 21}, nil},
-		{"unknown span: no preference", lineSpan{}, nil},
+		{"a line of Inv: its failing cfg first, then those that evaluated it", lineSpan{5, 5}, map[string]int{"GMP_bug_inv": 0, "GMP_timers": 1}},
+		{"all of Inv", lineSpan{4, 6}, map[string]int{"GMP_bug_inv": 0, "GMP_timers": 1}},
+		{"an action's lines: coverage only", lineSpan{8, 9}, map[string]int{"GMP": 1, "GMP_bug_inv": 1}},
+		{"across two definitions: in neither", lineSpan{5, 8}, map[string]int{"GMP_timers": 1, "GMP_bug_inv": 1}},
+		{"only an enclosing expression: no tier", lineSpan{6, 7}, map[string]int{}},
+		{"unknown span: no tier", lineSpan{}, map[string]int{}},
 	} {
-		got := b.reaching("GMP", tc.span, cfgs)
-		if !maps.Equal(got, tc.want) || (got == nil) != (tc.want == nil) {
-			t.Errorf("%s: reaching = %v, want %v", tc.name, got, tc.want)
+		if got := b.tiers("GMP", []byte(tieredSrc), tc.span, cfgs); !maps.Equal(got, tc.want) {
+			t.Errorf("%s: tiers = %v, want %v", tc.name, got, tc.want)
 		}
 	}
-	b.cover["GMP_timers"] = tlacheck.Coverage{{Module: "GMP", From: 12, To: 12, Count: 0}}
-	if got := b.reaching("GMP", lineSpan{12, 12}, cfgs); got == nil || len(got) != 0 {
-		t.Errorf("a line every report has and none evaluated: reaching = %v, want an empty set (not nil)", got)
+}
+
+func TestDefinitionLines(t *testing.T) {
+	for name, want := range map[string]lineSpan{"A": {3, 3}, "Inv": {4, 6}, "Act": {8, 9}, "In": {}, "Missing": {}} {
+		if got := definitionLines([]byte(tieredSrc), name); got != want {
+			t.Errorf("definitionLines(%s) = %v, want %v", name, got, want)
+		}
 	}
 }
 
