@@ -334,3 +334,29 @@ func TestToFailStopsAtTheFirstFailure(t *testing.T) {
 		t.Errorf("FastestKillRun %v, want the time to the failure %v", got, tr.ToFail)
 	}
 }
+
+// TestFailDetailIsTheFailingTests: the detail of a kill is the failing
+// test's first file:line message, not a passing test's log before it (a
+// campaign's baseline once reported TestReleasesMatchSpecRapid's failure
+// as an earlier test's rapid note about a stale fail file).
+func TestFailDetailIsTheFailingTests(t *testing.T) {
+	text := `=== RUN   TestPoll
+    driver_poll_test.go:17: [rapid] fail file "x.fail" is no longer valid
+--- PASS: TestPoll (0.10s)
+=== RUN   TestReleases
+    releases_test.go:41: [rapid] minimized failing test case
+    releases_test.go:45: go1.4: step 12 differs
+--- FAIL: TestReleases (0.20s)
+FAIL
+`
+	if got, want := failDetail(text), `releases_test.go:41: [rapid] minimized failing test case`; got != want {
+		t.Errorf("failDetail = %q, want %q", got, want)
+	}
+	sub := "=== RUN   TestA\n    a_test.go:3: note\n=== RUN   TestA/x\n    a_test.go:9: broke\n    --- FAIL: TestA/x (0.00s)\n--- FAIL: TestA (0.00s)\n"
+	if got, want := failDetail(sub), "a_test.go:9: broke"; got != want {
+		t.Errorf("a failing subtest: failDetail = %q, want %q", got, want)
+	}
+	if got, want := failDetail("x_test.go:1: no test lines at all\nFAIL\n"), "x_test.go:1: no test lines at all"; got != want {
+		t.Errorf("no test lines: failDetail = %q, want %q", got, want)
+	}
+}

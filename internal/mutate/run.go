@@ -611,8 +611,23 @@ func testEnv() []string {
 	return env
 }
 
+// failDetail is the first file:line message of the first failing test:
+// searched from that test's last "=== RUN", "=== CONT" or "=== NAME" line,
+// so that a passing test's log before it (a rapid note, say) is not taken
+// for the failure.
 func failDetail(text string) string {
-	for _, line := range strings.Split(text, "\n") {
+	lines := strings.Split(text, "\n")
+	from := 0
+	if m := failRE.FindStringSubmatchIndex(text); m != nil {
+		name := text[m[2]:m[3]]
+		for i := strings.Count(text[:m[0]], "\n"); i >= 0; i-- {
+			if f := strings.Fields(lines[i]); len(f) == 3 && f[0] == "===" && f[2] == name {
+				from = i
+				break
+			}
+		}
+	}
+	for _, line := range lines[from:] {
 		l := strings.TrimSpace(line)
 		if strings.Contains(l, ".go:") && !strings.HasPrefix(l, "---") && !strings.HasPrefix(l, "===") {
 			if len(l) > 200 {
@@ -744,7 +759,7 @@ var tlaMechanismCfgs = map[string]bool{"GMP_pollblock": true, "GMP_timers_p1": t
 // tlaCfgs are the cfgs of module in dir that the TLA+ techniques check:
 // all but the long tier's (tlaMechanismCfgs excepted), the module's own
 // cfg first, then by name. That is the baseline's order; a mutant's is
-// the baseline's runs, shortest first (cfgWalls).
+// in tiers, each shortest baseline run first (tlaBaseline).
 func tlaCfgs(dir, module string) ([]tlacheck.Cfg, error) {
 	all, err := tlacheck.FindCfgs(dir)
 	if err != nil {
