@@ -704,3 +704,35 @@ func TestMutationKillSpecNilReadOnlyOnTheNewSlot(t *testing.T) {
 		}
 	}
 }
+
+// TestMutationKillSpecGrabPanicsOutsideBounds kills spec/localqueue.go's
+// guard made "k < lo || k > hi && k == 0" (section 0u of docs/mutation.md):
+// Grab's contract is to panic on a batch outside GrabBounds, and no caller
+// passes one, so no search saw the guard weakened. A Grab past the bound
+// would take more than a thief may, or nothing, as if it had stolen.
+func TestMutationKillSpecGrabPanicsOutsideBounds(t *testing.T) {
+	q := LocalQueue{Cap: 4, Ring: []GID{1, 2, 3, 4}}
+	lo, hi := q.GrabBounds()
+	for _, k := range []int{lo - 1, hi + 1, len(q.Ring)} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("Grab(%d) of a ring of %d (bounds %d..%d) did not panic", k, len(q.Ring), lo, hi)
+				}
+			}()
+			q.Grab(k)
+		}()
+	}
+	if _, batch := q.Grab(hi); len(batch) != hi {
+		t.Errorf("Grab(%d) took %v", hi, batch)
+	}
+	empty := LocalQueue{Cap: 4}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Error("Grab(0) of an empty ring did not panic: nothing is no batch")
+			}
+		}()
+		empty.Grab(0)
+	}()
+}
