@@ -706,10 +706,11 @@ func TestMutationKillSpecNilReadOnlyOnTheNewSlot(t *testing.T) {
 }
 
 // TestMutationKillSpecGrabPanicsOutsideBounds kills spec/localqueue.go's
-// guard made "k < lo || k > hi && k == 0" (section 0u of docs/mutation.md):
-// Grab's contract is to panic on a batch outside GrabBounds, and no caller
-// passes one, so no search saw the guard weakened. A Grab past the bound
-// would take more than a thief may, or nothing, as if it had stolen.
+// guard made "k < lo || k > hi && k == 0" (174:22) and "k < lo && k > hi
+// || k == 0" (174:12), docs/mutation.md section 0u: Grab's contract is to
+// panic on a batch outside GrabBounds, and no caller passes one, so no
+// search saw the guard weakened. A Grab past the bound would take more than
+// a thief may, or nothing, as if it had stolen.
 func TestMutationKillSpecGrabPanicsOutsideBounds(t *testing.T) {
 	q := LocalQueue{Cap: 4, Ring: []GID{1, 2, 3, 4}}
 	lo, hi := q.GrabBounds()
