@@ -791,9 +791,10 @@ func (r *Runner) runTLA(ctx context.Context, t Technique, dir, module string, m 
 		return tr
 	}
 	if !baseline {
-		r.mu.Lock()
 		src, _ := os.ReadFile(filepath.Join(r.opt.Root, filepath.FromSlash(m.File)))
-		r.tla.order(t, cfgs, r.tla.tiers(module, src, changedLines(r.opt.Root, *m), cfgs))
+		span := changedLines(r.opt.Root, *m)
+		r.mu.Lock()
+		r.tla.order(t, cfgs, r.tla.tiers(module, src, span, cfgs))
 		r.mu.Unlock()
 	}
 	var inconclusive []string
