@@ -31,7 +31,7 @@ import (
 // GMP.cfg's search. A small cfg runs TLC with the JVM's first-tier compiler
 // only (tlacheck.TLCOptions.QuickStart), which starts sooner; a large one
 // needs the optimizing tier (quickStartStates). On the TLA+ catalog these
-// took the median time to the first failure from 20 s to 4 s
+// took the median time to the first failure from 20 s to 3.3 s
 // (docs/mutation.md, section 0t).
 type tlaBaseline struct {
 	walls  cfgWalls
