@@ -792,7 +792,7 @@ func (r *Runner) runTLA(ctx context.Context, t Technique, dir, module string, m 
 	}
 	if !baseline {
 		src, _ := os.ReadFile(filepath.Join(r.opt.Root, filepath.FromSlash(m.File)))
-		span := changedLines(r.opt.Root, *m)
+		span := changedLines(src, *m)
 		r.mu.Lock()
 		r.tla.order(t, cfgs, r.tla.tiers(module, src, span, cfgs))
 		r.mu.Unlock()

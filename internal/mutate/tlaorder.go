@@ -1,8 +1,6 @@
 package mutate
 
 import (
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -60,17 +58,14 @@ func (b tlaBaseline) quickStart(c tlacheck.Cfg) bool {
 // inclusive; the zero span is unknown.
 type lineSpan struct{ from, to int }
 
-// changedLines is the span of m's original text in its file.
-func changedLines(root string, m Mutant) lineSpan {
+// changedLines is the span of m's original text in src, its unmutated
+// file.
+func changedLines(src []byte, m Mutant) lineSpan {
 	if m.Kind == KindOperator {
 		return lineSpan{m.Line, m.Line}
 	}
-	src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(m.File)))
-	if err != nil || m.Orig == "" {
-		return lineSpan{}
-	}
 	i := strings.Index(string(src), m.Orig)
-	if i < 0 {
+	if i < 0 || m.Orig == "" {
 		return lineSpan{}
 	}
 	from := 1 + strings.Count(string(src[:i]), "\n")

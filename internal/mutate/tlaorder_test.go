@@ -2,8 +2,6 @@ package mutate
 
 import (
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -135,14 +133,7 @@ func TestDefinitionLines(t *testing.T) {
 
 // TestChangedLines: a catalog mutant's span is its original text's lines.
 func TestChangedLines(t *testing.T) {
-	root := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(root, "tla"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	src := "---- MODULE M ----\nA == 1\nB ==\n    /\\ x\n    /\\ y\n====\n"
-	if err := os.WriteFile(filepath.Join(root, "tla", "M.tla"), []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	src := []byte("---- MODULE M ----\nA == 1\nB ==\n    /\\ x\n    /\\ y\n====\n")
 	for _, tc := range []struct {
 		orig string
 		want lineSpan
@@ -151,13 +142,14 @@ func TestChangedLines(t *testing.T) {
 		{"    /\\ x\n", lineSpan{4, 4}},
 		{"B ==\n    /\\ x\n    /\\ y", lineSpan{3, 5}},
 		{"not there", lineSpan{}},
+		{"", lineSpan{}},
 	} {
 		m := Mutant{ID: "tla/x", Kind: KindSemantic, File: "tla/M.tla", Orig: tc.orig}
-		if got := changedLines(root, m); got != tc.want {
+		if got := changedLines(src, m); got != tc.want {
 			t.Errorf("changedLines(%q) = %v, want %v", tc.orig, got, tc.want)
 		}
 	}
-	if got := changedLines(root, Mutant{Kind: KindOperator, File: "tla/M.tla", Line: 7}); got != (lineSpan{7, 7}) {
+	if got := changedLines(src, Mutant{Kind: KindOperator, File: "tla/M.tla", Line: 7}); got != (lineSpan{7, 7}) {
 		t.Errorf("an operator mutant: %v, want its line", got)
 	}
 }
