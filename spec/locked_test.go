@@ -127,3 +127,30 @@ func TestLockedAndSyscallBlockPass(t *testing.T) {
 		}
 	}
 }
+
+// A locked M at the top of schedule with no G of its own goes no further
+// than stoplockedm: besides the wakep it may still be in (whose steps
+// leaveTop skips for every M), its one step is StopLockedM, which leaves
+// it parked in MLockedWait or, with a P already in m.nextp, running its G.
+// Neither PC keeps findRunnable's locals, so the step's end clears any
+// pollUntil the step began with; this is why leaveTop may skip or not
+// skip a locked M (docs/mutation.md, spec/timers.go:223:70). The model is
+// fairnessModels' with LockOSThread, timers and the blocking poller.
+func TestLockedMAtScheduleOnlyStops(t *testing.T) {
+	everyEdge(t, []Bounds{fairnessModels[3]}, ActStopLockedM, func(b Bounds, from State, a Action, to State) {
+		if a.Kind.external() {
+			return
+		}
+		ms := from.M[a.M]
+		if ms.PC != MSched || ms.LockedG == NoG || ms.CurG != NoG {
+			return
+		}
+		switch a.Kind {
+		case ActWakep, ActWakepSkip, ActWakepStartM, ActWakepNoP:
+			return
+		}
+		if pc := to.M[a.M].PC; a.Kind != ActStopLockedM || pc != MLockedWait && pc != MRun {
+			t.Errorf("%+v: locked m%d at %v takes %v to %v\nfrom %v", b, a.M, ms.PC, a, pc, from)
+		}
+	})
+}
