@@ -17,6 +17,8 @@ type Part struct {
 	Tags string // build tags, e.g. "gmpcheck_hooks"
 	Run  string // -test.run
 	Skip string // -test.skip
+	// Args are more arguments for the test binary, e.g. tla/'s -long.
+	Args []string
 	// TLADir: the tests read the TLA+ modules from $GMPCHECK_TLA_DIR, which
 	// the harness points at the mutant's temporary tla/ directory.
 	TLADir bool
@@ -79,7 +81,7 @@ var (
 	// techSpecMechanisms are the spec's tests of the poller, timers,
 	// LockOSThread, procresize, injectglist and the steps' granularity.
 	techSpecMechanisms = Technique{Name: "spec-mechanisms", Parts: []Part{
-		{Pkg: "spec", Run: "^(TestPoll(BoundsOffChangeNothing|BlockPasses|InvariantBites|ersExclude|BoundsValidate)|TestHandoffpLastPollerClause|TestTimer(sPass|LivenessNeedsAQuietNetwork|Steps)|TestStartLockedM(BeforeThePark|AfterThePark)|TestLockedGExitEndsItsM|TestEnterSyscallBlockHandsOff|TestLockedAndSyscallBlockPass|TestProcResizeShrinkEndsTheStealScan|TestInjectglist(FinalWakep|GlobalWay)|TestSpinLimitReadApartFromBecomeSpinning|TestTopReadsOneWordPerStep|TestResetSpinningAfterTheFind|TestRecheckNeedsTheLiveIdleMask|TestRunnextStarvesTheRing|TestCycleFairnessCheckBites|TestWakeCASOnlyByOwnWakep|TestCheckTimersNoPThenExcusedOrOwnStep|TestGlobal61ThenExcusedOrOwnStep|TestStartTheWorldMeetsOnlyStoppedPs|TestProcResizeMovesTimers|TestRetakeThenExitBeforeHandoff|TestExitSyscall(TakesOldPBack|OldPExplored)|TestEveryMechanismWalk|TestMutationKillMech.*)$"},
+		{Pkg: "spec", Run: "^(TestPoll(BoundsOffChangeNothing|BlockPasses|InvariantBites|ersExclude|BoundsValidate)|TestHandoffpLastPollerClause|TestTimer(sPass|LivenessNeedsAQuietNetwork|Steps)|TestStartLockedM(BeforeThePark|AfterThePark)|TestLockedGExitEndsItsM|TestEnterSyscallBlockHandsOff|TestLockedAndSyscallBlockPass|TestProcResizeShrinkEndsTheStealScan|TestInjectglist(FinalWakep|GlobalWay)|TestSpinLimitReadApartFromBecomeSpinning|TestTopReadsOneWordPerStep|TestResetSpinningAfterTheFind|TestRecheckNeedsTheLiveIdleMask|TestRunnextStarvesTheRing|TestCycleFairnessCheckBites|TestWakeCASOnlyByOwnWakep|TestCheckTimersNoPThenExcusedOrOwnStep|TestGlobal61ThenExcusedOrOwnStep|TestStartTheWorldMeetsOnlyStoppedPs|TestLockedMAtScheduleOnlyStops|TestProcResizeMovesTimers|TestRetakeThenExitBeforeHandoff|TestExitSyscall(TakesOldPBack|OldPExplored)|TestEveryMechanismWalk|TestMutationKillMech.*)$"},
 	}}
 	techExplorer = Technique{Name: "explorer", Parts: []Part{
 		{Pkg: "spec", Run: "^(TestCorrectModelPasses|TestSeededBugsAreFound|TestOldReleasesLoseWakeup|TestStaleAllpSnapshotLosesAWakeup|TestNonAtomicScanNeedsRecheckRunqs|TestAllGroupsViolations|TestCutLivenessIsInconclusive|TestCutShortIsIncomplete)$"},
@@ -88,7 +90,9 @@ var (
 		{Pkg: "spec", Run: "^(TestParallel.*|TestSymmetry.*|TestGSymmetry.*|TestMaxMemoryIsInconclusive|TestProgressLines)$"},
 	}}
 	techCrossTLA = Technique{Name: "tla-crosscheck", Parts: []Part{
-		{Pkg: "tla", Run: "^(TestModels|TestKeyMapping|TestKeyMappingPoll)$/^(GMP|GMP_netpoll)$"},
+		// -long: GMP_netpoll is in the long tier (tlacheck.LongCfgs), where
+		// TestModels compares its tla-checker graph with the spec's.
+		{Pkg: "tla", Run: "^(TestModels|TestKeyMapping|TestKeyMappingPoll)$/^(GMP|GMP_netpoll)$", Args: []string{"-long"}},
 	}}
 	techTLAChecker = Technique{Name: "tla-checker", TLA: "tla-checker"}
 	techTLATests   = Technique{Name: "tla-selftests", Parts: []Part{
