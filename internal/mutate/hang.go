@@ -241,7 +241,9 @@ func (c *testClock) text() string {
 // slower than the mutant budget is inconclusive rather than killed.
 type partWalls map[string]time.Duration
 
-func partKey(p Part) string { return p.binKey() + "\x00" + p.Run + "\x00" + p.Skip }
+func partKey(p Part) string {
+	return p.binKey() + "\x00" + p.Run + "\x00" + p.Skip + "\x00" + strings.Join(p.Args, " ")
+}
 
 // record notes one baseline run of p that took d.
 func (pw partWalls) record(p Part, d time.Duration) {

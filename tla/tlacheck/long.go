@@ -43,7 +43,11 @@ package tlacheck
 // entersyscallblock, the blocking poller, LockOSThread and goyield at one
 // P, 14507 states); GMP_stw_g1 (GMP_stw with one G, 23688 states) and
 // GMP_timers_sleep (GMP_timers_p1 with two Gs, 39332 states), added for
-// the TLA+ mutants no short cfg reached (docs/mutation.md, section 0k). In
+// the TLA+ mutants no short cfg reached (docs/mutation.md, section 0k);
+// GMP_syscalls and GMP_netpoll (5432 and 5792 states: 103 CPU-s of
+// tla-checker, a sixth of the test command's first stage, which with them
+// took it past 10 minutes), whose every kind of step GMP_sysnet (4496
+// states, both mechanisms at SchedTick 1) takes in the default tier. In
 // the default tier the
 // explorer checks their bounds, the impl's comparison and the explorer
 // catch their seeded bugs, and TLC, when present, checks the cfgs and
@@ -52,7 +56,7 @@ package tlacheck
 // GMP_hist_23098 left this tier when its bounds shrank to one G (1053
 // states to its violation, 3 s). The default test tier
 // and gmpcheck verify check their bounds with the Go explorer (and TLC when
-// present) instead, and keep five GMP cfgs of up to 6864 states under
+// present) instead, and keep three GMP cfgs of up to 4496 states under
 // tla-checker and the graph cross-check (and the seeded bugs);
 // go test ./tla -long, GMPCHECK_LONG=1 and gmpcheck tla -run run
 // tla-checker and the graph cross-check on these too.
@@ -62,4 +66,4 @@ var LongCfgs = map[string]bool{"GMP_np3": true, "GMP_go121": true, "GMP_live": t
 	"GMP_bug_procresize_drops_runq": true, "GMP_timers": true, "GMP_bug_timers_not_stolen": true, "GMP_pollblock": true,
 	"GMP_timers_p1": true, "GMP_bug_handoffp_ignores_poller": true, "GMP_hist_38860": true, "GMP_timers_g2": true, "GMP_goyield": true,
 	"GMP_timers_stw": true, "GMP_go119": true, "GMP_hist_45867": true, "GMP_mechanisms": true,
-	"GMP_stw_g1": true, "GMP_timers_sleep": true}
+	"GMP_stw_g1": true, "GMP_timers_sleep": true, "GMP_syscalls": true, "GMP_netpoll": true}
