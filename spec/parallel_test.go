@@ -94,7 +94,15 @@ func TestParallelMatchesSequential(t *testing.T) {
 		{Ps: 1, Ms: 2, Gs: 3, Cap: 2, Spawn: 2, SchedTick: 2, Syscalls: true, Netpoll: true},
 	}
 	for _, c := range SeededBugCases() {
-		if c.Bounds.Bug != BugReadyNoWakep { // a liveness bug: its BFS is a full 0.2M states
+		switch {
+		case c.Bounds.Bug == BugReadyNoWakep: // a liveness bug: its BFS is a full 0.2M states
+		case raceEnabled && c.Kind.Liveness():
+			// Without Options.Liveness the search of a liveness bug's
+			// bounds runs to the end as on the two correct models above,
+			// the same code for the race detector; the non-race pass
+			// (go test ./spec/) compares its counts. 11 of the test's 23 s
+			// under -race.
+		default:
 			cases = append(cases, c.Bounds)
 		}
 	}
