@@ -27,7 +27,11 @@ func TestSysnetTakesTheLongCfgsSteps(t *testing.T) {
 	for _, c := range cfgs {
 		byName[c.Name] = c
 	}
+	memo := map[string]map[spec.ActionKind]bool{}
 	kinds := func(name string) map[spec.ActionKind]bool {
+		if k, ok := memo[name]; ok {
+			return k
+		}
 		c, ok := byName[name]
 		if !ok {
 			t.Fatalf("no cfg %s", name)
@@ -36,7 +40,8 @@ func TestSysnetTakesTheLongCfgsSteps(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return actionKinds(t, b)
+		memo[name] = actionKinds(t, b)
+		return memo[name]
 	}
 	for long, by := range longCoveredBy {
 		if !longCfgs[long] {
