@@ -261,6 +261,11 @@ least -min-rate in every area.`)
 		}
 	}
 	results = append(earlier, r.Run(ctx, sel)...)
+	late := r.LateBaselines()
+	for _, tr := range late {
+		out.row("baseline", map[string]any{"technique": tr.Technique, "outcome": tr.Outcome, "seconds": tr.Elapsed.Seconds(), "detail": tr.Detail})
+	}
+	base = mutate.MergeBaselines(base, late)
 	fmt.Fprintln(log)
 	mutate.WriteSummary(log, results)
 	if *report != "" {
@@ -338,6 +343,10 @@ func writeMutationReport(path string, rs []mutate.Result, base []mutate.TechResu
 	fmt.Fprintln(f, "### Baseline")
 	fmt.Fprintln(f)
 	for _, tr := range base {
+		if tr.Outcome == "deferred" {
+			fmt.Fprintf(f, "- %s: not run (deferred to the first mutant that reaches it; none did)\n", tr.Technique)
+			continue
+		}
 		fmt.Fprintf(f, "- %s: %s (%.1f s)\n", tr.Technique, tr.Outcome, tr.Elapsed.Seconds())
 	}
 	for t, why := range bad {

@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -127,6 +129,9 @@ type Runner struct {
 	times testTimes         // each test's longest baseline run, for its hang limit
 	walls partWalls         // each part's longest baseline run, for its binary's timeout
 	tla   tlaBaseline       // each TLA+ cfg's baseline run, for the order of a mutant's cfgs
+	// late are the techniques whose baseline waits for the first mutant
+	// that reaches them (deferBaseline), by name.
+	late map[string]*lateBaseline
 	// schemas are the packages' mutant schemata of the current Run, by
 	// package directory.
 	schemas map[string]*schemaRun
@@ -144,7 +149,103 @@ type schemaRun struct {
 // NewRunner returns a runner for opt.
 func NewRunner(opt Options) *Runner {
 	opt.defaults()
-	return &Runner{opt: opt, rapid: map[string]bool{}, bad: map[string]string{}, ran: map[string]bool{}, times: testTimes{}, walls: partWalls{}, tla: newTLABaseline()}
+	return &Runner{opt: opt, rapid: map[string]bool{}, bad: map[string]string{}, ran: map[string]bool{}, times: testTimes{}, walls: partWalls{}, tla: newTLABaseline(), late: map[string]*lateBaseline{}}
+}
+
+// lateBaseline is a deferred technique's baseline: run once, by the first
+// mutant that reaches the technique, while any other waits for it.
+type lateBaseline struct {
+	run  func(context.Context) TechResult
+	once sync.Once
+	tr   TechResult
+	ran  bool
+}
+
+// deferBaseline reports whether technique t's baseline waits for the
+// first mutant that reaches it instead of running before any mutant.
+// tla-checker's baseline takes about 23 minutes on the TLA+ cfgs, and with
+// TLC given it is the last TLA+ technique (Plan): TLC killed every catalog
+// mutant it ran on (docs/mutation.md, section 0t), so the baseline was
+// run for nothing. With -matrix every technique judges every mutant, and
+// the baseline runs first as for the others.
+func (r *Runner) deferBaseline(t Technique) bool {
+	return t.TLA == "tla-checker" && r.opt.TLC != "" && !r.opt.Matrix
+}
+
+// reachLate runs deferred technique t's baseline if no mutant has yet,
+// under ctx (the run's, not a mutant's), and reports whether t passed it.
+// It returns how long this mutant waited for the baseline, which is not
+// the mutant's time.
+func (r *Runner) reachLate(ctx context.Context, t Technique) (ok bool, waited time.Duration) {
+	start := time.Now()
+	r.mu.Lock()
+	lb := r.late[t.Name]
+	done := lb == nil || lb.ran
+	r.mu.Unlock()
+	if done {
+		return r.baselineOK(t.Name), 0
+	}
+	lb.once.Do(func() {
+		tr := lb.run(ctx)
+		r.mu.Lock()
+		lb.tr, lb.ran = tr, true
+		r.mu.Unlock()
+		fmt.Fprintf(r.opt.Log, "baseline %-15s %-9s %6.1fs %s (deferred: run when the first mutant reached it)\n", t.Name, map[bool]string{true: "pass", false: lb.tr.Outcome}[lb.tr.Outcome == "survived"], lb.tr.Elapsed.Seconds(), firstLine(lb.tr.Detail))
+		if lb.tr.Outcome != "survived" {
+			r.mu.Lock()
+			r.bad[t.Name] = lb.tr.Outcome + ": " + strings.Join(lb.tr.Tests, ",") + " " + firstLine(lb.tr.Detail)
+			r.mu.Unlock()
+		}
+	})
+	return r.baselineOK(t.Name), time.Since(start)
+}
+
+// baselineOK reports whether technique name ran on the baseline and passed.
+func (r *Runner) baselineOK(name string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.ran[name] && r.bad[name] == ""
+}
+
+// LateBaselines returns the deferred baselines that a mutant reached, in
+// the form Baseline returns its results (the others never ran: no mutant
+// needed them).
+func (r *Runner) LateBaselines() []TechResult {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []TechResult
+	for _, lb := range r.late {
+		if lb.ran {
+			out = append(out, baselineRow(lb.tr))
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Technique < out[j].Technique })
+	return out
+}
+
+// MergeBaselines returns base (Baseline's results) with each deferred
+// technique's row replaced by its late baseline, when a mutant reached it.
+func MergeBaselines(base, late []TechResult) []TechResult {
+	out := slices.Clone(base)
+	for _, l := range late {
+		for i := range out {
+			if out[i].Technique == l.Technique && out[i].Outcome == "deferred" {
+				out[i] = l
+			}
+		}
+	}
+	return out
+}
+
+// baselineRow is a baseline's technique result as reported: pass or FAIL.
+func baselineRow(tr TechResult) TechResult {
+	switch tr.Outcome {
+	case "survived":
+		tr.Outcome = "pass"
+	case "killed":
+		tr.Outcome = "FAIL"
+	}
+	return tr
 }
 
 // Baseline runs every technique the areas need on the unmutated tree. It
@@ -166,6 +267,13 @@ func (r *Runner) Baseline(ctx context.Context, areas []Area) ([]TechResult, erro
 				continue
 			}
 			seen[t.Name] = true
+			if r.deferBaseline(t) {
+				r.late[t.Name] = &lateBaseline{run: func(ctx context.Context) TechResult { return r.runTLABaseline(ctx, t) }}
+				r.ran[t.Name] = true
+				fmt.Fprintf(r.opt.Log, "baseline %-15s deferred: runs when a mutant first reaches it (TLC judges first)\n", t.Name)
+				out = append(out, TechResult{Technique: t.Name, Outcome: "deferred", Detail: "runs when a mutant first reaches it"})
+				continue
+			}
 			var tr TechResult
 			if t.TLA != "" {
 				tr = r.runTLABaseline(ctx, t)
@@ -180,20 +288,18 @@ func (r *Runner) Baseline(ctx context.Context, areas []Area) ([]TechResult, erro
 			if tr.Outcome != "survived" {
 				r.bad[t.Name] = tr.Outcome + ": " + strings.Join(tr.Tests, ",") + " " + firstLine(tr.Detail)
 			}
-			switch tr.Outcome {
-			case "survived":
-				tr.Outcome = "pass"
-			case "killed":
-				tr.Outcome = "FAIL"
-			}
-			out = append(out, tr)
+			out = append(out, baselineRow(tr))
 		}
 	}
 	return out, nil
 }
 
 // BaselineFailures names the techniques that failed on the unmutated tree.
-func (r *Runner) BaselineFailures() map[string]string { return r.bad }
+func (r *Runner) BaselineFailures() map[string]string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return maps.Clone(r.bad)
+}
 
 // Run judges the mutants, opt.Parallel at a time, and returns their
 // results in the order given. Baseline must have run first.
@@ -257,6 +363,7 @@ func (r *Runner) One(ctx context.Context, m Mutant) (res Result) {
 		res.Status, res.Detail = Inconclusive, err.Error()
 		return res
 	}
+	runCtx := ctx
 	ctx, cancel := context.WithTimeout(ctx, r.opt.MutantTimeout)
 	defer cancel()
 	tmp, err := os.MkdirTemp("", "gmpcheck-mutant-")
@@ -294,11 +401,22 @@ func (r *Runner) One(ctx context.Context, m Mutant) (res Result) {
 	}
 	killed := false
 	for _, t := range r.opt.Plan(m.Area) {
-		if !r.ran[t.Name] || r.bad[t.Name] != "" {
-			continue // not run on the baseline, or failing there: no evidence
-		}
 		if killed && !r.opt.Matrix {
 			break
+		}
+		ok, waited := r.reachLate(runCtx, t)
+		if waited > 0 {
+			// The wait for a deferred baseline is not this mutant's time:
+			// its budget and its clock move on by as much.
+			start = start.Add(waited)
+			if d, has := ctx.Deadline(); has {
+				later, cancelLater := context.WithDeadline(runCtx, d.Add(waited))
+				defer cancelLater()
+				ctx = later
+			}
+		}
+		if !ok {
+			continue // not run on the baseline, or failing there: no evidence
 		}
 		var tr TechResult
 		switch {
