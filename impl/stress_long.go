@@ -21,7 +21,7 @@ import (
 // StressConfig sizes a Stress run.
 type StressConfig struct {
 	// Lifecycles is the number of G lifecycles of the carrier variant over
-	// all Procs (TestStress's 10^6; default 10^6). The local variant runs
+	// all Procs (default 10^6, TestStress's with GMPCHECK_LONG=1). The local variant runs
 	// as many again at each Procs but 1, the hand-off variant a tenth.
 	Lifecycles int
 	// Procs lists the GOMAXPROCS values (default 1, 2, 4, 8).

@@ -63,7 +63,7 @@ type longStageDef struct {
 // longStageDefs run in this order: cheapest first, so that a run cut short
 // by its overall -timeout has decided as many stages as it could.
 var longStageDefs = []longStageDef{
-	{"stress", 15 * time.Minute, "impl.Stress: TestStress's 10^6 G lifecycles (carrier shell at Procs 1, 2, 4, 8; local mix; hand-off shell) with conservation at quiescence", stressLongStage},
+	{"stress", 15 * time.Minute, "impl.Stress: the long tier's 10^6 G lifecycles of TestStress (carrier shell at Procs 1, 2, 4, 8; local mix; hand-off shell) with conservation at quiescence", stressLongStage},
 	{"explore-ps3", 20 * time.Minute, "spec.Explore at Ps=3 Ms=3 Gs=4 Spawn=3 (syscalls, netpoll, Ms as thread limit) with M and G symmetry, liveness; self-test: go1.19 on the same bound loses a wakeup", exploreLongStage},
 	{"tla-long", 120 * time.Minute, "tla-checker and the state-graph cross-check (Go liveness for temporal cfgs) on tlacheck.LongCfgs, and TLC when a tla2tools.jar is found", tlaLongStage},
 	{"mutate-sample", 45 * time.Minute, "a random sample of operator and catalog mutants (-mutants, -seed); a survivor not in mutate.Equivalents fails", mutateLongStage},
