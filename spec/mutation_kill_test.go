@@ -763,3 +763,20 @@ func TestMutationKillSpecIdleMaskEveryIdleP(t *testing.T) {
 		t.Fatalf("idleMask %03b, want %03b\n%v", got, want, s)
 	}
 }
+
+// TestMutationKillSpecPollStepsAreFair kills spec/actions.go:212:75 (seed
+// 1138: schedStep's 'k >= ActNetpollBlock' -> '>'): every M step of the
+// blocking poller and the timers is weakly fair per M like the schedule
+// loop's (actions.go's comment on them); the network's readiness and the
+// clock are external, and a G's time.Sleep is the G's step, as Gosched is.
+func TestMutationKillSpecPollStepsAreFair(t *testing.T) {
+	notM := map[ActionKind]bool{ActNetpollReady: true, ActTimerTick: true, ActTimerSleep: true}
+	for _, k := range PollActionKinds() {
+		if got, want := k.schedStep(), !notM[k]; got != want {
+			t.Errorf("%v: schedStep %v, want %v", k, got, want)
+		}
+	}
+	if ActGosched.schedStep() {
+		t.Errorf("Gosched, a G's step, is a schedStep")
+	}
+}
