@@ -72,6 +72,11 @@ func blockedInNetpoll(want int) func(s *State, m int) bool {
 	return func(s *State, m int) bool { return m == want && s.M[m].PC == MNetpoll && s.PollUntil > 1 }
 }
 
+// runsG: M m runs a G, with a P.
+func runsG(s *State, m int) bool {
+	return s.M[m].PC == MRun && s.M[m].CurG != NoG && s.M[m].P != NoP && s.G[s.M[m].CurG] == GRunning
+}
+
 func atPC(pcs ...MPC) func(s *State, m int) bool {
 	return func(s *State, m int) bool {
 		for _, pc := range pcs {
@@ -125,6 +130,11 @@ func clauseRows() []clauseRow {
 		{"queued G 0", "steal", anyState, func(s *State, _ int) { s.Runq.Gs[s.Runq.N] = NoG; s.Runq.N++ }, "queue holds bad G 0", nil},
 		{"bad pc", "steal", atPC(MIdle), func(s *State, m int) { s.M[m].PC = 200 }, "bad pc", nil},
 		{"ring past Cap", "steal", anyState, func(s *State, _ int) { s.P[1].N = 3 }, "ring holds 3 > Cap 2", nil},
+
+		// Where a G is. A runnable G that is an M's curg must be in that
+		// M's hand (exitsyscallNoP, resetspinning's find): not a running
+		// M's G, whose status alone says runnable.
+		{"runnable curg of a running M", "steal", runsG, func(s *State, m int) { s.G[s.M[m].CurG] = GRunnable }, "runnable g", nil},
 
 		// wakep's stages.
 		{"wake stage past CAS", "steal", wake, func(s *State, m int) { s.M[m].Wake = WakeCAS + 1 }, "in WakeStage(3)", nil},
