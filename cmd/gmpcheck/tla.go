@@ -443,8 +443,9 @@ func tlaStage(ctx context.Context, log io.Writer) stageResult {
 	if err != nil {
 		return stageResult{verdict: fail, summary: err.Error()}
 	}
-	// The long cfgs take tla-checker minutes; their bounds are checked by
-	// the spec-explore stage's explorer, and 'gmpcheck tla -run' runs them.
+	// The long cfgs take tla-checker minutes: the test command checks their
+	// bounds with the explorer (and TLC, when present), and verify -long's
+	// tla-long stage and 'gmpcheck tla -run' run tla-checker on them.
 	var cfgs []tlacheck.Cfg
 	var long []string
 	for _, c := range all {
