@@ -1,11 +1,11 @@
 package tla
 
 import (
-	"errors"
+	"context"
+	"maps"
 	"sort"
 	"testing"
 
-	"github.com/gmpcheck/gmpcheck/spec"
 	"github.com/gmpcheck/gmpcheck/tla/tlacheck"
 )
 
@@ -18,19 +18,19 @@ var longCoveredBy = map[string][]string{
 	"GMP_netpoll":  {"GMP_sysnet", "GMP"},
 }
 
-// TestSysnetTakesTheLongCfgsSteps: every action kind the spec takes on
-// GMP_syscalls' and GMP_netpoll's bounds it takes on GMP_sysnet's or
-// GMP's, which stay in the default tier.
+// TestSysnetTakesTheLongCfgsSteps: every action label on the spec's graph
+// at GMP_syscalls' and GMP_netpoll's bounds is on its graph at GMP_sysnet's
+// or GMP's, which stay in the default tier.
 func TestSysnetTakesTheLongCfgsSteps(t *testing.T) {
 	_, cfgs := loadCfgs(t)
 	byName := map[string]tlacheck.Cfg{}
 	for _, c := range cfgs {
 		byName[c.Name] = c
 	}
-	memo := map[string]map[spec.ActionKind]bool{}
-	kinds := func(name string) map[spec.ActionKind]bool {
-		if k, ok := memo[name]; ok {
-			return k
+	memo := map[string]map[string]bool{}
+	labels := func(name string) map[string]bool {
+		if l, ok := memo[name]; ok {
+			return l
 		}
 		c, ok := byName[name]
 		if !ok {
@@ -40,26 +40,28 @@ func TestSysnetTakesTheLongCfgsSteps(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		memo[name] = actionKinds(t, b)
+		g, err := tlacheck.ExploreSpecGraph(context.Background(), b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		memo[name] = g.Labels()
 		return memo[name]
 	}
 	for long, by := range longCoveredBy {
 		if !longCfgs[long] {
 			t.Errorf("%s is not in tlacheck.LongCfgs: nothing to cover", long)
 		}
-		have := map[spec.ActionKind]bool{}
+		have := map[string]bool{}
 		for _, n := range by {
 			if longCfgs[n] {
 				t.Errorf("%s covers %s but is in the long tier itself", n, long)
 			}
-			for k := range kinds(n) {
-				have[k] = true
-			}
+			maps.Copy(have, labels(n))
 		}
 		var missing []string
-		for k := range kinds(long) {
-			if !have[k] {
-				missing = append(missing, k.String())
+		for l := range labels(long) {
+			if !have[l] {
+				missing = append(missing, l)
 			}
 		}
 		sort.Strings(missing)
@@ -67,37 +69,4 @@ func TestSysnetTakesTheLongCfgsSteps(t *testing.T) {
 			t.Errorf("%s takes steps %v that %v never take", long, missing, by)
 		}
 	}
-}
-
-// actionKinds is the set of action kinds on the edges of b's whole state
-// graph (transitions cut by the M bound are not edges).
-func actionKinds(t *testing.T, b spec.Bounds) map[spec.ActionKind]bool {
-	t.Helper()
-	md, err := spec.NewModel(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	init := md.Init()
-	seen := map[spec.State]bool{init: true}
-	queue := []spec.State{init}
-	kinds := map[spec.ActionKind]bool{}
-	for len(queue) > 0 {
-		s := queue[0]
-		queue = queue[1:]
-		for _, a := range md.Enabled(s) {
-			next, err := md.Step(s, a)
-			if errors.Is(err, spec.ErrNoIdleM) {
-				continue // cut by the M bound, as in the graphs compared
-			}
-			if err != nil {
-				t.Fatalf("%v: %v from\n%v: %v", b, a, s, err)
-			}
-			kinds[a.Kind] = true
-			if !seen[next] {
-				seen[next] = true
-				queue = append(queue, next)
-			}
-		}
-	}
-	return kinds
 }

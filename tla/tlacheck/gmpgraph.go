@@ -476,6 +476,16 @@ type SpecGraph struct {
 	PrunedOnly int
 }
 
+// Labels is the set of action labels on g's edges: the names the labelled
+// comparison checks.
+func (g *SpecGraph) Labels() map[string]bool {
+	out := map[string]bool{}
+	for e := range g.Edges {
+		out[e.action] = true
+	}
+	return out
+}
+
 // ExploreSpecGraph explores spec's Model under b breadth-first.
 func ExploreSpecGraph(ctx context.Context, b spec.Bounds) (*SpecGraph, error) {
 	md, err := spec.NewModel(b)
