@@ -248,9 +248,12 @@ least -min-rate in every area.`)
 	} else {
 		fmt.Fprintln(log, "mutate: every selected mutant was judged in the -resume file: no baseline, no run")
 	}
-	for _, tr := range base {
-		out.row("baseline", map[string]any{"technique": tr.Technique, "outcome": tr.Outcome, "seconds": tr.Elapsed.Seconds(), "detail": tr.Detail})
+	baselineRows := func(trs []mutate.TechResult) {
+		for _, tr := range trs {
+			out.row("baseline", map[string]any{"technique": tr.Technique, "outcome": tr.Outcome, "seconds": tr.Elapsed.Seconds(), "detail": tr.Detail})
+		}
 	}
+	baselineRows(base)
 	if err != nil {
 		fmt.Fprintf(log, "mutate: INCONCLUSIVE (baseline: %s)\n", interrupted(ctx))
 		return out.result(inconclusive, "baseline cut short", nil)
@@ -262,9 +265,7 @@ least -min-rate in every area.`)
 	}
 	results = append(earlier, r.Run(ctx, sel)...)
 	late := r.LateBaselines()
-	for _, tr := range late {
-		out.row("baseline", map[string]any{"technique": tr.Technique, "outcome": tr.Outcome, "seconds": tr.Elapsed.Seconds(), "detail": tr.Detail})
-	}
+	baselineRows(late) // the deferred baselines a mutant reached
 	base = mutate.MergeBaselines(base, late)
 	fmt.Fprintln(log)
 	mutate.WriteSummary(log, results)

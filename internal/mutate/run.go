@@ -189,15 +189,20 @@ func (r *Runner) reachLate(ctx context.Context, t Technique) (ok bool, waited ti
 		tr := lb.run(ctx)
 		r.mu.Lock()
 		lb.tr, lb.ran = tr, true
+		r.noteBaseline(t, tr, " (deferred: run when the first mutant reached it)")
 		r.mu.Unlock()
-		fmt.Fprintf(r.opt.Log, "baseline %-15s %-9s %6.1fs %s (deferred: run when the first mutant reached it)\n", t.Name, map[bool]string{true: "pass", false: lb.tr.Outcome}[lb.tr.Outcome == "survived"], lb.tr.Elapsed.Seconds(), firstLine(lb.tr.Detail))
-		if lb.tr.Outcome != "survived" {
-			r.mu.Lock()
-			r.bad[t.Name] = lb.tr.Outcome + ": " + strings.Join(lb.tr.Tests, ",") + " " + firstLine(lb.tr.Detail)
-			r.mu.Unlock()
-		}
 	})
 	return r.baselineOK(t.Name), time.Since(start)
+}
+
+// noteBaseline logs technique t's baseline result tr and, when t failed
+// there, records why (BaselineFailures). The caller holds r.mu or runs
+// before any mutant.
+func (r *Runner) noteBaseline(t Technique, tr TechResult, suffix string) {
+	fmt.Fprintf(r.opt.Log, "baseline %-15s %-9s %6.1fs %s%s\n", t.Name, map[bool]string{true: "pass", false: tr.Outcome}[tr.Outcome == "survived"], tr.Elapsed.Seconds(), firstLine(tr.Detail), suffix)
+	if tr.Outcome != "survived" {
+		r.bad[t.Name] = tr.Outcome + ": " + strings.Join(tr.Tests, ",") + " " + firstLine(tr.Detail)
+	}
 }
 
 // baselineOK reports whether technique name ran on the baseline and passed.
@@ -280,14 +285,11 @@ func (r *Runner) Baseline(ctx context.Context, areas []Area) ([]TechResult, erro
 			} else {
 				tr = r.runGo(ctx, b, t, true, filepath.Join(r.opt.Root, "tla"))
 			}
-			fmt.Fprintf(r.opt.Log, "baseline %-15s %-9s %6.1fs %s\n", t.Name, map[bool]string{true: "pass", false: tr.Outcome}[tr.Outcome == "survived"], tr.Elapsed.Seconds(), firstLine(tr.Detail))
+			r.noteBaseline(t, tr, "")
 			if ctx.Err() != nil {
 				return out, ctx.Err()
 			}
 			r.ran[t.Name] = true
-			if tr.Outcome != "survived" {
-				r.bad[t.Name] = tr.Outcome + ": " + strings.Join(tr.Tests, ",") + " " + firstLine(tr.Detail)
-			}
 			out = append(out, baselineRow(tr))
 		}
 	}
