@@ -184,6 +184,12 @@ func clauseRows() []clauseRow {
 		// Gs onto it (timersReadied), so these models refuse it.
 		{"spinning at the top with local work", "steal", spinningWithGlobal(MSched), queueGlobalHeadLocally, "has local work", nil},
 		{"spinning at runqget with local work", "steal", spinningWithGlobal(MLocal), queueGlobalHeadLocally, "has local work", nil},
+		// With timers the exemption is the top of schedule once its
+		// checkTimers has run (Checked), or past it: before that
+		// check nothing has readied a G onto the spinning M's P.
+		{"spinning at the top before checkTimers with local work", "poll", func(s *State, m int) bool {
+			return spinningWithGlobal(MSched)(s, m) && !s.M[m].Checked
+		}, queueGlobalHeadLocally, "has local work", nil},
 		// A G running on an M without a P: the M in entersyscallblock, which
 		// handed its P off and keeps no oldp, its G's status made running.
 		{"running G without a P", "block", func(s *State, m int) bool {
@@ -248,6 +254,7 @@ func clauseRows() []clauseRow {
 		{"syscall G queued too", "steal", func(s *State, m int) bool {
 			return s.M[m].PC == MRun && s.G[s.M[m].CurG] == GSyscall && int(s.Runq.N) < len(s.Runq.Gs)
 		}, func(s *State, m int) { s.Runq.Gs[s.Runq.N] = s.M[m].CurG; s.Runq.N++ }, "in syscall: in 1 queues", nil},
+		{"syscall G of no M", "steal", func(s *State, _ int) bool { return s.G[2] == GWaiting }, func(s *State, _ int) { s.G[2] = GSyscall }, "g2 in syscall: in 0 queues, curg of 0 Ms", nil},
 		{"waiting G queued", "steal", func(s *State, _ int) bool { return s.G[2] == GWaiting && int(s.Runq.N) < len(s.Runq.Gs) }, func(s *State, _ int) { s.Runq.Gs[s.Runq.N] = 2; s.Runq.N++ }, "waiting g2 is in 1 queues", nil},
 		{"G of no status", "steal", anyState, func(s *State, _ int) { s.G[2] = GDead + 1 }, "g2 has bad status", nil},
 		{"G locked to two Ms", "locked", func(s *State, m int) bool { return m == 0 && s.M[0].LockedG != NoG }, func(s *State, _ int) { s.M[1].LockedG = s.M[0].LockedG }, "is locked to both m0 and m1", nil},

@@ -651,21 +651,28 @@ func TestMutationKillSpecInjectRunqputOverflow(t *testing.T) {
 }
 
 // TestMutationKillSpecGo110devWithoutProcResize kills spec/model.go:881:22,
-// RecheckMiss's 'liveAllp() && ProcResize' -> '||' (seed 1138): go1.10dev
+// RecheckMiss's 'liveAllp() && ProcResize' -> '||' (seed 1138), and
+// spec/model.go:859:22, RecheckFound's same guard made '||': go1.10dev
 // differs from the releases around it only in how the no-P recheck walks
 // allp while procresize runs, so without procresize it is a correct
-// scheduler and must pass, liveness included. The mutant keeps an allp
-// snapshot in a model with no procresize, which invariant 7 refuses. Every
-// other test runs go1.10dev with procresize on, where the mutant's store
-// writes the length the walk already holds.
+// scheduler and must pass, liveness included. Each mutant keeps an allp
+// snapshot in a model with no procresize, which invariant 7 refuses.
+// Every other test runs go1.10dev with procresize on, where the mutants'
+// stores write the length the walk already holds. The second bounds are
+// the first with a G to find: there the no-P recheck finds work
+// (RecheckFound), which it never does at one G.
 func TestMutationKillSpecGo110devWithoutProcResize(t *testing.T) {
-	b := Bounds{Ps: 2, Ms: 2, Gs: 1, Cap: 2, Spawn: 1, SchedTick: 2, Go: Go110dev}
-	r, err := Explore(context.Background(), b, Options{Liveness: true, ThreadLimit: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.Violation != nil || !r.Complete || !r.Liveness {
-		t.Fatalf("go1.10dev without procresize at %+v: violation %v, complete %v, liveness %v; want a pass", b, r.Violation, r.Complete, r.Liveness)
+	for _, b := range []Bounds{
+		{Ps: 2, Ms: 2, Gs: 1, Cap: 2, Spawn: 1, SchedTick: 2, Go: Go110dev},
+		{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Go: Go110dev},
+	} {
+		r, err := Explore(context.Background(), b, Options{Liveness: true, ThreadLimit: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Violation != nil || !r.Complete || !r.Liveness {
+			t.Fatalf("go1.10dev without procresize at %+v: violation %v, complete %v, liveness %v; want a pass", b, r.Violation, r.Complete, r.Liveness)
+		}
 	}
 }
 
@@ -778,5 +785,47 @@ func TestMutationKillSpecPollStepsAreFair(t *testing.T) {
 	}
 	if ActGosched.schedStep() {
 		t.Errorf("Gosched, a G's step, is a schedStep")
+	}
+}
+
+// TestMutationKillSpecGo14StopNeedsOneLeft kills spec/model.go:290:35
+// (seed 1138: go1.4's early second stop 'STWLeft > 0' -> '<= 0'). In
+// go1.4 the stopper released worldsema before restarting the world, so a
+// second stop-the-world may begin while the first is in force, but only
+// one that the model still has to make (STWLeft counts them). The mutant
+// moves that early stop from the first stop to the last: golang/go#10618
+// is still found, one stop later, so every search that looks for it
+// passes. Here the stopper's choice is held to the count in every state
+// of the bug's own bounds, and both cases must occur.
+func TestMutationKillSpecGo14StopNeedsOneLeft(t *testing.T) {
+	b := Bounds{Ps: 1, Ms: 1, Gs: 1, Cap: 2, SchedTick: 2, Syscalls: true, STW: true, ProcResize: true, Go: Go14}
+	md, err := NewModel(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var early, last int // stopped worlds with stops left, and with none
+	breadthFirst(md, 0, func(s State) bool {
+		if s.STWLeft < 0 {
+			t.Fatalf("a stop-the-world the model was not to make: STWLeft %d\n%v", s.STWLeft, s)
+		}
+		if s.STW != STWStopping || s.StopWait != 0 {
+			return true
+		}
+		offered := false
+		for _, a := range md.Enabled(s) {
+			offered = offered || a.Kind == ActStopTheWorld
+		}
+		if offered != (s.STWLeft > 0) {
+			t.Fatalf("stopped world with %d stops left: StopTheWorld enabled %v\n%v", s.STWLeft, offered, s)
+		}
+		if s.STWLeft > 0 {
+			early++
+		} else {
+			last++
+		}
+		return true
+	}, nil)
+	if early == 0 || last == 0 {
+		t.Fatalf("stopped worlds: %d with a stop left, %d with none; want both", early, last)
 	}
 }
