@@ -495,6 +495,14 @@ func TestMutationKillSpecShapeClauses(t *testing.T) {
 			s.M[0].PC = MSched
 			s.M[0].Yield = true
 		}},
+		// spec/check.go:129:48 (seed 1138): the goyield clause's second
+		// || made &&; a goyield flag on an M at MRun that has lost its P
+		// (its G still running, a shape no step makes) is reported by the
+		// flag's clause before the P and G checks see the lost P.
+		{"goyield flag without a P", "is to goyield", Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, Goyield: true}, func(s *State) {
+			s.M[0].P = NoP
+			s.M[0].Yield = true
+		}},
 		{"running G queued too", "running g1", Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1}, func(s *State) {
 			s.P[0].RunNext = 1
 		}},
