@@ -837,3 +837,52 @@ func TestMutationKillSpecGo14StopNeedsOneLeft(t *testing.T) {
 		t.Fatalf("stopped worlds: %d with a stop left, %d with none; want both", early, last)
 	}
 }
+
+// TestMutationKillSpecCheckedTopKeepsPollUntil kills spec/timers.go:223:55
+// (seed 1138: leaveTop's 'Checked || P == NoP' -> '&&'). findRunnable
+// reads its P's timers once, at checkTimers, and carries that pollUntil
+// to the poll; leaveTop's look stands in for checkTimers only on a pass
+// that has not run it. The mutant looks again at the M's next step, and
+// the value differs when another M ran this P's due timers in between
+// (stealWork's StealTimers). Here every step a checked M takes from the
+// top to runqget must keep the pollUntil it checked, and one such step
+// must find the heap changed since.
+func TestMutationKillSpecCheckedTopKeepsPollUntil(t *testing.T) {
+	md, err := NewModel(Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, Netpoll: true, PollBlock: true, Timers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale := 0
+	n := breadthFirst(md, 300000, func(State) bool { return stale == 0 }, func(from State, a Action, to State) {
+		if a.Kind.external() {
+			return
+		}
+		ms := from.M[a.M]
+		if ms.PC != MSched || !ms.Checked || ms.P == NoP || to.M[a.M].PC != MLocal {
+			return
+		}
+		if got := to.M[a.M].PollUntil; got != ms.PollUntil {
+			t.Fatalf("%v: m%d's pollUntil %d became %d (its P's earliest timer now %d)\nfrom %v", a, a.M, ms.PollUntil, got, from.nextTimer(int(ms.P)), from)
+		}
+		if from.nextTimer(int(ms.P)) != ms.PollUntil {
+			stale++
+		}
+	})
+	if stale == 0 {
+		t.Fatalf("no checked M left the top after its P's timers changed, in %d states", n)
+	}
+}
+
+// TestMutationKillSpecValidQueueCapRange kills spec/localqueue.go:22:21
+// (seed 1138: 'c < MinQueueCap || c > MaxQueueCap' -> '&&', which no
+// capacity satisfies): powers of two outside the range, and zero, whose
+// c&(c-1) is 0 too, must be refused; every caller's capacity is in range,
+// so nothing else tried one.
+func TestMutationKillSpecValidQueueCapRange(t *testing.T) {
+	for c, ok := range map[int]bool{0: false, 1: false, 3: false, 6: false, 2 * MaxQueueCap: false, -MinQueueCap: false,
+		MinQueueCap: true, 4: true, MaxQueueCap: true} {
+		if err := ValidQueueCap(c); (err == nil) != ok {
+			t.Errorf("ValidQueueCap(%d) = %v, want ok %v", c, err, ok)
+		}
+	}
+}
