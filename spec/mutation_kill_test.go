@@ -886,3 +886,31 @@ func TestMutationKillSpecValidQueueCapRange(t *testing.T) {
 		}
 	}
 }
+
+// TestMutationKillSpecInjectNoIdlePSetsNeedSpinning kills the catalog's
+// spec/inject-no-needspinning (injectglist's startIdle finds no idle P
+// and does not set needspinning) in seconds: in the -matrix run only the
+// driver comparison caught it, after 159 s, since the explorer's bounds
+// reach no lost wakeup from it. Since Go 1.21 a startm that finds no idle
+// P leaves needspinning for the M that will release one; every such step
+// must set it (the first ten such steps are looked at; reaching them
+// takes a second).
+func TestMutationKillSpecInjectNoIdlePSetsNeedSpinning(t *testing.T) {
+	md, err := NewModel(Bounds{Ps: 2, Ms: 2, Gs: 3, Cap: 2, Spawn: 2, SchedTick: 2, Netpoll: true, InjectList: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	taken := 0
+	n := breadthFirst(md, 0, func(State) bool { return taken < 10 }, func(from State, a Action, to State) {
+		if a.Kind != ActInjectStartIdle || from.NPIdle != 0 {
+			return
+		}
+		taken++
+		if !to.NeedSpinning {
+			t.Errorf("%v with no idle P leaves needspinning clear\nfrom %v", a, from)
+		}
+	})
+	if taken == 0 {
+		t.Fatalf("InjectStartIdle never found the idle list empty in %d states", n)
+	}
+}
