@@ -1,7 +1,6 @@
 package spec
 
 import (
-	"context"
 	"math/bits"
 	"strings"
 	"testing"
@@ -674,13 +673,7 @@ func TestMutationKillSpecGo110devWithoutProcResize(t *testing.T) {
 		{Ps: 2, Ms: 2, Gs: 1, Cap: 2, Spawn: 1, SchedTick: 2, Go: Go110dev},
 		{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Go: Go110dev},
 	} {
-		r, err := Explore(context.Background(), b, Options{Liveness: true, ThreadLimit: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r.Violation != nil || !r.Complete || !r.Liveness {
-			t.Fatalf("go1.10dev without procresize at %+v: violation %v, complete %v, liveness %v; want a pass", b, r.Violation, r.Complete, r.Liveness)
-		}
+		mustPassLive(t, b)
 	}
 }
 
