@@ -790,7 +790,8 @@ func TestMutationKillSpecPollStepsAreFair(t *testing.T) {
 }
 
 // TestMutationKillSpecGo14StopNeedsOneLeft kills spec/model.go:290:35
-// (seed 1138: go1.4's early second stop 'STWLeft > 0' -> '<= 0'). In
+// (seed 1138: go1.4's early second stop 'STWLeft > 0' -> '<= 0', and
+// the boundary mutant '>= 0', which offers a stop the model has not). In
 // go1.4 the stopper released worldsema before restarting the world, so a
 // second stop-the-world may begin while the first is in force, but only
 // one that the model still has to make (STWLeft counts them). The mutant
@@ -884,8 +885,9 @@ func TestMutationKillSpecValidQueueCapRange(t *testing.T) {
 // spec/inject-no-needspinning (injectglist's startIdle finds no idle P
 // and does not set needspinning) in seconds: in the -matrix run only the
 // driver comparison caught it, after 159 s, since the explorer's bounds
-// reach no lost wakeup from it. Since Go 1.21 a startm that finds no idle
-// P leaves needspinning for the M that will release one; every such step
+// reach no lost wakeup from it. Since Go 1.21 startIdle takes its P with
+// pidlegetSpinning, which sets needspinning when it finds none, so that
+// the M that releases a P next starts a spinning M on it; every such step
 // must set it (the first ten such steps are looked at; reaching them
 // takes a second).
 func TestMutationKillSpecInjectNoIdlePSetsNeedSpinning(t *testing.T) {
