@@ -360,3 +360,53 @@ FAIL
 		t.Errorf("no test lines: failDetail = %q, want %q", got, want)
 	}
 }
+
+// TestKilledBinaryLeavesNoTempDir: a test binary killed at a hang limit
+// never runs its tests' t.TempDir cleanups, so the harness gives each run
+// a TMPDIR of its own and removes it after the binary exits. The fixture's
+// TestWait makes a temporary directory, writes its path beside the package
+// and then hangs on the mutant; that directory must be gone afterwards.
+func TestKilledBinaryLeavesNoTempDir(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a fixture test binary twice")
+	}
+	const test = `package p
+
+import (
+	"os"
+	"runtime"
+	"testing"
+)
+
+func TestWait(t *testing.T) {
+	if err := os.WriteFile("../tempdir", []byte(t.TempDir()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for !ready() {
+		runtime.Gosched()
+	}
+}
+`
+	dir := writePackageP(t, hangFixture, test)
+	tech := Technique{Name: "unit", Parts: []Part{{Pkg: "p", Run: "^TestWait$"}}}
+	m := Mutant{ID: "spin", Kind: KindSemantic, Area: AreaRunq, File: "p/p.go",
+		Orig: "return true", Repl: "return false"}
+	r := NewRunner(Options{Root: dir, NoSchemata: true, MutantTimeout: 2 * time.Minute, PartTimeout: time.Minute,
+		HangFactor: 10, HangFloor: time.Second,
+		Plan: func(Area) []Technique { return []Technique{tech} }})
+	ctx := context.Background()
+	if base, err := r.Baseline(ctx, []Area{AreaRunq}); err != nil || len(base) != 1 || base[0].Outcome != "pass" {
+		t.Fatalf("baseline: %+v %v", base, err)
+	}
+	res := r.One(ctx, m)
+	if res.Status != Killed || len(res.Techs) != 1 || !contains(res.Techs[0].Tests, "TestWait (hang)") {
+		t.Fatalf("%s (%s), techniques %+v: want killed by TestWait's hang limit", res.Status, res.Detail, res.Techs)
+	}
+	path, err := os.ReadFile(filepath.Join(dir, "tempdir"))
+	if err != nil || len(path) == 0 {
+		t.Fatalf("the mutant's TestWait recorded no temporary directory: %q %v", path, err)
+	}
+	if _, err := os.Stat(string(path)); !os.IsNotExist(err) {
+		t.Errorf("the killed binary's temporary directory %s is still there (stat: %v)", path, err)
+	}
+}

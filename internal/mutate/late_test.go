@@ -99,3 +99,20 @@ func TestReachLateRunsTheBaselineOnce(t *testing.T) {
 		}
 	}
 }
+
+// A baseline cut short by an interrupt is no verdict on the tree: Baseline
+// returns the context's error and records no technique as failing.
+func TestCutShortBaselineRecordsNoFailure(t *testing.T) {
+	dir := writePackageP(t, hangFixture, hangFixtureTest)
+	tech := Technique{Name: "unit", Parts: []Part{{Pkg: "p", Run: "^TestQuick$"}}}
+	r := NewRunner(Options{Root: dir, NoSchemata: true, Log: io.Discard,
+		Plan: func(Area) []Technique { return []Technique{tech} }})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := r.Baseline(ctx, []Area{AreaRunq}); err == nil {
+		t.Fatal("Baseline on a cancelled context returned no error")
+	}
+	if bad := r.BaselineFailures(); len(bad) != 0 {
+		t.Fatalf("a cut-short baseline recorded failures %v", bad)
+	}
+}

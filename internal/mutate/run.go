@@ -285,10 +285,13 @@ func (r *Runner) Baseline(ctx context.Context, areas []Area) ([]TechResult, erro
 			} else {
 				tr = r.runGo(ctx, b, t, true, filepath.Join(r.opt.Root, "tla"))
 			}
-			r.noteBaseline(t, tr, "")
 			if ctx.Err() != nil {
+				// Cut short: what the technique did is no verdict on the
+				// tree, so it is neither noted nor recorded as a failure.
+				fmt.Fprintf(r.opt.Log, "baseline %-15s cut short\n", t.Name)
 				return out, ctx.Err()
 			}
+			r.noteBaseline(t, tr, "")
 			r.ran[t.Name] = true
 			out = append(out, baselineRow(tr))
 		}
@@ -667,7 +670,15 @@ func (r *Runner) runBinary(ctx context.Context, p Part, bin string, args, env []
 	cmd := exec.CommandContext(cctx, bin, args...)
 	procgroup.KillOnCancel(cmd)
 	cmd.Dir = filepath.Join(r.opt.Root, filepath.FromSlash(p.Pkg))
-	cmd.Env = env
+	// A binary killed at its hang limit or time limit never runs its
+	// tests' t.TempDir cleanups, so each run gets a TMPDIR of its own,
+	// removed once the binary has exited.
+	tmp, err := os.MkdirTemp("", "gmpcheck-mutate-run-")
+	if err != nil {
+		return "", nil, time.Time{}, fmt.Errorf("%w: %v", errStart, err)
+	}
+	defer os.RemoveAll(tmp)
+	cmd.Env = append(slices.Clone(env), "TMPDIR="+tmp)
 	clock := newTestClock(time.Now)
 	cmd.Stdout, cmd.Stderr = clock, clock.stderr()
 	key := p.binKey()
@@ -703,7 +714,7 @@ func (r *Runner) runBinary(ctx context.Context, p Part, bin string, args, env []
 			}
 		}
 	}()
-	err := cmd.Wait()
+	err = cmd.Wait()
 	close(done)
 	<-watched
 	text := clock.text()
