@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -209,26 +208,13 @@ least -min-rate in every area.`)
 		}
 		return exitPass
 	}
-	var used []mutate.Area // the areas of the mutants judged, here or in the -resume file
-	for _, a := range mutate.Areas {
-		in := false
-		for _, m := range sel {
-			in = in || m.Area == a
-		}
-		for _, r := range earlier {
-			in = in || r.Mutant.Area == a
-		}
-		if in {
-			used = append(used, a)
-		}
+	judged := make([]mutate.Mutant, len(earlier))
+	for i, r := range earlier {
+		judged[i] = r.Mutant
 	}
+	used := mutate.AreasOf(sel, judged) // the areas of the mutants judged, here or in the -resume file
 	fmt.Fprintf(log, "mutate: %d mutants in %v; root %s; %d at a time\n", len(sel), used, *root, *parallel)
-	var tlaMods []string
-	for _, m := range sel {
-		if mod := strings.TrimSuffix(filepath.Base(m.File), ".tla"); m.Area == mutate.AreaTLA && !slices.Contains(tlaMods, mod) {
-			tlaMods = append(tlaMods, mod)
-		}
-	}
+	tlaMods := mutate.TLAModulesOf(sel)
 	var results []mutate.Result
 	done := 0
 	r := mutate.NewRunner(mutate.Options{

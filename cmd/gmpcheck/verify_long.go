@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -380,20 +379,9 @@ func mutateLongStage(ctx context.Context, log io.Writer, o longOptions) stageRes
 	sel := mutate.Sample(all, o.mutants, o.seed)
 	fmt.Fprintf(log, "sample of %d out of %d mutants, seed %d (repeat: gmpcheck verify -long -run mutate-sample -mutants %d -seed %d, or gmpcheck mutate -sample %d -seed %d)\n",
 		len(sel), len(all), o.seed, o.mutants, o.seed, o.mutants, o.seed)
-	var areas []mutate.Area
-	for _, a := range mutate.Areas {
-		if len(mutate.Select(sel, []mutate.Area{a}, nil)) > 0 {
-			areas = append(areas, a)
-		}
-	}
-	var tlaMods []string
-	for _, m := range sel {
-		if mod := strings.TrimSuffix(filepath.Base(m.File), ".tla"); m.Area == mutate.AreaTLA && !slices.Contains(tlaMods, mod) {
-			tlaMods = append(tlaMods, mod)
-		}
-	}
+	areas := mutate.AreasOf(sel)
 	done := 0
-	r := mutate.NewRunner(mutate.Options{Root: root, Parallel: 2, TLC: o.tlc, Log: log, TLAModules: tlaMods,
+	r := mutate.NewRunner(mutate.Options{Root: root, Parallel: 2, TLC: o.tlc, Log: log, TLAModules: mutate.TLAModulesOf(sel),
 		OnResult: func(res mutate.Result) {
 			done++
 			fmt.Fprintf(log, "[%d/%d] %s\n", done, len(sel), res.Line())
@@ -421,12 +409,7 @@ func mutateLongStage(ctx context.Context, log io.Writer, o longOptions) stageRes
 // short) makes it inconclusive. The kills count as caught seeded bugs.
 func mutationVerdict(rs []mutate.Result, seed uint64) stageResult {
 	_, t := mutate.Summary(rs)
-	var survivors []string
-	for _, r := range rs {
-		if r.Status == mutate.Survived && r.Equivalent == "" {
-			survivors = append(survivors, r.Mutant.ID)
-		}
-	}
+	survivors := mutate.Unhandled(rs)
 	sum := fmt.Sprintf("%d mutants, seed %d: %d killed, %d survived, %d equivalent, %d not viable, %d stale, %d inconclusive",
 		len(rs), seed, t.Killed, t.Survived, t.Equivalent, t.NotViable, t.Stale, t.Inconclusive)
 	res := stageResult{verdict: pass, summary: sum, seeded: t.Killed + t.Survived, caught: t.Killed}
