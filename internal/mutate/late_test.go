@@ -116,3 +116,22 @@ func TestCutShortBaselineRecordsNoFailure(t *testing.T) {
 		t.Fatalf("a cut-short baseline recorded failures %v", bad)
 	}
 }
+
+// A deferred baseline cut short by an interrupt is, as in Baseline, no
+// verdict on the tree: it records no failure and its row is not FAIL.
+func TestCutShortLateBaselineRecordsNoFailure(t *testing.T) {
+	r := NewRunner(Options{Log: io.Discard})
+	ctx, cancel := context.WithCancel(context.Background())
+	r.ran["tla-checker"] = true
+	r.late["tla-checker"] = &lateBaseline{run: func(context.Context) TechResult {
+		cancel()
+		return TechResult{Technique: "tla-checker", Outcome: "inconclusive", Detail: "cut short"}
+	}}
+	r.reachLate(ctx, techTLAChecker)
+	if bad := r.BaselineFailures(); len(bad) != 0 {
+		t.Fatalf("a cut-short deferred baseline recorded failures %v", bad)
+	}
+	if late := r.LateBaselines(); len(late) != 1 || late[0].Outcome == "FAIL" || late[0].Outcome == "pass" {
+		t.Fatalf("late baselines %+v: want the cut-short row, neither pass nor FAIL", late)
+	}
+}

@@ -189,7 +189,13 @@ func (r *Runner) reachLate(ctx context.Context, t Technique) (ok bool, waited ti
 		tr := lb.run(ctx)
 		r.mu.Lock()
 		lb.tr, lb.ran = tr, true
-		r.noteBaseline(t, tr, " (deferred: run when the first mutant reached it)")
+		if ctx.Err() != nil {
+			// Cut short, as in Baseline: no verdict on the tree. The
+			// mutants that reach the technique now are cut short too.
+			fmt.Fprintf(r.opt.Log, "baseline %-15s cut short (deferred)\n", t.Name)
+		} else {
+			r.noteBaseline(t, tr, " (deferred: run when the first mutant reached it)")
+		}
 		r.mu.Unlock()
 	})
 	return r.baselineOK(t.Name), time.Since(start)
