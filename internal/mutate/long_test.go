@@ -31,9 +31,9 @@ func TestMutationSample(t *testing.T) {
 		seed = v
 	}
 	t.Logf("seed %d (repeat: GMPCHECK_MUTATE_SEED=%d, or gmpcheck mutate -sample 30 -seed %d)", seed, seed, seed)
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.Background(), context.CancelFunc(func() {})
 	if d, ok := t.Deadline(); ok {
-		ctx, cancel = context.WithDeadline(context.Background(), d.Add(-30*time.Second))
+		ctx, cancel = context.WithDeadline(ctx, d.Add(-30*time.Second))
 	}
 	defer cancel()
 	ops, err := Operators(ctx, root)
