@@ -43,29 +43,56 @@ var benchOptions = []struct {
 func BenchmarkExplore(b *testing.B) {
 	for _, c := range benchBounds {
 		for _, o := range benchOptions {
-			b.Run(c.name+"/"+o.name, func(b *testing.B) {
-				var r Result
-				var cpu time.Duration
-				for i := 0; i < b.N; i++ {
-					var err error
-					c0 := cpuTime()
-					r, err = Explore(context.Background(), c.b, o.opt)
-					cpu = cpuTime() - c0
-					if err != nil {
-						b.Fatal(err)
-					}
-					if r.Verdict() != "pass" {
-						b.Fatalf("%v", r)
-					}
-				}
-				b.ReportMetric(float64(r.Distinct), "states")
-				b.ReportMetric(r.StatesPerSec(), "states/s")
-				if cpu > 0 {
-					b.ReportMetric(float64(r.Distinct)/cpu.Seconds(), "states/cpu-s")
-				}
-				b.ReportMetric(r.BytesPerState(), "B/state")
-				b.ReportMetric(float64(r.HeapBytes)/(1<<20), "heapMiB")
-			})
+			b.Run(c.name+"/"+o.name, func(b *testing.B) { benchExplore(b, c.b, o.opt) })
 		}
 	}
+}
+
+// everyMechanismBench is every mechanism at once (issue 18's model at
+// Ps=2 Ms=2 Gs=3), 6.5 M orbits under M and G symmetry: the search the
+// every-mechanism target is made of, at a size that finishes in seconds.
+// Only symmetric options: unreduced, it is many times larger.
+//
+//	go test ./spec -run '^$' -bench ExploreEveryMechanism -benchtime 1x
+var everyMechanismBench = Bounds{Ps: 2, Ms: 2, Gs: 3, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true, Netpoll: true,
+	InjectList: true, SyscallBlock: true, LockOSThread: true, Goyield: true, STW: true, ProcResize: true,
+	PollBlock: true, Timers: 1}
+
+func BenchmarkExploreEveryMechanism(b *testing.B) {
+	for _, o := range []struct {
+		name string
+		opt  Options
+	}{
+		{"workers=1/gsymmetry", Options{Workers: 1, GSymmetry: true, ThreadLimit: true}},
+		{"workers=2/gsymmetry", Options{Workers: 2, GSymmetry: true, ThreadLimit: true}},
+		{"workers=2/gsymmetry/fingerprint", Options{Workers: 2, GSymmetry: true, ThreadLimit: true, Fingerprint: true}},
+	} {
+		b.Run("P2M2G3S1-every/"+o.name, func(b *testing.B) { benchExplore(b, everyMechanismBench, o.opt) })
+	}
+}
+
+// benchExplore explores bounds to the end b.N times and reports the last run's
+// figures.
+func benchExplore(b *testing.B, bounds Bounds, opt Options) {
+	var r Result
+	var cpu time.Duration
+	for i := 0; i < b.N; i++ {
+		var err error
+		c0 := cpuTime()
+		r, err = Explore(context.Background(), bounds, opt)
+		cpu = cpuTime() - c0
+		if err != nil {
+			b.Fatal(err)
+		}
+		if r.Verdict() != "pass" {
+			b.Fatalf("%v", r)
+		}
+	}
+	b.ReportMetric(float64(r.Distinct), "states")
+	b.ReportMetric(r.StatesPerSec(), "states/s")
+	if cpu > 0 {
+		b.ReportMetric(float64(r.Distinct)/cpu.Seconds(), "states/cpu-s")
+	}
+	b.ReportMetric(r.BytesPerState(), "B/state")
+	b.ReportMetric(float64(r.HeapBytes)/(1<<20), "heapMiB")
 }

@@ -382,11 +382,12 @@ func canonMGPerm(s *State) (State, mPerm, [MaxGs + 1]GID) {
 	for i := 0; i < int(s.Runq.N); i++ {
 		see(s.Runq.Gs[i])
 	}
-	mkey := func(m int) uint64 { return mSortKey(s, m) }
+	var mkey [MaxMs]uint64 // each M's sort key, computed once
 	var order [MaxMs]int
 	for m := 0; m < nM; m++ {
+		mkey[m] = mSortKey(s, m)
 		order[m] = m
-		for j := m; j > 0 && mkey(order[j-1]) > mkey(order[j]); j-- {
+		for j := m; j > 0 && mkey[order[j-1]] > mkey[order[j]]; j-- {
 			order[j-1], order[j] = order[j], order[j-1]
 		}
 	}
@@ -418,11 +419,11 @@ func canonMGPerm(s *State) (State, mPerm, [MaxGs + 1]GID) {
 	for g := 1; g <= nG; g++ { // a bad status (a broken state): keep it somewhere
 		see(GID(g))
 	}
-	r := s.RenumberGs(&label)
-	c := r
+	c := s.RenumberGs(&label)
+	ms := c.M // the renumbered Ms, before sorting
 	rho := identityPerm()
 	for i := 0; i < nM; i++ {
-		c.M[i] = r.M[order[i]]
+		c.M[i] = ms[order[i]]
 		rho[i] = int8(order[i])
 	}
 	label[0] = NoG

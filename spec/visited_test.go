@@ -35,3 +35,119 @@ func TestVisitedPast4GiB(t *testing.T) {
 		t.Error("the exact set reports itself full past 4 GiB of arena")
 	}
 }
+
+// visitedChunk inserts keys as the search's dedupe and merge phases do:
+// each as a pending candidate, then the new ones committed in order and
+// the pending references resolved. It returns which keys were new.
+func visitedChunk(v *visited, keys [][]byte) []bool {
+	hs := make([]uint64, len(keys))
+	isNew := make([]bool, len(keys))
+	keyOf := func(ref uint32) []byte {
+		if ref&pendingRef != 0 {
+			return keys[ref&^pendingRef]
+		}
+		return v.key(ref - 1)
+	}
+	for i, k := range keys {
+		hs[i] = hash64(k)
+		isNew[i] = v.insert(hs[i], k, uint32(i), keyOf)
+	}
+	id := make([]int64, len(keys))
+	for i, k := range keys {
+		id[i] = -1
+		if isNew[i] {
+			id[i] = int64(v.commit(k, hs[i]))
+		}
+	}
+	if !v.fp {
+		for s := range v.shards {
+			v.resolve(&v.shards[s], func(ref uint32) uint64 { return hs[ref] }, func(ref uint32) int64 { return id[ref] })
+		}
+	}
+	return isNew
+}
+
+// visitedKey is the i-th test key: 35 bytes, as the every-mechanism
+// model's keys are, distinct for distinct i.
+func visitedKey(i int) []byte {
+	k := make([]byte, 35)
+	for j := 0; j < len(k); j += 8 {
+		x := mix64(uint64(i)*8 + uint64(j))
+		for b := 0; b < 8 && j+b < len(k); b++ {
+			k[j+b] = byte(x >> (8 * b))
+		}
+	}
+	return k
+}
+
+// Growing a shard moves every slot by what the slot holds (the tag, or
+// the fingerprint), without reading its key back: after many doublings
+// every key is still found once, with its number, in both modes, and keys
+// never inserted are not.
+func TestVisitedGrowKeepsEveryKey(t *testing.T) {
+	for _, fp := range []bool{false, true} {
+		t.Run(fmt.Sprintf("fingerprint=%v", fp), func(t *testing.T) {
+			v := newVisited(fp)
+			const n, chunk = 300_000, 4096
+			for lo := 0; lo < n; lo += chunk {
+				var keys [][]byte
+				for i := lo; i < min(lo+chunk, n); i++ {
+					keys = append(keys, visitedKey(i))
+					keys = append(keys, visitedKey(i/2)) // one already in, or just before in this chunk
+				}
+				isNew := visitedChunk(v, keys)
+				for j := range keys {
+					if want := j%2 == 0; isNew[j] != want {
+						t.Fatalf("key %d of chunk %d: new = %v, want %v", j, lo, isNew[j], want)
+					}
+				}
+			}
+			if v.len() != n {
+				t.Fatalf("%d keys in the set, want %d", v.len(), n)
+			}
+			for s := range v.shards {
+				if sh := &v.shards[s]; len(sh.slots) <= 1<<initSlotBits {
+					t.Fatalf("shard %d never grew (%d slots): the test does not reach grow", s, len(sh.slots))
+				}
+			}
+			if fp {
+				return // fingerprint mode keeps no key to look up by
+			}
+			for i := 0; i < n; i++ {
+				if id, ok := v.lookup(visitedKey(i)); !ok || int(id) != i {
+					t.Fatalf("key %d: lookup = %d, %v", i, id, ok)
+				}
+			}
+			for i := n; i < n+1000; i++ {
+				if id, ok := v.lookup(visitedKey(i)); ok {
+					t.Fatalf("key %d was never inserted, yet lookup finds number %d", i, id)
+				}
+			}
+		})
+	}
+}
+
+// The exact set's dedupe at the every-mechanism model's scale: 2^23 new
+// 35-byte keys in chunks of 32768, each followed by a duplicate (two of
+// every three of that model's successors are states seen before). The
+// set's growth is in it, which rehashed every key from the arena before
+// homes came from the tag.
+//
+//	go test ./spec -run '^$' -bench VisitedInsert -benchtime 1x
+func BenchmarkVisitedInsert(b *testing.B) {
+	const n, chunk = 1 << 23, 32768
+	for range b.N {
+		v := newVisited(false)
+		keys := make([][]byte, 0, 2*chunk)
+		for lo := 0; lo < n; lo += chunk {
+			keys = keys[:0]
+			for i := lo; i < lo+chunk; i++ {
+				keys = append(keys, visitedKey(i), visitedKey(i/2))
+			}
+			visitedChunk(v, keys)
+		}
+		if v.len() != n {
+			b.Fatalf("%d keys, want %d", v.len(), n)
+		}
+	}
+}
