@@ -16,6 +16,19 @@ type Options struct {
 	// Liveness runs the SCC-based checks of work conservation and global-queue
 	// starvation on the explored graph (after the BFS, if it completed without
 	// a safety violation).
+	//
+	// A search cut short by a limit (MaxStates, MaxMemory, the context's
+	// deadline) still runs them, as TLC checks liveness on the part of the
+	// state graph found so far: on the states discovered before the cut,
+	// with the edges among them. A violation found there is one of the whole
+	// graph (a strongly connected set of discovered states is strongly
+	// connected in the whole graph, and a state's enabled actions, which
+	// decide fairness and stuttering, are its own); finding none proves
+	// nothing about the rest, and the verdict stays incomplete
+	// (Result.LivenessPartial). So that the check has time and memory
+	// left after a cut, with a deadline the search stops at
+	// bfsShare of the time left, and MaxMemory counts the liveness
+	// arrays while it searches.
 	Liveness bool
 	// MaxStates stops the search after this many distinct states (0: no
 	// limit). A search cut short is incomplete, never a pass.
@@ -175,10 +188,14 @@ type Result struct {
 	ThreadLimit bool // Options.ThreadLimit: the cuts are the runtime's thread exhaustion
 	Complete    bool // the whole reachable graph was explored (no limit, no cancel, no violation)
 	Liveness    bool // the liveness checks ran (and passed, if Violation is nil)
-	Violation   *Violation
-	Elapsed     time.Duration
-	BFSElapsed  time.Duration
-	HeapBytes   uint64 // live heap after the search, with its visited set
+	// LivenessPartial: the search was cut short and the liveness checks
+	// ran on the states found before the cut (Options.Liveness). With
+	// Violation nil that proves nothing about the rest: incomplete.
+	LivenessPartial bool
+	Violation       *Violation
+	Elapsed         time.Duration
+	BFSElapsed      time.Duration
+	HeapBytes       uint64 // live heap after the search, with its visited set
 
 	Workers     int     // goroutines that expanded states
 	Fingerprint bool    // the visited set held fingerprints (Options.Fingerprint, no liveness)
@@ -237,6 +254,15 @@ func (r Result) LivenessCut() bool {
 	return r.Liveness && r.Violation == nil && r.Pruned > 0 && !r.ThreadLimit
 }
 
+// livenessWord is "partial" for liveness run on the part of a cut search,
+// else whether the liveness checks ran.
+func (r Result) livenessWord() string {
+	if r.LivenessPartial {
+		return "partial"
+	}
+	return strconv.FormatBool(r.Liveness)
+}
+
 func (r Result) String() string {
 	cut := fmt.Sprintf("%d cut by the M bound", r.Pruned)
 	switch {
@@ -245,8 +271,8 @@ func (r Result) String() string {
 	case r.LivenessCut():
 		cut += ": liveness inconclusive (the runtime would create an M; raise -ms or take it as the thread limit)"
 	}
-	s := fmt.Sprintf("%s: %d distinct states, %d transitions (%s), depth %d, %d done, %d program deadlocks, liveness=%v, %.2fs (%.0f states/s), heap %.1f MiB",
-		r.Verdict(), r.Distinct, r.Transitions, cut, r.Depth, r.Done, r.Deadlocks, r.Liveness,
+	s := fmt.Sprintf("%s: %d distinct states, %d transitions (%s), depth %d, %d done, %d program deadlocks, liveness=%s, %.2fs (%.0f states/s), heap %.1f MiB",
+		r.Verdict(), r.Distinct, r.Transitions, cut, r.Depth, r.Done, r.Deadlocks, r.livenessWord(),
 		r.Elapsed.Seconds(), r.StatesPerSec(), float64(r.HeapBytes)/(1<<20))
 	s += fmt.Sprintf("; %d workers, %.0f bytes/state", r.Workers, r.BytesPerState())
 	switch {
@@ -330,14 +356,20 @@ func exploreModel(ctx context.Context, md Model, opt Options) Result {
 		opt.Fingerprint = false
 		notes = append(notes, "exact mode: liveness needs every state's full key, fingerprints were not used")
 	}
-	g, res := bfs(ctx, md, opt)
+	bfsCtx := ctx
+	if dl, ok := ctx.Deadline(); ok && opt.Liveness {
+		var cancel context.CancelFunc
+		bfsCtx, cancel = context.WithDeadline(ctx, start.Add(time.Duration(float64(dl.Sub(start))*bfsShare)))
+		defer cancel()
+	}
+	g, res := bfs(bfsCtx, md, opt)
 	res.Notes = append(notes, res.Notes...)
 	res.BFSElapsed = time.Since(start)
-	if opt.Liveness && res.Complete && res.Violation == nil {
-		need := res.MemoryBytes + 12*uint64(g.len())
-		if g.gsym {
-			need += 9 * uint64(g.len()) * uint64(g.proto.nG) // the pair graph's Tarjan arrays
-		}
+	// Cut short by a limit, not a violation nor the caller's own cancel
+	// or deadline: liveness on the part found (Options.Liveness).
+	partial := !res.Complete && ctx.Err() == nil
+	if opt.Liveness && res.Violation == nil && (res.Complete || partial) {
+		need := res.MemoryBytes + livenessBytes(g)
 		if opt.MaxMemory > 0 && need > opt.MaxMemory {
 			res.Complete = false
 			res.MemoryCut = true
@@ -351,9 +383,16 @@ func exploreModel(ctx context.Context, md Model, opt Options) Result {
 					res.Violations = append(res.Violations, vs...)
 				}
 			}
-			res.Liveness = ctx.Err() == nil
-			if ctx.Err() != nil {
+			switch {
+			case partial:
+				res.LivenessPartial = ctx.Err() == nil
+				if res.Violation == nil && res.LivenessPartial {
+					res.Notes = append(res.Notes, fmt.Sprintf("liveness ran on the %d states found before the cut: no violation among them, which proves nothing about the rest", g.len()))
+				}
+			case ctx.Err() != nil:
 				res.Complete = false
+			default:
+				res.Liveness = true
 			}
 		}
 	}
@@ -363,6 +402,21 @@ func exploreModel(ctx context.Context, md Model, opt Options) Result {
 	res.HeapBytes = ms.HeapAlloc
 	runtime.KeepAlive(g)
 	return res
+}
+
+// bfsShare is the part of the time left that a search with liveness and a
+// deadline gives the BFS: if the BFS is cut, the rest is for liveness on
+// the part found (Options.Liveness).
+const bfsShare = 0.75
+
+// livenessBytes is what the liveness pass adds to the explorer's memory:
+// its per-state arrays, and under G symmetry the pair graph's.
+func livenessBytes(g *graph) uint64 {
+	n := 12 * uint64(g.len())
+	if g.gsym {
+		n += 9 * uint64(g.len()) * uint64(g.proto.nG) // the pair graph's Tarjan arrays
+	}
+	return n
 }
 
 type terminal uint8

@@ -128,7 +128,7 @@ func bfs(ctx context.Context, md Model, opt Options) (*graph, Result) {
 			return g, sr.finish(false)
 		}
 		sr.progress(i)
-		if opt.MaxMemory > 0 && sr.memory() > opt.MaxMemory {
+		if opt.MaxMemory > 0 && sr.memory()+sr.livenessReserve() > opt.MaxMemory {
 			sr.res.MemoryCut = true
 			return g, sr.finish(false)
 		}
@@ -150,6 +150,16 @@ func (sr *searcher) memory() uint64 {
 	}
 	sr.res.MemoryBytes = max(sr.res.MemoryBytes, n)
 	return n
+}
+
+// livenessReserve is the memory the liveness pass will add (0 without
+// Options.Liveness), counted against MaxMemory during the search so that
+// the pass can still run on the part found if the bound cuts it.
+func (sr *searcher) livenessReserve() uint64 {
+	if !sr.opt.Liveness {
+		return 0
+	}
+	return livenessBytes(sr.g)
 }
 
 // progressEvery is the interval between progress lines (a test shortens it).

@@ -138,6 +138,7 @@ bug must be caught: exit 0 when it is, 1 when the search passes.`)
 	}
 	fields["workers"], fields["symmetry"], fields["gsymmetry"], fields["fingerprint"] = r.Workers, r.Symmetry, r.GSymmetry, r.Fingerprint
 	fields["states_per_sec"], fields["bytes_per_state"], fields["memory_cut"] = r.StatesPerSec(), r.BytesPerState(), r.MemoryCut
+	fields["liveness"], fields["liveness_partial"] = r.Liveness, r.LivenessPartial
 	if r.Fingerprint {
 		fields["fp_collision"] = r.FPCollision
 	}
