@@ -89,6 +89,9 @@ type searcher struct {
 	stop    bool
 	start   time.Time
 	last    time.Time
+	// maxChunkNew is the most states one chunk has added: the scale of
+	// the next chunk's growth, for the memory bound with liveness.
+	maxChunkNew int
 }
 
 func bfs(ctx context.Context, md Model, opt Options) (*graph, Result) {
@@ -133,7 +136,9 @@ func bfs(ctx context.Context, md Model, opt Options) (*graph, Result) {
 			return g, sr.finish(false)
 		}
 		hi := min(i+chunkParents, levelEnd)
+		before := g.len()
 		sr.chunk(uint32(i), uint32(hi))
+		sr.maxChunkNew = max(sr.maxChunkNew, g.len()-before)
 		if sr.stop {
 			return g, sr.finish(false)
 		}
@@ -152,14 +157,45 @@ func (sr *searcher) memory() uint64 {
 	return n
 }
 
-// livenessReserve is the memory the liveness pass will add (0 without
-// Options.Liveness), counted against MaxMemory during the search so that
-// the pass can still run on the part found if the bound cuts it.
+// livenessReserve is, with Options.Liveness, what the liveness pass will
+// add to the explorer's memory and what the next chunk may add to the
+// search's (0 without): the search stops while the pass still fits
+// under MaxMemory, so that it can run on the part found. Without
+// liveness the bound is checked as it is reached, between chunks.
 func (sr *searcher) livenessReserve() uint64 {
 	if !sr.opt.Liveness {
 		return 0
 	}
-	return livenessBytes(sr.g)
+	return livenessBytes(sr.g) + sr.chunkGrowth(2*sr.maxChunkNew+chunkParents)
+}
+
+// chunkGrowth bounds what c more states add to the exact search's
+// structures: their keys and liveness arrays, and the doubling of each
+// array that they would fill (the numbers' offsets and parents, and the
+// index shards past half full, counting each shard's share twice over).
+func (sr *searcher) chunkGrowth(c int) uint64 {
+	g, v := sr.g, sr.g.seen
+	n := uint64(g.len())
+	var keyBytes uint64
+	for _, b := range v.blocks {
+		keyBytes += uint64(len(b))
+	}
+	grow := keyBytes/max(n, 1)*uint64(c) + blockSize // and a new block
+	grow += livenessBytes(g) / max(n, 1) * uint64(c)
+	doubled := func(l, cp int, size uint64) uint64 {
+		if l+c <= cp {
+			return 0
+		}
+		return size * uint64(cp+1024+max(cp, l+c-cp))
+	}
+	grow += doubled(len(v.off), cap(v.off), 8) + doubled(len(g.parent), cap(g.parent), 4)
+	for i := range v.shards {
+		sh := &v.shards[i]
+		if 2*(sh.n+2*c/nShards+1) > len(sh.slots) {
+			grow += 8 * uint64(len(sh.slots))
+		}
+	}
+	return grow
 }
 
 // progressEvery is the interval between progress lines (a test shortens it).

@@ -132,3 +132,21 @@ func TestPartialLivenessReportsOnlyRealViolations(t *testing.T) {
 	}
 	t.Logf("%d seeded liveness bugs found on half their graph", found)
 }
+
+// The memory bound leaves the liveness pass its room: a search with
+// liveness stopped by MaxMemory still runs the pass on the part found,
+// within the bound, and finds ready-no-wakep's lost wakeup there.
+func TestMemoryCutLeavesRoomForLiveness(t *testing.T) {
+	sequentialUnderRace(t)
+	b := VerifyBounds()
+	b.Bug = BugReadyNoWakep
+	opt := Options{Liveness: true, ThreadLimit: true, MaxMemory: 24 << 20}
+	r, err := Explore(context.Background(), b, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.MemoryCut || r.Violation == nil || r.Violation.Kind != KindWorkConservation || r.MemoryBytes > opt.MaxMemory {
+		t.Fatalf("a 24 MiB bound on the 2.7 M-state graph: want a memory cut, the lost wakeup and at most 24 MiB; got %v (%d bytes)\n%v", r, r.MemoryBytes, r.Notes)
+	}
+	checkLassoIsAViolation(t, b, r.Violation)
+}
