@@ -212,6 +212,11 @@ func (k ActionKind) schedStep() bool {
 	return k >= ActGlobal61 && k <= ActWakepNoP || k >= ActNetpollBlock && k <= ActCheckTimersNoP
 }
 
+// mFair reports whether taking k is a step of the acting M's fairness
+// family: a schedStep, or the Goyield that follows semrelease's hand-off
+// (MState.excused).
+func (k ActionKind) mFair() bool { return k.schedStep() || k == ActGoyield }
+
 // InGo126 reports whether the Go 1.26 model can take k: every kind but the
 // steps only an older release's variant has (ExitSyscallLockCheck:
 // go1.17dev; ProcResizeGrow: go1.10dev).

@@ -24,7 +24,7 @@ func cycleUnfairM(tr Trace) error {
 	var took [MaxMs]bool
 	for _, st := range tr.Steps[tr.Loop:] {
 		states = append(states, st.State)
-		if st.Action.Kind.schedStep() {
+		if st.Action.Kind.mFair() {
 			took[st.Action.M] = true
 		}
 	}

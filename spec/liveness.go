@@ -484,7 +484,7 @@ func (e liveEdge) adds(ex, got *famSet, slice bool) bool {
 }
 
 func (e liveEdge) discharge(tk *famSet) {
-	if e.kind.schedStep() {
+	if e.kind.mFair() {
 		tk.m[e.m] = true
 	}
 	switch e.kind {

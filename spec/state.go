@@ -123,8 +123,15 @@ func (pc MPC) rechecking() bool {
 // An M blocked in netpoll (MNetpoll) is parked too: what wakes it (the
 // network, a netpollBreak, its timeout) moves it to MNetpollRet, from
 // where its own steps are fair again.
+//
+// An M whose G has made semrelease's hand-off (Yield) is not excused: the
+// G is in runtime code that goyields next, with no safe point between,
+// so that Goyield is the runtime's step, not the program's, and as fair
+// as the schedule loop (ActionKind.mFair). Were it the program's choice,
+// a stop-the-world would wait forever on a P whose G never reaches its
+// goyield (sysmon's preemption cannot reach it either).
 func (ms *MState) excused() bool {
-	return (ms.PC == MIdle || ms.PC == MRun || ms.PC == MLockedWait || ms.PC == MNetpoll) && ms.Wake == WakeNone
+	return (ms.PC == MIdle || ms.PC == MRun || ms.PC == MLockedWait || ms.PC == MNetpoll) && ms.Wake == WakeNone && !ms.Yield
 }
 
 // NoP marks an M that holds no P (m.p == nil).

@@ -167,7 +167,7 @@ func (lc *livenessChecker) symUnmetMs(members []uint32, in map[uint32]bool) []in
 			if !in[d] {
 				continue
 			}
-			if e.kind.schedStep() {
+			if e.kind.mFair() {
 				inX[tc[e.m]] = true
 			}
 			lift := tc.then(rho)

@@ -1363,7 +1363,12 @@ Next ==
 \* there WF would let the M sit forever, while this fairness does not
 \* (spec.Explore with Options.ThreadLimit: the runtime dies of thread
 \* exhaustion there).
-FairM(m) == []<>(~InLoop(m)) \/ []<><<SchedStep(m)>>_st
+\* An M whose G made semrelease's hand-off (yield) goyields next, in
+\* runtime code with no safe point between: that Goyield is the M's
+\* fair step too (spec's ActionKind.mFair, MState.excused), or a
+\* stop-the-world would wait forever on its P.
+MFairOn(m) == InLoop(m) \/ st.M[m].yield
+FairM(m) == []<>(~MFairOn(m)) \/ []<><<SchedStep(m) \/ Goyield(m)>>_st
 FairRetake(p) == []<>(~RetakeEnabled(p)) \/ []<><<Retake(p) \/ RetakeHandoff(p)>>_st
 \* STW: the stopper's restart steps, once enabled; and, while gcwaiting is
 \* set, the preemption of each P's running G (preemptall, retried until

@@ -83,13 +83,13 @@ var (
 	// techSpecMechanisms are the spec's tests of the poller, timers,
 	// LockOSThread, procresize, injectglist and the steps' granularity.
 	techSpecMechanisms = Technique{Name: "spec-mechanisms", Parts: []Part{
-		{Pkg: "spec", Run: "^(TestPoll(BoundsOffChangeNothing|BlockPasses|InvariantBites|ersExclude|BoundsValidate)|TestHandoffpLastPollerClause|TestTimer(sPass|LivenessNeedsAQuietNetwork|Steps)|TestStartLockedM(BeforeThePark|AfterThePark)|TestLockedGExitEndsItsM|TestEnterSyscallBlockHandsOff|TestLockedAndSyscallBlockPass|TestProcResizeShrinkEndsTheStealScan|TestInjectglist(FinalWakep|GlobalWay)|TestSpinLimitReadApartFromBecomeSpinning|TestTopReadsOneWordPerStep|TestResetSpinningAfterTheFind|TestRecheckNeedsTheLiveIdleMask|TestRunnextStarvesTheRing|TestCycleFairnessCheckBites|TestWakeCASOnlyByOwnWakep|TestCheckTimersNoPThenExcusedOrOwnStep|TestGlobal61ThenExcusedOrOwnStep|TestStartTheWorldMeetsOnlyStoppedPs|TestLockedMAtScheduleOnlyStops|TestProcResizeMovesTimers|TestRetakeThenExitBeforeHandoff|TestExitSyscall(TakesOldPBack|OldPExplored)|TestEveryMechanismWalk|TestMutationKillMech.*)$"},
+		{Pkg: "spec", Run: "^(TestPoll(BoundsOffChangeNothing|BlockPasses|InvariantBites|ersExclude|BoundsValidate)|TestHandoffpLastPollerClause|TestTimer(sPass|LivenessNeedsAQuietNetwork|Steps)|TestStartLockedM(BeforeThePark|AfterThePark)|TestLockedGExitEndsItsM|TestEnterSyscallBlockHandsOff|TestLockedAndSyscallBlockPass|TestProcResizeShrinkEndsTheStealScan|TestInjectglist(FinalWakep|GlobalWay)|TestSpinLimitReadApartFromBecomeSpinning|TestTopReadsOneWordPerStep|TestResetSpinningAfterTheFind|TestRecheckNeedsTheLiveIdleMask|TestRunnextStarvesTheRing|TestCycleFairnessCheckBites|TestWakeCASOnlyByOwnWakep|TestCheckTimersNoPThenExcusedOrOwnStep|TestGlobal61ThenExcusedOrOwnStep|TestStartTheWorldMeetsOnlyStoppedPs|TestLockedMAtScheduleOnlyStops|TestProcResizeMovesTimers|TestRetakeThenExitBeforeHandoff|TestExitSyscall(TakesOldPBack|OldPExplored)|TestEveryMechanismWalk|TestGoyieldAfterHandoffIsFair|TestMutationKillMech.*)$"},
 	}}
 	techExplorer = Technique{Name: "explorer", Parts: []Part{
-		{Pkg: "spec", Run: "^(TestCorrectModelPasses|TestSeededBugsAreFound|TestOldReleasesLoseWakeup|TestStaleAllpSnapshotLosesAWakeup|TestNonAtomicScanNeedsRecheckRunqs|TestAllGroupsViolations|TestCutLivenessIsInconclusive|TestCutShortIsIncomplete)$"},
+		{Pkg: "spec", Run: "^(TestCorrectModelPasses|TestSeededBugsAreFound|TestOldReleasesLoseWakeup|TestStaleAllpSnapshotLosesAWakeup|TestNonAtomicScanNeedsRecheckRunqs|TestAllGroupsViolations|TestCutLivenessIsInconclusive|TestCutShortIsIncomplete|TestPartialLiveness.*)$"},
 	}}
 	techSymmetry = Technique{Name: "symmetry", Parts: []Part{
-		{Pkg: "spec", Run: "^(TestParallel.*|TestSymmetry.*|TestGSymmetry.*|TestMaxMemoryIsInconclusive|TestProgressLines)$"},
+		{Pkg: "spec", Run: "^(TestParallel.*|TestSymmetry.*|TestGSymmetry.*|TestMaxMemoryIsInconclusive|TestMemoryCutLeavesRoomForLiveness|TestVisitedGrowKeepsEveryKey|TestProgressLines)$"},
 	}}
 	techCrossTLA = Technique{Name: "tla-crosscheck", Parts: []Part{
 		// -long: GMP_netpoll is in the long tier (tlacheck.LongCfgs), where

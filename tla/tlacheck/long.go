@@ -32,7 +32,9 @@ package tlacheck
 // at GMP_timers' bounds, 12652 states to its deadlock: 1 m 46 s, TLC 19 s);
 // GMP_timers_g2 (GMP_timers with two Gs, 212218 states: an hour of
 // tla-checker, so .ci/run's no-jar pass leaves it out as it does GMP_np3);
-// GMP_goyield (semrelease's hand-off and goyield, 8696 states);
+// GMP_goyield (semrelease's hand-off and goyield, 8696 states) and
+// GMP_goyield_stw (the same with a stop-the-world, whose completion needs
+// the goyield after a hand-off to be fair, 59079 states: TLC 35 s);
 // GMP_timers_stw (timers with stop-the-world and procresize, 260596
 // states: hours of tla-checker, left out of .ci/run's no-jar pass too);
 // GMP_go119 (golang/go#45867's lost wakeup, 9956 states: its tla-checker
@@ -64,6 +66,6 @@ var LongCfgs = map[string]bool{"GMP_np3": true, "GMP_go121": true, "GMP_live": t
 	"GMP_go122": true, "GMP_injectlist": true, "GMP_lockosthread": true, "GMP_syscallblock": true, "GMP_p2_tick1": true,
 	"GMP_hist_52934": true, "GMP_stw": true, "GMP_bug_findrunnable_ignores_gcwaiting": true, "GMP_hist_13546": true,
 	"GMP_bug_procresize_drops_runq": true, "GMP_timers": true, "GMP_bug_timers_not_stolen": true, "GMP_pollblock": true,
-	"GMP_timers_p1": true, "GMP_bug_handoffp_ignores_poller": true, "GMP_hist_38860": true, "GMP_timers_g2": true, "GMP_goyield": true,
+	"GMP_timers_p1": true, "GMP_bug_handoffp_ignores_poller": true, "GMP_hist_38860": true, "GMP_timers_g2": true, "GMP_goyield": true, "GMP_goyield_stw": true,
 	"GMP_timers_stw": true, "GMP_go119": true, "GMP_hist_45867": true, "GMP_mechanisms": true,
 	"GMP_stw_g1": true, "GMP_timers_sleep": true, "GMP_syscalls": true, "GMP_netpoll": true}

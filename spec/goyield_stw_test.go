@@ -1,0 +1,47 @@
+package spec
+
+import (
+	"context"
+	"testing"
+)
+
+// A G that made semrelease's hand-off goyields next, in runtime code: the
+// Goyield is its M's fair step, not the program's choice. With it left to
+// the program, a stop-the-world waited forever on the P of a G that never
+// reached its goyield (stop-the-world never completes, 12 steps), as the
+// partial liveness check of the every-mechanism model at Ps=3 Gs=4 first
+// showed; TLC agrees on GMP_goyield_stw.cfg (59,079 states, both ways).
+func TestGoyieldAfterHandoffIsFair(t *testing.T) {
+	b := Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Goyield: true, STW: true}
+	r, err := Explore(context.Background(), b, Options{Liveness: true, ThreadLimit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict() != "pass" || r.Distinct != 59079 {
+		t.Fatalf("want a pass on 59079 states: %v\n%v", r, r.Violation)
+	}
+	// The fairness is what carries it: in the 12-step state the M that
+	// made the hand-off is the only one that can move the stop-the-world.
+	md, _ := NewModel(b)
+	s := md.Init()
+	for _, name := range []string{"m0: NewProc", "m0: Wakep", "m0: WakepStartM", "m0: Park", "m0: Global61Miss",
+		"m0: RunqGet", "m0: ReadyHandoff(g1)", "m0: WakepSkip", "stopper: StopTheWorld", "m1: GCStopM", "m1: GCStopM", "m1: StopM"} {
+		found := false
+		for _, a := range md.Enabled(s) {
+			if a.String() == name {
+				s, err = md.Step(s, a)
+				found = err == nil
+				break
+			}
+		}
+		if !found {
+			t.Fatalf("%s: not enabled in\n%v", name, s)
+		}
+	}
+	if !s.GCWaiting || !s.M[0].Yield || s.M[0].excused() {
+		t.Fatalf("m0 after the hand-off with the world stopping: gcwaiting %v, yield %v, excused %v\n%v", s.GCWaiting, s.M[0].Yield, s.M[0].excused(), s)
+	}
+	if acts := md.Enabled(s); len(acts) != 1 || acts[0].Kind != ActGoyield {
+		t.Fatalf("want m0's Goyield alone enabled, got %v", acts)
+	}
+}
