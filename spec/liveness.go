@@ -3,7 +3,9 @@ package spec
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
+	"sync"
 )
 
 // Liveness is checked on the explored graph: a property fails when some
@@ -98,6 +100,63 @@ func workStarved(s *State) bool {
 	return true
 }
 
+// classify sets each state's bad bits, one per property (and per G), in
+// parallel over GOMAXPROCS goroutines, each a contiguous range of states
+// (the arena is only read). It reports false if ctx ended first: a cut
+// search's liveness pass runs under the caller's deadline.
+func (lc *livenessChecker) classify(ctx context.Context) bool {
+	g := lc.g
+	n := len(lc.bad)
+	w := max(1, min(runtime.GOMAXPROCS(0), n/4096))
+	per := (n + w - 1) / w
+	var wg sync.WaitGroup
+	for k := 0; k < w; k++ {
+		lo, hi := k*per, min((k+1)*per, n)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := lo; i < hi; i++ {
+				if i&0xffff == 0 && ctx.Err() != nil {
+					return
+				}
+				s := g.state(uint32(i))
+				var b uint32
+				if workStarved(&s) {
+					b |= 1
+				}
+				for j := 0; j < int(s.Runq.N); j++ {
+					b |= 1 << s.Runq.Gs[j]
+				}
+				for p := 0; p < int(s.nP); p++ {
+					ps := &s.P[p]
+					if ps.RunNext != NoG {
+						b |= 1 << (localBit + ps.RunNext)
+					}
+					for j := 0; j < int(ps.N); j++ {
+						b |= 1 << (localBit + ps.Ring[j])
+					}
+				}
+				if s.GCWaiting {
+					b |= 1 << stwBit
+				}
+				if s.timers {
+					for x := 1; x <= int(s.nG); x++ {
+						if s.TimerP[x] != 0 && s.TimerWhen[x] == 0 {
+							b |= 1 << (timerBit + x) // x's timer is due, not yet run
+						}
+					}
+				}
+				if s.poll && netpollUnwatched(&s) {
+					b |= 1 << netpollBit
+				}
+				lc.bad[i] = b
+			}
+		}()
+	}
+	wg.Wait()
+	return ctx.Err() == nil
+}
+
 // checkLiveness checks every property; it returns the first violation or,
 // with all, one group per violated property.
 // symCheckHook, set by a test, sees every component of representatives
@@ -122,38 +181,8 @@ const (
 func checkLiveness(ctx context.Context, g *graph, all, local bool) []ViolationGroup {
 	n := g.len()
 	lc := &livenessChecker{g: g, bad: make([]uint32, n), countAll: all}
-	for i := 0; i < n; i++ {
-		s := g.state(uint32(i))
-		var b uint32
-		if workStarved(&s) {
-			b |= 1
-		}
-		for j := 0; j < int(s.Runq.N); j++ {
-			b |= 1 << s.Runq.Gs[j]
-		}
-		for p := 0; p < int(s.nP); p++ {
-			ps := &s.P[p]
-			if ps.RunNext != NoG {
-				b |= 1 << (localBit + ps.RunNext)
-			}
-			for j := 0; j < int(ps.N); j++ {
-				b |= 1 << (localBit + ps.Ring[j])
-			}
-		}
-		if s.GCWaiting {
-			b |= 1 << stwBit
-		}
-		if s.timers {
-			for x := 1; x <= int(s.nG); x++ {
-				if s.TimerP[x] != 0 && s.TimerWhen[x] == 0 {
-					b |= 1 << (timerBit + x) // x's timer is due, not yet run
-				}
-			}
-		}
-		if s.poll && netpollUnwatched(&s) {
-			b |= 1 << netpollBit
-		}
-		lc.bad[i] = b
+	if !lc.classify(ctx) {
+		return nil
 	}
 	lc.nG = uint32(g.proto.nG)
 	nodes := n
@@ -351,7 +380,10 @@ func (lc *livenessChecker) run(ctx context.Context) {
 			return
 		}
 		push(uint32(r))
-		for len(frames) > 0 {
+		for steps := 0; len(frames) > 0; steps++ {
+			if steps&0x1fff == 0x1fff && ctx.Err() != nil {
+				return // one search from a root can cover the whole bad graph
+			}
 			f := &frames[len(frames)-1]
 			if f.i < len(f.succs) {
 				w := f.succs[f.i].to
