@@ -26,9 +26,9 @@ type Options struct {
 	// decide fairness and stuttering, are its own); finding none proves
 	// nothing about the rest, and the verdict stays incomplete
 	// (Result.LivenessPartial). So that the check has time and memory
-	// left after a cut, with a deadline the search stops at
-	// bfsShare of the time left, and MaxMemory counts the liveness
-	// arrays while it searches.
+	// left after a cut, with a deadline the search stops at bfsShare of
+	// the time left, and with MaxMemory it stops while the liveness
+	// arrays and the next chunk's growth still fit under the bound.
 	Liveness bool
 	// MaxStates stops the search after this many distinct states (0: no
 	// limit). A search cut short is incomplete, never a pass.
@@ -376,6 +376,13 @@ func exploreModel(ctx context.Context, md Model, opt Options) Result {
 			res.Notes = append(res.Notes, fmt.Sprintf("liveness not run: it needs about %d MiB, past -max-memory", need>>20))
 		} else {
 			res.MemoryBytes = max(res.MemoryBytes, need)
+			if opt.Progress != nil {
+				what := "the whole graph"
+				if partial {
+					what = "the part found before the cut"
+				}
+				fmt.Fprintf(opt.Progress, "explore: liveness on %d states (%s)\n", g.len(), what)
+			}
 			vs := checkLiveness(ctx, g, opt.All, opt.LocalStarvation)
 			if len(vs) > 0 {
 				res.Violation = vs[0].First

@@ -182,11 +182,11 @@ func (sr *searcher) chunkGrowth(c int) uint64 {
 	}
 	grow := keyBytes/max(n, 1)*uint64(c) + blockSize // and a new block
 	grow += livenessBytes(g) / max(n, 1) * uint64(c)
-	doubled := func(l, cp int, size uint64) uint64 {
+	doubled := func(l, cp int, size uint64) uint64 { // grow2: cap to 2*cap+1024
 		if l+c <= cp {
 			return 0
 		}
-		return size * uint64(cp+1024+max(cp, l+c-cp))
+		return size * uint64(max(cp+1024, l+c-cp))
 	}
 	grow += doubled(len(v.off), cap(v.off), 8) + doubled(len(g.parent), cap(g.parent), 4)
 	for i := range v.shards {
