@@ -47,8 +47,9 @@ type Options struct {
 	// under the same fairness as (b), time slices included. It is not
 	// part of the default checks: Go 1.26 fails it (docs/spec.md).
 	LocalStarvation bool
-	// Workers is the number of goroutines expanding states (0: GOMAXPROCS).
-	// The search is level-synchronous and merges in the sequential order,
+	// Workers is the number of goroutines expanding states (0: GOMAXPROCS),
+	// and classifying them for the liveness pass. The search is
+	// level-synchronous and merges in the sequential order,
 	// so every count and counterexample is the same for any number.
 	Workers int
 	// Fingerprint keeps a 64-bit fingerprint per state instead of its full
@@ -383,7 +384,7 @@ func exploreModel(ctx context.Context, md Model, opt Options) Result {
 				}
 				fmt.Fprintf(opt.Progress, "explore: liveness on %d states (%s)\n", g.len(), what)
 			}
-			vs := checkLiveness(ctx, g, opt.All, opt.LocalStarvation)
+			vs := checkLiveness(ctx, g, res.Workers, opt.All, opt.LocalStarvation)
 			if len(vs) > 0 {
 				res.Violation = vs[0].First
 				if opt.All {

@@ -23,21 +23,11 @@ func TestGoyieldAfterHandoffIsFair(t *testing.T) {
 	// The fairness is what carries it: in the 12-step state the M that
 	// made the hand-off is the only one that can move the stop-the-world.
 	md, _ := NewModel(b)
-	s := md.Init()
-	for _, name := range []string{"m0: NewProc", "m0: Wakep", "m0: WakepStartM", "m0: Park", "m0: Global61Miss",
-		"m0: RunqGet", "m0: ReadyHandoff(g1)", "m0: WakepSkip", "stopper: StopTheWorld", "m1: GCStopM", "m1: GCStopM", "m1: StopM"} {
-		found := false
-		for _, a := range md.Enabled(s) {
-			if a.String() == name {
-				s, err = md.Step(s, a)
-				found = err == nil
-				break
-			}
-		}
-		if !found {
-			t.Fatalf("%s: not enabled in\n%v", name, s)
-		}
-	}
+	ready := Action{Kind: ActReadyHandoff, M: 0, P: NoP, G: 1}
+	stop := Action{Kind: ActStopTheWorld, M: NoP, P: NoP}
+	s := steps(t, md, md.Init(), mAct(ActNewProc, 0), mAct(ActWakep, 0), mAct(ActWakepStartM, 0), mAct(ActPark, 0),
+		mAct(ActGlobal61Miss, 0), mAct(ActRunqGet, 0), ready, mAct(ActWakepSkip, 0), stop,
+		mAct(ActGCStopM, 1), mAct(ActGCStopM, 1), mAct(ActStopM, 1))
 	if !s.GCWaiting || !s.M[0].Yield || s.M[0].excused() {
 		t.Fatalf("m0 after the hand-off with the world stopping: gcwaiting %v, yield %v, excused %v\n%v", s.GCWaiting, s.M[0].Yield, s.M[0].excused(), s)
 	}

@@ -3,7 +3,6 @@ package spec
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"slices"
 	"sync"
 )
@@ -100,14 +99,14 @@ func workStarved(s *State) bool {
 	return true
 }
 
-// classify sets each state's bad bits, one per property (and per G), in
-// parallel over GOMAXPROCS goroutines, each a contiguous range of states
-// (the arena is only read). It reports false if ctx ended first: a cut
-// search's liveness pass runs under the caller's deadline.
-func (lc *livenessChecker) classify(ctx context.Context) bool {
+// classify sets each state's bad bits, one per property (and per G), on
+// the search's workers (Options.Workers), each a contiguous range of
+// states (the arena is only read). It reports false if ctx ended first: a
+// cut search's liveness pass runs under the caller's deadline.
+func (lc *livenessChecker) classify(ctx context.Context, workers int) bool {
 	g := lc.g
 	n := len(lc.bad)
-	w := max(1, min(runtime.GOMAXPROCS(0), n/4096))
+	w := max(1, min(workers, n/4096))
 	per := (n + w - 1) / w
 	var wg sync.WaitGroup
 	for k := 0; k < w; k++ {
@@ -178,10 +177,10 @@ const (
 	stwBit     = 30
 )
 
-func checkLiveness(ctx context.Context, g *graph, all, local bool) []ViolationGroup {
+func checkLiveness(ctx context.Context, g *graph, workers int, all, local bool) []ViolationGroup {
 	n := g.len()
 	lc := &livenessChecker{g: g, bad: make([]uint32, n), countAll: all}
-	if !lc.classify(ctx) {
+	if !lc.classify(ctx, workers) {
 		return nil
 	}
 	lc.nG = uint32(g.proto.nG)
