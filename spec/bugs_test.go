@@ -24,7 +24,7 @@ func TestSeededBugsAreFound(t *testing.T) {
 				t.Fatalf("%v\n%v\n%v", err, r, r.Violation)
 			}
 			checkTraceReplays(t, b, r.Violation.Trace)
-			if err := cycleUnfairM(r.Violation.Trace); err != nil {
+			if err := cycleUnfair(b, r.Violation); err != nil {
 				t.Fatalf("%v\n%v", err, r.Violation)
 			}
 

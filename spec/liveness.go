@@ -605,8 +605,8 @@ func (lc *livenessChecker) evaluate(members []uint32) {
 }
 
 // violation turns the best violating SCC into a lasso trace: the shortest
-// path to its shallowest state, then a cycle inside it that takes one
-// discharging edge for every family not excused in the SCC.
+// path to its shallowest state, then a cycle inside it that meets every
+// fairness family the SCC meets (fairGraph.cycle).
 func (lc *livenessChecker) violation() *Violation {
 	b := lc.best
 	v := &Violation{Kind: lc.prop.kind}
@@ -641,143 +641,32 @@ func (lc *livenessChecker) violation() *Violation {
 		v.Trace = lc.symLasso(b)
 		return v
 	}
-	in := make(map[uint32]bool, len(b.members))
-	var ex famSet
-	for _, m := range b.members {
-		in[m] = true
+	// The component as an explicit graph, its members in order, and a
+	// cycle through it that is fair on its face (faircycle.go).
+	members := slices.Sorted(slices.Values(b.members))
+	idx := make(map[uint32]int, len(members))
+	for i, m := range members {
+		idx[m] = i
+	}
+	fg := fairGraph{exb: make([]uint64, len(members)), edges: make([][]fairEdge, len(members))}
+	acts := make([][]Action, len(members))
+	for i, m := range members {
 		s := lc.g.state(m)
-		lc.excused(&s, &ex)
-	}
-	// Pick one discharging inner edge per family not excused.
-	type req struct {
-		from, to uint32
-		act      Action
-	}
-	var reqs []req
-	var got famSet
-	for _, m := range b.members {
+		fg.exb[i] = lc.excusedBits(&s)
 		for _, e := range lc.succ(m, nil) {
-			if !in[e.to] {
-				continue
-			}
-			if e.adds(&ex, &got, lc.prop.slice) {
-				e.discharge(&got)
-				reqs = append(reqs, req{m, e.to, Action{Kind: e.kind, M: e.m, P: e.p}})
+			if j, ok := idx[e.to]; ok {
+				fg.edges[i] = append(fg.edges[i], fairEdge{to: j, bits: lc.edgeBits(e)})
+				acts[i] = append(acts[i], Action{Kind: e.kind, M: e.m, P: e.p})
 			}
 		}
 	}
 	var cycle []cycleStep
-	cur := b.entry
-	for _, r := range reqs {
-		cycle = append(cycle, lc.innerPath(in, cur, r.from)...)
-		cycle = append(cycle, cycleStep{to: r.to, want: &r.act})
-		cur = r.to
-	}
-	if len(cycle) == 0 {
-		for _, e := range lc.succ(cur, nil) {
-			if in[e.to] {
-				cycle = append(cycle, cycleStep{to: e.to})
-				cur = e.to
-				break
-			}
-		}
-	}
-	cycle = append(cycle, lc.innerPath(in, cur, b.entry)...)
-	// The cycle built from the discharging edges alone need not be fair
-	// (a family excused somewhere in the component may be neither taken
-	// nor disabled on it): print a shortest fair one, or, past the search's
-	// size limit, extend the built one with detours until it is fair.
-	if c, ok := lc.shortestFairCycle(in, b.members, b.entry); ok {
-		cycle = c
-	} else {
-		cycle = lc.visitExcuses(in, b.members, b.entry, cycle, &ex, &got)
+	for _, h := range fg.cycle(idx[b.entry]) {
+		a := acts[h.from][h.e]
+		cycle = append(cycle, cycleStep{to: members[fg.edges[h.from][h.e].to], want: &a})
 	}
 	v.Trace = lc.g.trace(b.entry, cycle)
 	return v
-}
-
-// visitExcuses extends a cycle from entry back to entry so that it is
-// fair: a family the component excuses somewhere (disabled in one of its
-// states) but that the cycle neither takes nor finds disabled on its way
-// gets a detour through a state where it is disabled. (A cycle through
-// the whole component is fair; the shortest one built from the
-// discharging edges need not pass the excusing state.)
-func (lc *livenessChecker) visitExcuses(in map[uint32]bool, members []uint32, entry uint32, cycle []cycleStep, ex, got *famSet) []cycleStep {
-	onCycle := func() famSet {
-		var seen famSet
-		s := lc.g.state(entry)
-		lc.excused(&s, &seen)
-		for _, st := range cycle {
-			s := lc.g.state(st.to)
-			lc.excused(&s, &seen)
-		}
-		return seen
-	}
-	taken := func() famSet {
-		var tk famSet
-		prev := entry
-		for _, st := range cycle {
-			for _, e := range lc.succ(prev, nil) {
-				if e.to == st.to && (st.want == nil || (e.kind == st.want.Kind && e.m == st.want.M && e.p == st.want.P)) {
-					e.discharge(&tk)
-					break
-				}
-			}
-			prev = st.to
-		}
-		return tk
-	}()
-	seen := onCycle()
-	for m := 0; m < int(lc.g.proto.nM); m++ {
-		if !ex.m[m] || got.m[m] || taken.m[m] || seen.m[m] {
-			continue
-		}
-		for _, w := range slices.Sorted(slices.Values(members)) {
-			ws := lc.g.state(w)
-			if !ws.M[m].excused() {
-				continue
-			}
-			cycle = append(cycle, lc.innerPath(in, entry, w)...)
-			cycle = append(cycle, lc.innerPath(in, w, entry)...)
-			seen = onCycle()
-			break
-		}
-	}
-	return cycle
-}
-
-// innerPath is a shortest path from a to b inside the SCC, excluding a.
-func (lc *livenessChecker) innerPath(in map[uint32]bool, a, b uint32) []cycleStep {
-	if a == b {
-		return nil
-	}
-	prev := map[uint32]uint32{a: a}
-	q := []uint32{a}
-	for len(q) > 0 {
-		v := q[0]
-		q = q[1:]
-		for _, e := range lc.succ(v, nil) {
-			if !in[e.to] {
-				continue
-			}
-			if _, seen := prev[e.to]; seen {
-				continue
-			}
-			prev[e.to] = v
-			if e.to == b {
-				var rev []cycleStep
-				for x := b; x != a; x = prev[x] {
-					rev = append(rev, cycleStep{to: x})
-				}
-				for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
-					rev[i], rev[j] = rev[j], rev[i]
-				}
-				return rev
-			}
-			q = append(q, e.to)
-		}
-	}
-	panic("spec: no path inside a strongly connected component")
 }
 
 // netpollUnwatched (liveness (f), Bounds.PollBlock): every P is idle, a G
@@ -823,85 +712,4 @@ func (lc *livenessChecker) famBits(f *famSet) uint64 {
 		b |= 1 << (MaxMs + 3*MaxPs + 1)
 	}
 	return b
-}
-
-// shortestFairCycle is a shortest cycle from entry back to entry inside
-// the component on which every fairness family is met: taken by one of
-// its edges, or disabled in one of its states. It searches the product of
-// the component with the set of families met so far (breadth first), and
-// gives up (ok false) past a size limit.
-func (lc *livenessChecker) shortestFairCycle(in map[uint32]bool, members []uint32, entry uint32) ([]cycleStep, bool) {
-	if lc.pair || lc.g.sym || lc.g.gsym || len(members) > 20000 {
-		return nil, false
-	}
-	excusedBits := func(v uint32) uint64 {
-		var f famSet
-		s := lc.g.state(v)
-		lc.excused(&s, &f)
-		return lc.famBits(&f)
-	}
-	var full uint64
-	type edge struct {
-		to   uint32
-		act  Action
-		bits uint64
-	}
-	edges := map[uint32][]edge{}
-	exb := map[uint32]uint64{}
-	for _, v := range members {
-		exb[v] = excusedBits(v)
-		full |= exb[v]
-		for _, e := range lc.succ(v, nil) {
-			if !in[e.to] {
-				continue
-			}
-			var f famSet
-			e.discharge(&f)
-			b := lc.famBits(&f)
-			full |= b
-			edges[v] = append(edges[v], edge{e.to, Action{Kind: e.kind, M: e.m, P: e.p}, b})
-		}
-	}
-	type node struct {
-		v    uint32
-		mask uint64
-	}
-	type prev struct {
-		from node
-		e    edge
-	}
-	start := node{entry, exb[entry]}
-	seen := map[node]prev{}
-	q := []node{start}
-	for len(q) > 0 && len(seen) < 2_000_000 {
-		n := q[0]
-		q = q[1:]
-		for _, e := range edges[n.v] {
-			w := node{e.to, n.mask | e.bits | exb[e.to]}
-			if _, ok := seen[w]; ok || w == start {
-				if !(w.v == entry && w.mask == full) {
-					continue
-				}
-			}
-			seen[w] = prev{n, e}
-			if w.v == entry && w.mask == full {
-				var rev []cycleStep
-				for x := w; ; {
-					p := seen[x]
-					act := p.e.act
-					rev = append(rev, cycleStep{to: x.v, want: &act})
-					x = p.from
-					if x == start {
-						break
-					}
-				}
-				for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
-					rev[i], rev[j] = rev[j], rev[i]
-				}
-				return rev, true
-			}
-			q = append(q, w)
-		}
-	}
-	return nil, false
 }

@@ -14,7 +14,7 @@ import (
 func checkLassoIsAViolation(t *testing.T, b Bounds, v *Violation) {
 	t.Helper()
 	checkTraceReplays(t, b, v.Trace)
-	if err := cycleUnfairM(v.Trace); err != nil {
+	if err := cycleUnfair(b, v); err != nil {
 		t.Fatal(err)
 	}
 	if v.Kind != KindWorkConservation || v.Trace.Loop < 0 {

@@ -230,6 +230,9 @@ func (lc *livenessChecker) unfold(x State, member func(*State) bool) []liftNode 
 	for i := 0; i < len(nodes); i++ {
 		s := nodes[i].s
 		for _, a := range g.md.appendEnabled(nil, &s) {
+			if lc.prop.quietNet && a.Kind.netReady() {
+				continue // as succ: the property's behaviours have a quiet network
+			}
 			ns := s
 			info, err := g.md.step(&ns, a)
 			if err != nil {
@@ -256,9 +259,11 @@ func (lc *livenessChecker) unfold(x State, member func(*State) bool) []liftNode 
 // symmetry: the shortest path from Init to a state x above the
 // component's entry, then a cycle through the concrete component S of x,
 // built on S itself (explored from x through the states whose
-// representatives are in the component): one discharging edge per family
-// not disabled in S, joined by shortest paths, back to x. Every state is
-// the model's own, so the lasso replays with Step.
+// representatives are in the component), that meets every fairness family
+// S meets (fairGraph.cycle). S is strongly connected: a state reachable
+// from x reaches some image of x under a permutation, hence every power
+// of it, x among them. Every state is the model's own, so the lasso
+// replays with Step.
 func (lc *livenessChecker) symLasso(b *sccViolation) Trace {
 	g := lc.g
 	in := make(map[uint32]bool, len(b.members))
@@ -271,65 +276,17 @@ func (lc *livenessChecker) symLasso(b *sccViolation) Trace {
 		tracked = realG(&x, lc.tracked(b.entry))
 	}
 	nodes := lc.unfold(x, lc.member(in, tracked))
-	var ex famSet
+	fg := fairGraph{exb: make([]uint64, len(nodes)), edges: make([][]fairEdge, len(nodes))}
 	for i := range nodes {
-		lc.excused(&nodes[i].s, &ex)
-	}
-	// shortest path inside S from a to b, as (node, edge index) steps.
-	type hop struct{ from, e uint32 }
-	path := func(a, b uint32) []hop {
-		if a == b {
-			return nil
-		}
-		prev := map[uint32]hop{a: {a, ^uint32(0)}}
-		q := []uint32{a}
-		for len(q) > 0 {
-			v := q[0]
-			q = q[1:]
-			for ei, e := range nodes[v].edges {
-				if _, ok := prev[e.to]; ok {
-					continue
-				}
-				prev[e.to] = hop{v, uint32(ei)}
-				if e.to == b {
-					var rev []hop
-					for y := b; y != a; y = prev[y].from {
-						rev = append(rev, prev[y])
-					}
-					for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
-						rev[i], rev[j] = rev[j], rev[i]
-					}
-					return rev
-				}
-				q = append(q, e.to)
-			}
-		}
-		panic("spec: no path inside a lifted component")
-	}
-	var hops []hop
-	var got famSet
-	cur := uint32(0)
-	for v := range nodes {
-		for ei, e := range nodes[v].edges {
-			if e.adds(&ex, &got, lc.prop.slice) {
-				e.discharge(&got)
-				hops = append(hops, path(cur, uint32(v))...)
-				hops = append(hops, hop{uint32(v), uint32(ei)})
-				cur = e.to
-			}
+		fg.exb[i] = lc.excusedBits(&nodes[i].s)
+		for _, e := range nodes[i].edges {
+			fg.edges[i] = append(fg.edges[i], fairEdge{to: int(e.to), bits: lc.edgeBits(e)})
 		}
 	}
-	for i := 0; i < int(g.proto.nM); i++ {
-		if !ex.m[i] && !got.m[i] {
-			panic("spec: symmetry: the lifted component of a violation is not fair for m" + fmt.Sprint(i))
-		}
+	if req := lc.required(); fg.full()&req != req {
+		panic(fmt.Sprintf("spec: symmetry: the lifted component of a violation is not fair (families %#x unmet)", req&^fg.full()))
 	}
-	if len(hops) == 0 {
-		e := nodes[0].edges[0]
-		hops = append(hops, hop{0, 0})
-		cur = e.to
-	}
-	hops = append(hops, path(cur, 0)...)
+	hops := fg.cycle(0)
 	t.Loop = len(t.Steps)
 	for _, h := range hops {
 		e := nodes[h.from].edges[h.e]
