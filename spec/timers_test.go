@@ -2,6 +2,7 @@ package spec
 
 import (
 	"context"
+	"slices"
 	"testing"
 )
 
@@ -163,5 +164,49 @@ func TestMaxBoundsWalk(t *testing.T) {
 		if kinds[ActNewProc] == 0 || kinds[ActSteal] == 0 {
 			t.Errorf("%+v: the walk never spawned or stole: %v", b, kinds)
 		}
+	}
+}
+
+// Go 1.26 strands a due timer when the M that watched it leaves: m1,
+// spinning past its recheck, sees g1's timer on the idle p1
+// (CheckTimersNoP) and sleeps in netpoll until it; the network readies g2
+// first, so m1 takes a P and runs g2, which locks its thread and parks.
+// m0, which released its P without spinning (so without checkTimersNoP),
+// blocks in netpoll with no timeout, and then m1's stoplockedm hands p0
+// off: handoffp sees someone in netpoll (sched.lastpoll is 0) and only
+// p0's own timers, so p0 goes idle and nobody ever runs p1's timer. The
+// same bounds without LockOSThread pass: there m1 goes on to findRunnable,
+// spins, and steals the timer.
+func TestLockedHandoffStrandsADueTimer(t *testing.T) {
+	sequentialUnderRace(t)
+	b := Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Netpoll: true, PollBlock: true, Timers: 1, LockOSThread: true}
+	r, err := Explore(context.Background(), b, Options{Liveness: true, ThreadLimit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := r.Violation
+	if v == nil || v.Kind != KindTimerStuck || !v.Trace.Stutter || len(v.Trace.Steps) != 34 {
+		t.Fatalf("want a 34-step stutter of liveness (e): %v\n%v", r, v)
+	}
+	checkTraceReplays(t, b, v.Trace)
+	var last []ActionKind
+	for _, st := range v.Trace.Steps[len(v.Trace.Steps)-3:] {
+		last = append(last, st.Action.Kind)
+	}
+	if !slices.Equal(last, []ActionKind{ActNetpollBlock, ActStopLockedM, ActTimerTick}) {
+		t.Fatalf("the trace ends with %v, want NetpollBlock, StopLockedM, TimerTick:\n%v", last, v)
+	}
+	s := v.Trace.Steps[len(v.Trace.Steps)-1].State
+	if s.LastPoll || s.PollUntil != 0 || int(s.NPIdle) != s.procs() {
+		t.Fatalf("want every P idle and an M in netpoll with no timeout:\n%v", s)
+	}
+
+	b.LockOSThread = false
+	r, err = Explore(context.Background(), b, Options{Liveness: true, ThreadLimit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict() != "pass" {
+		t.Fatalf("without LockOSThread: %v\n%v", r, r.Violation)
 	}
 }

@@ -48,7 +48,7 @@ var slowCfgs = map[string]time.Duration{"GMP_np3": 40 * time.Minute, "GMP_go122"
 	"GMP_lockosthread": 15 * time.Minute, "GMP_syscallblock": 15 * time.Minute, "GMP_hist_52934": 40 * time.Minute,
 	"GMP_stw": 40 * time.Minute, "GMP_bug_findrunnable_ignores_gcwaiting": 15 * time.Minute, "GMP_hist_13546": 20 * time.Minute,
 	"GMP_timers": 40 * time.Minute, "GMP_bug_timers_not_stolen": 15 * time.Minute, "GMP_hist_38860": 15 * time.Minute,
-	"GMP_timers_g2": 90 * time.Minute, "GMP_timers_stw": 180 * time.Minute}
+	"GMP_timers_g2": 90 * time.Minute, "GMP_timers_stw": 180 * time.Minute, "GMP_locked_timer": 120 * time.Minute}
 
 // longCfgs are checked by tla-checker (with the state-graph cross-check)
 // only in the long tier: go test ./tla -long, or GMPCHECK_LONG=1 (.ci/run

@@ -54,7 +54,9 @@ package tlacheck
 // explorer checks their bounds, the impl's comparison and the explorer
 // catch their seeded bugs, and TLC, when present, checks the cfgs and
 // compares the graph it dumps for each passing one with the spec's
-// (CompareTLCGraph).
+// (CompareTLCGraph). GMP_locked_timer (Go 1.26's due timer stranded
+// behind a locked M's handoff, GMP_timers_g2's bounds with LockOSThread,
+// 289362 states) is left out of .ci/run's no-jar pass as GMP_timers_g2 is.
 // GMP_hist_23098 left this tier when its bounds shrank to one G (1053
 // states to its violation, 3 s). The default test tier
 // and gmpcheck verify check their bounds with the Go explorer (and TLC when
@@ -68,4 +70,5 @@ var LongCfgs = map[string]bool{"GMP_np3": true, "GMP_go121": true, "GMP_live": t
 	"GMP_bug_procresize_drops_runq": true, "GMP_timers": true, "GMP_bug_timers_not_stolen": true, "GMP_pollblock": true,
 	"GMP_timers_p1": true, "GMP_bug_handoffp_ignores_poller": true, "GMP_hist_38860": true, "GMP_timers_g2": true, "GMP_goyield": true, "GMP_goyield_stw": true,
 	"GMP_timers_stw": true, "GMP_go119": true, "GMP_hist_45867": true, "GMP_mechanisms": true,
-	"GMP_stw_g1": true, "GMP_timers_sleep": true, "GMP_syscalls": true, "GMP_netpoll": true}
+	"GMP_stw_g1": true, "GMP_timers_sleep": true, "GMP_syscalls": true, "GMP_netpoll": true,
+	"GMP_locked_timer": true}
