@@ -370,7 +370,7 @@ func exploreModel(ctx context.Context, md Model, opt Options) Result {
 	// or deadline: liveness on the part found (Options.Liveness).
 	partial := !res.Complete && ctx.Err() == nil
 	if opt.Liveness && res.Violation == nil && (res.Complete || partial) {
-		need := res.MemoryBytes + livenessBytes(g)
+		need := res.MemoryBytes + livenessBytes(g, res.Transitions)
 		if opt.MaxMemory > 0 && need > opt.MaxMemory {
 			res.Complete = false
 			res.MemoryCut = true
@@ -418,13 +418,16 @@ func exploreModel(ctx context.Context, md Model, opt Options) Result {
 const bfsShare = 0.75
 
 // livenessBytes is what the liveness pass adds to the explorer's memory:
-// its per-state arrays, and under G symmetry the pair graph's.
-func livenessBytes(g *graph) uint64 {
-	n := 12 * uint64(g.len())
+// its per-state arrays (bad bits, edge ends), the edges among bad states
+// it computes once (liveedges.go; at most one per transition), and the
+// Tarjan arrays of each property checked at once (livenessRunners), on
+// the pair graph under G symmetry.
+func livenessBytes(g *graph, transitions int64) uint64 {
+	nodes := uint64(g.len())
 	if g.gsym {
-		n += 9 * uint64(g.len()) * uint64(g.proto.nG) // the pair graph's Tarjan arrays
+		nodes *= uint64(g.proto.nG)
 	}
-	return n
+	return 8*uint64(g.len()) + cachedEdgeBytes*uint64(max(transitions, 0)) + livenessRunners*9*nodes
 }
 
 type terminal uint8

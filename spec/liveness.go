@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // Liveness is checked on the explored graph: a property fails when some
@@ -60,6 +61,9 @@ type livenessChecker struct {
 	nG         uint32
 	count      int  // violating SCCs of the current property
 	countAll   bool // evaluate every SCC, to count them (Options.All)
+	// edges are the edges among bad states, computed once for every
+	// property (liveedges.go); nil: succ steps the states itself.
+	edges *liveEdges
 }
 
 type sccViolation struct {
@@ -184,13 +188,6 @@ func checkLiveness(ctx context.Context, g *graph, workers int, all, local bool) 
 		return nil
 	}
 	lc.nG = uint32(g.proto.nG)
-	nodes := n
-	if g.gsym {
-		nodes = n * int(lc.nG)
-	}
-	lc.index = make([]int32, nodes)
-	lc.low = make([]int32, nodes)
-	lc.onStack = make([]bool, nodes)
 
 	// Without asynchronous preemption (Go113) a P owes its queues no
 	// fresh time slice: its G may loop without calls forever.
@@ -225,49 +222,117 @@ func checkLiveness(ctx context.Context, g *graph, workers int, all, local bool) 
 			props = append(props, livenessProp{kind: KindLocalStarvation, g: GID(x), slice: slice})
 		}
 	}
-	var out []ViolationGroup
-	for _, pr := range props {
+	if !livenessOneByOne {
+		lc.edges = lc.buildEdges(ctx, workers, propMask(props, int(lc.nG)))
 		if ctx.Err() != nil {
-			return out
+			return nil
 		}
-		lc.count = 0
-		lc.prop = pr
-		lc.pair = pr.pair
-		lc.pairBase = 0
-		if pr.kind == KindTimerStuck {
-			lc.pairBase = timerBit
-		}
-		lc.bit = 1
-		switch pr.kind {
-		case KindGlobalStarvation:
-			lc.bit = 1 << pr.g
-		case KindLocalStarvation:
-			lc.bit = 1 << (localBit + pr.g)
-		case KindSTWStuck:
-			lc.bit = 1 << stwBit
-		case KindTimerStuck:
-			lc.bit = 1 << (timerBit + pr.g)
-		case KindNetpollUnwatched:
-			lc.bit = 1 << netpollBit
-		}
-		lc.best = nil
-		lc.run(ctx)
-		if lc.best != nil {
-			v := lc.violation()
-			key := v.Kind.String()
-			switch {
-			case pr.pair:
-				key += " (some G)"
-			case pr.kind == KindGlobalStarvation || pr.kind == KindLocalStarvation || pr.kind == KindTimerStuck:
-				key += " " + gName(pr.g)
+	}
+	// The properties are independent: each runs its own Tarjan pass, on
+	// up to livenessRunners goroutines, each with its own arrays. Their
+	// groups are put in the properties' order, and without all the first
+	// one alone is kept, as a sequential pass would report it.
+	groups := make([]*ViolationGroup, len(props))
+	runners := max(1, min(workers, livenessRunners, len(props)))
+	if symCheckHook != nil || livenessOneByOne {
+		runners = 1 // the test's hook is not safe for concurrent calls
+	}
+	var next, first atomic.Int64
+	first.Store(int64(len(props)))
+	var wg sync.WaitGroup
+	for r := 0; r < runners; r++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			one := &livenessChecker{g: g, bad: lc.bad, nG: lc.nG, edges: lc.edges, countAll: all}
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(props) || ctx.Err() != nil || (!all && int64(i) > first.Load()) {
+					return
+				}
+				if groups[i] = one.check(ctx, props[i]); groups[i] != nil {
+					for {
+						f := first.Load()
+						if int64(i) >= f || first.CompareAndSwap(f, int64(i)) {
+							break
+						}
+					}
+				}
 			}
-			out = append(out, ViolationGroup{Kind: v.Kind, Key: key, Count: lc.count, First: v})
+		}()
+	}
+	wg.Wait()
+	var out []ViolationGroup
+	for _, gr := range groups {
+		if gr != nil {
+			out = append(out, *gr)
 			if !all {
-				return out
+				break
 			}
 		}
 	}
 	return out
+}
+
+// livenessOneByOne, set by a test, runs the pass as it ran before the
+// edges were computed once and the properties checked at once: one
+// property after another, each stepping its states as it walks.
+var livenessOneByOne bool
+
+// livenessRunners is the most properties checked at once (each holds its
+// own Tarjan arrays: livenessBytes counts that many).
+const livenessRunners = 2
+
+// check runs one property's pass and returns its group, or nil.
+func (lc *livenessChecker) check(ctx context.Context, pr livenessProp) *ViolationGroup {
+	nodes := len(lc.bad)
+	if pr.pair {
+		nodes *= int(lc.nG)
+	}
+	if len(lc.index) < nodes {
+		lc.index = make([]int32, nodes)
+		lc.low = make([]int32, nodes)
+		lc.onStack = make([]bool, nodes)
+	}
+	lc.count = 0
+	lc.prop = pr
+	lc.pair = pr.pair
+	lc.pairBase = 0
+	if pr.kind == KindTimerStuck {
+		lc.pairBase = timerBit
+	}
+	lc.bit = propBit(pr)
+	lc.best = nil
+	lc.run(ctx)
+	if lc.best == nil {
+		return nil
+	}
+	v := lc.violation()
+	key := v.Kind.String()
+	switch {
+	case pr.pair:
+		key += " (some G)"
+	case pr.kind == KindGlobalStarvation || pr.kind == KindLocalStarvation || pr.kind == KindTimerStuck:
+		key += " " + gName(pr.g)
+	}
+	return &ViolationGroup{Kind: v.Kind, Key: key, Count: lc.count, First: v}
+}
+
+// propBit is the bad bit of a property of one G (or none).
+func propBit(pr livenessProp) uint32 {
+	switch pr.kind {
+	case KindGlobalStarvation:
+		return 1 << pr.g
+	case KindLocalStarvation:
+		return 1 << (localBit + pr.g)
+	case KindSTWStuck:
+		return 1 << stwBit
+	case KindTimerStuck:
+		return 1 << (timerBit + pr.g)
+	case KindNetpollUnwatched:
+		return 1 << netpollBit
+	}
+	return 1
 }
 
 // sv is the state of node v; tracked its tracked G in pair mode.
@@ -299,6 +364,21 @@ func (lc *livenessChecker) succ(v uint32, dst []liveEdge) []liveEdge {
 // representative.
 func (lc *livenessChecker) succP(v uint32, dst []liveEdge, rhos []mPerm) ([]liveEdge, []mPerm) {
 	g := lc.g
+	if lc.edges != nil && rhos == nil {
+		for _, e := range lc.edges.of(lc.sv(v)) {
+			if lc.prop.quietNet && e.kind.netReady() {
+				continue
+			}
+			w := e.to
+			if lc.pair {
+				w = e.to*lc.nG + uint32(e.labelOf(lc.tracked(v))) - 1
+			}
+			if lc.isBad(w) {
+				dst = append(dst, liveEdge{to: w, kind: e.kind, m: e.m, p: e.p, freshP: e.freshP})
+			}
+		}
+		return dst, rhos
+	}
 	s := g.state(lc.sv(v))
 	var acts []Action
 	acts = g.md.appendEnabled(acts, &s)

@@ -92,6 +92,9 @@ type searcher struct {
 	// maxChunkNew is the most states one chunk has added: the scale of
 	// the next chunk's growth, for the memory bound with liveness.
 	maxChunkNew int
+	// nextLiveness is the size at which the next periodic liveness
+	// check runs (periodicLiveness).
+	nextLiveness int
 }
 
 func bfs(ctx context.Context, md Model, opt Options) (*graph, Result) {
@@ -101,7 +104,7 @@ func bfs(ctx context.Context, md Model, opt Options) (*graph, Result) {
 	}
 	init := md.Init()
 	g := &graph{md: md, proto: init, seen: newVisited(opt.Fingerprint), sym: opt.Symmetry, gsym: opt.GSymmetry}
-	sr := &searcher{ctx: ctx, md: md, opt: opt, g: g, workers: w, start: time.Now()}
+	sr := &searcher{ctx: ctx, md: md, opt: opt, g: g, workers: w, start: time.Now(), nextLiveness: firstPeriodicLiveness}
 	sr.last = sr.start
 	sr.res = Result{Bounds: md.b, ThreadLimit: opt.ThreadLimit, Workers: w, Fingerprint: opt.Fingerprint, Symmetry: opt.Symmetry || opt.GSymmetry, GSymmetry: opt.GSymmetry}
 	for i := 0; i < w; i++ {
@@ -126,6 +129,9 @@ func bfs(ctx context.Context, md Model, opt Options) (*graph, Result) {
 		if i == levelEnd {
 			sr.res.Depth++
 			levelEnd = g.len()
+			if sr.periodicLiveness() {
+				return g, sr.finish(false)
+			}
 		}
 		if ctx.Err() != nil {
 			return g, sr.finish(false)
@@ -148,6 +154,42 @@ func bfs(ctx context.Context, md Model, opt Options) (*graph, Result) {
 	return g, sr.finish(true)
 }
 
+// Periodic liveness, as TLC checks temporal properties on the state
+// space found so far: with Options.Liveness, each time the graph has
+// grown past nextLiveness the search pauses at a level's end and runs the
+// liveness checks on what it has found. A violation there is real (see
+// Options.Liveness: a component found is a component of the whole graph,
+// and its fairness belongs to its own states and edges), so the search
+// stops with it; none found proves nothing and the search goes on. The
+// sizes grow by periodicLivenessGrowth, so the checks cost at most a
+// third of one pass over the final graph, and a model that fails early
+// fails in seconds rather than after its whole state space.
+var firstPeriodicLiveness = 1 << 23 // a variable so that a test can lower it
+
+const periodicLivenessGrowth = 4
+
+// periodicLiveness runs the check when it is due and reports whether it
+// found a violation. Not with Options.All, whose point is the whole graph.
+func (sr *searcher) periodicLiveness() bool {
+	n := sr.g.len()
+	if !sr.opt.Liveness || sr.opt.All || sr.opt.Fingerprint || sr.res.Violation != nil || n < sr.nextLiveness {
+		return false
+	}
+	sr.nextLiveness = periodicLivenessGrowth * n
+	if sr.opt.Progress != nil {
+		fmt.Fprintf(sr.opt.Progress, "explore: liveness on %d states (periodic, at depth %d)\n", n, sr.res.Depth)
+	}
+	sr.res.MemoryBytes = max(sr.res.MemoryBytes, sr.memory()+livenessBytes(sr.g, sr.res.Transitions))
+	vs := checkLiveness(sr.ctx, sr.g, sr.workers, false, sr.opt.LocalStarvation)
+	if len(vs) == 0 {
+		return false
+	}
+	sr.res.Violation = vs[0].First
+	sr.res.LivenessPartial = true
+	sr.res.Notes = append(sr.res.Notes, fmt.Sprintf("found by the periodic liveness check on the %d states found by depth %d, where the search stopped", n, sr.res.Depth))
+	return true
+}
+
 func (sr *searcher) memory() uint64 {
 	n := sr.g.seen.bytes() + 4*uint64(cap(sr.g.parent)) + 8*uint64(cap(sr.nextID))
 	for _, w := range sr.outs {
@@ -166,7 +208,7 @@ func (sr *searcher) livenessReserve() uint64 {
 	if !sr.opt.Liveness {
 		return 0
 	}
-	return livenessBytes(sr.g) + sr.chunkGrowth(2*sr.maxChunkNew+chunkParents)
+	return livenessBytes(sr.g, sr.res.Transitions) + sr.chunkGrowth(2*sr.maxChunkNew+chunkParents)
 }
 
 // chunkGrowth bounds what c more states add to the exact search's
@@ -181,7 +223,7 @@ func (sr *searcher) chunkGrowth(c int) uint64 {
 		keyBytes += uint64(len(b))
 	}
 	grow := keyBytes/max(n, 1)*uint64(c) + blockSize // and a new block
-	grow += livenessBytes(g) / max(n, 1) * uint64(c)
+	grow += livenessBytes(g, sr.res.Transitions) / max(n, 1) * uint64(c)
 	doubled := func(l, cp int, size uint64) uint64 { // grow2: cap to 2*cap+1024
 		if l+c <= cp {
 			return 0

@@ -150,3 +150,56 @@ func TestMemoryCutLeavesRoomForLiveness(t *testing.T) {
 	}
 	checkLassoIsAViolation(t, b, r.Violation)
 }
+
+// The periodic liveness check stops a failing search early and leaves a
+// passing one alone. With the first check lowered to 1,000 states (checks
+// at 1,000, 4,000, 16,000, ...), ready-no-wakep on the verify bound fails
+// before the whole graph is found, with a real lasso; the correct model,
+// checked at every one of those sizes on the way, passes with the same
+// count as without the checks. Under All the search is not stopped.
+func TestPeriodicLivenessStopsEarly(t *testing.T) {
+	sequentialUnderRace(t)
+	b := VerifyBounds()
+	b.Bug = BugReadyNoWakep
+	opt := Options{Liveness: true, ThreadLimit: true, GSymmetry: true}
+	full, err := Explore(context.Background(), b, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(n int) { firstPeriodicLiveness = n }(firstPeriodicLiveness)
+	firstPeriodicLiveness = 1000
+	r, err := Explore(context.Background(), b, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Complete || !r.LivenessPartial || r.Violation == nil || r.Violation.Kind != KindWorkConservation || r.Distinct >= full.Distinct {
+		t.Fatalf("want the lost wakeup before the whole graph (%d states), got %v", full.Distinct, r)
+	}
+	checkLassoIsAViolation(t, b, r.Violation)
+	t.Logf("stopped at %d of %d states: %v", r.Distinct, full.Distinct, r)
+
+	opt.All = true
+	r, err = Explore(context.Background(), b, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Distinct != full.Distinct {
+		t.Fatalf("with All the periodic check stopped the search at %d of %d states", r.Distinct, full.Distinct)
+	}
+
+	b.Bug = BugNone
+	opt.All = false
+	firstPeriodicLiveness = 1 << 23
+	want, err := Explore(context.Background(), b, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	firstPeriodicLiveness = 1000
+	r, err = Explore(context.Background(), b, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict() != "pass" || r.Distinct != want.Distinct || want.Verdict() != "pass" {
+		t.Fatalf("the correct model with periodic checks: %v; without: %v", r, want)
+	}
+}

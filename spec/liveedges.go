@@ -1,0 +1,141 @@
+package spec
+
+import (
+	"context"
+	"math"
+	"sync"
+)
+
+// The liveness pass walks the graph once per property (and, on the pair
+// graph, once per tracked G), and then again over the members of each
+// component; the graph stores no edges, so each walk re-stepped every
+// bad state and looked its successors up, which was five sixths of the
+// pass. liveEdges computes those edges once per pass, on the search's
+// workers: for every state bad for some property checked, its successors
+// that are bad for some property too, with what the properties need of
+// each edge (the action, the P whose time slice it starts, and under G
+// symmetry the renumbering of Gs the successor's representative took).
+// succ then filters them for the property at hand.
+
+// cachedEdge is an edge between two states bad for some property.
+type cachedEdge struct {
+	to uint32
+	// label is, under G symmetry, the representative's number of each
+	// G of the source's frame: 4 bits per G, G g at bits 4(g-1).
+	label  uint32
+	kind   ActionKind
+	m, p   int8
+	freshP int8
+}
+
+// cachedEdgeBytes is what one cached edge costs (livenessBytes).
+const cachedEdgeBytes = 12
+
+// liveEdges holds every worker's edges, each for a contiguous range of
+// states: state v's edges are parts[v/per][start:end[v]], where start is
+// end[v-1] within the range and 0 at its first state.
+type liveEdges struct {
+	per   int
+	parts [][]cachedEdge
+	end   []uint32
+}
+
+func (le *liveEdges) of(v uint32) []cachedEdge {
+	w := int(v) / le.per
+	start := uint32(0)
+	if int(v) > w*le.per {
+		start = le.end[v-1]
+	}
+	return le.parts[w][start:le.end[v]]
+}
+
+// labelOf is the representative's number of G x (the tracked G in the
+// source's frame).
+func (e *cachedEdge) labelOf(x GID) GID { return GID(e.label>>(4*(uint32(x)-1))) & 0xf }
+
+// buildEdges computes the edges among the states whose bad bits meet
+// mask. It returns nil if ctx ended first, or if a worker's edges
+// overflow its 32-bit ends (the pass then steps states as it walks).
+func (lc *livenessChecker) buildEdges(ctx context.Context, workers int, mask uint32) *liveEdges {
+	g := lc.g
+	n := len(lc.bad)
+	w := max(1, min(workers, n/4096))
+	per := (n + w - 1) / w
+	le := &liveEdges{per: per, parts: make([][]cachedEdge, w), end: make([]uint32, n)}
+	ok := make([]bool, w)
+	var wg sync.WaitGroup
+	for k := 0; k < w; k++ {
+		lo, hi := k*per, min((k+1)*per, n)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var out []cachedEdge
+			var acts []Action
+			var buf []byte
+			for v := lo; v < hi; v++ {
+				if v&0x3ff == 0 && ctx.Err() != nil {
+					return
+				}
+				if lc.bad[v]&mask != 0 {
+					s := g.state(uint32(v))
+					acts = g.md.appendEnabled(acts[:0], &s)
+					for _, a := range acts {
+						ns := s
+						info, err := g.md.step(&ns, a)
+						if err != nil {
+							continue
+						}
+						var label uint32
+						if g.gsym {
+							rep, _, l := canonFull(&ns, true)
+							buf = rep.AppendKey(buf[:0])
+							for x := 1; x <= int(s.nG); x++ {
+								label |= uint32(l[x]) << (4 * (x - 1))
+							}
+						} else {
+							buf = g.canonKey(buf[:0], &ns)
+						}
+						id, found := g.seen.lookup(buf)
+						if !found || lc.bad[id]&mask == 0 {
+							continue
+						}
+						out = append(out, cachedEdge{to: id, label: label, kind: a.Kind, m: a.M, p: a.P, freshP: info.freshP})
+					}
+				}
+				if len(out) > math.MaxUint32 {
+					return
+				}
+				le.end[v] = uint32(len(out))
+			}
+			le.parts[k] = out
+			ok[k] = true
+		}()
+	}
+	wg.Wait()
+	for _, o := range ok {
+		if !o {
+			return nil
+		}
+	}
+	return le
+}
+
+// propMask is the bad bits of the properties checked.
+func propMask(props []livenessProp, nG int) uint32 {
+	var m uint32
+	for _, pr := range props {
+		switch {
+		case pr.pair && pr.kind == KindTimerStuck:
+			for x := 1; x <= nG; x++ {
+				m |= 1 << (timerBit + x)
+			}
+		case pr.pair:
+			for x := 1; x <= nG; x++ {
+				m |= 1 << x
+			}
+		default:
+			m |= propBit(pr)
+		}
+	}
+	return m
+}
