@@ -3,7 +3,6 @@ package spec
 import (
 	"context"
 	"math"
-	"sync"
 )
 
 // The liveness pass walks the graph once per property (and, on the pair
@@ -59,59 +58,51 @@ func (e *cachedEdge) labelOf(x GID) GID { return GID(e.label>>(4*(uint32(x)-1)))
 func (lc *livenessChecker) buildEdges(ctx context.Context, workers int, mask uint32) *liveEdges {
 	g := lc.g
 	n := len(lc.bad)
-	w := max(1, min(workers, n/4096))
-	per := (n + w - 1) / w
+	w, per := stateRanges(n, workers)
 	le := &liveEdges{per: per, parts: make([][]cachedEdge, w), end: make([]uint32, n)}
 	ok := make([]bool, w)
-	var wg sync.WaitGroup
-	for k := 0; k < w; k++ {
-		lo, hi := k*per, min((k+1)*per, n)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var out []cachedEdge
-			var acts []Action
-			var buf []byte
-			for v := lo; v < hi; v++ {
-				if v&0x3ff == 0 && ctx.Err() != nil {
-					return
-				}
-				if lc.bad[v]&mask != 0 {
-					s := g.state(uint32(v))
-					acts = g.md.appendEnabled(acts[:0], &s)
-					for _, a := range acts {
-						ns := s
-						info, err := g.md.step(&ns, a)
-						if err != nil {
-							continue
-						}
-						var label uint32
-						if g.gsym {
-							rep, _, l := canonFull(&ns, true)
-							buf = rep.AppendKey(buf[:0])
-							for x := 1; x <= int(s.nG); x++ {
-								label |= uint32(l[x]) << (4 * (x - 1))
-							}
-						} else {
-							buf = g.canonKey(buf[:0], &ns)
-						}
-						id, found := g.seen.lookup(buf)
-						if !found || lc.bad[id]&mask == 0 {
-							continue
-						}
-						out = append(out, cachedEdge{to: id, label: label, kind: a.Kind, m: a.M, p: a.P, freshP: info.freshP})
-					}
-				}
-				if len(out) > math.MaxUint32 {
-					return
-				}
-				le.end[v] = uint32(len(out))
+	inRanges(n, w, per, func(k, lo, hi int) {
+		var out []cachedEdge
+		var acts []Action
+		var buf []byte
+		for v := lo; v < hi; v++ {
+			if v&0x3ff == 0 && ctx.Err() != nil {
+				return
 			}
-			le.parts[k] = out
-			ok[k] = true
-		}()
-	}
-	wg.Wait()
+			if lc.bad[v]&mask != 0 {
+				s := g.state(uint32(v))
+				acts = g.md.appendEnabled(acts[:0], &s)
+				for _, a := range acts {
+					ns := s
+					info, err := g.md.step(&ns, a)
+					if err != nil {
+						continue
+					}
+					var label uint32
+					if g.gsym {
+						rep, _, l := canonFull(&ns, true)
+						buf = rep.AppendKey(buf[:0])
+						for x := 1; x <= int(s.nG); x++ {
+							label |= uint32(l[x]) << (4 * (x - 1))
+						}
+					} else {
+						buf = g.canonKey(buf[:0], &ns)
+					}
+					id, found := g.seen.lookup(buf)
+					if !found || lc.bad[id]&mask == 0 {
+						continue
+					}
+					out = append(out, cachedEdge{to: id, label: label, kind: a.Kind, m: a.M, p: a.P, freshP: info.freshP})
+				}
+			}
+			if len(out) > math.MaxUint32 {
+				return
+			}
+			le.end[v] = uint32(len(out))
+		}
+		le.parts[k] = out
+		ok[k] = true
+	})
 	for _, o := range ok {
 		if !o {
 			return nil

@@ -110,54 +110,67 @@ func workStarved(s *State) bool {
 func (lc *livenessChecker) classify(ctx context.Context, workers int) bool {
 	g := lc.g
 	n := len(lc.bad)
-	w := max(1, min(workers, n/4096))
-	per := (n + w - 1) / w
+	w, per := stateRanges(n, workers)
+	inRanges(n, w, per, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if i&0xffff == 0 && ctx.Err() != nil {
+				return
+			}
+			s := g.state(uint32(i))
+			var b uint32
+			if workStarved(&s) {
+				b |= 1
+			}
+			for j := 0; j < int(s.Runq.N); j++ {
+				b |= 1 << s.Runq.Gs[j]
+			}
+			for p := 0; p < int(s.nP); p++ {
+				ps := &s.P[p]
+				if ps.RunNext != NoG {
+					b |= 1 << (localBit + ps.RunNext)
+				}
+				for j := 0; j < int(ps.N); j++ {
+					b |= 1 << (localBit + ps.Ring[j])
+				}
+			}
+			if s.GCWaiting {
+				b |= 1 << stwBit
+			}
+			if s.timers {
+				for x := 1; x <= int(s.nG); x++ {
+					if s.TimerP[x] != 0 && s.TimerWhen[x] == 0 {
+						b |= 1 << (timerBit + x) // x's timer is due, not yet run
+					}
+				}
+			}
+			if s.poll && netpollUnwatched(&s) {
+				b |= 1 << netpollBit
+			}
+			lc.bad[i] = b
+		}
+	})
+	return ctx.Err() == nil
+}
+
+// stateRanges splits the states [0, n) among the workers: w contiguous
+// ranges of per states (the last one shorter), at least 4096 states each.
+func stateRanges(n, workers int) (w, per int) {
+	w = max(1, min(workers, n/4096))
+	return w, (n + w - 1) / w
+}
+
+// inRanges runs f on each of stateRanges' w ranges, each on its own
+// goroutine, and waits for them.
+func inRanges(n, w, per int, f func(k, lo, hi int)) {
 	var wg sync.WaitGroup
 	for k := 0; k < w; k++ {
-		lo, hi := k*per, min((k+1)*per, n)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := lo; i < hi; i++ {
-				if i&0xffff == 0 && ctx.Err() != nil {
-					return
-				}
-				s := g.state(uint32(i))
-				var b uint32
-				if workStarved(&s) {
-					b |= 1
-				}
-				for j := 0; j < int(s.Runq.N); j++ {
-					b |= 1 << s.Runq.Gs[j]
-				}
-				for p := 0; p < int(s.nP); p++ {
-					ps := &s.P[p]
-					if ps.RunNext != NoG {
-						b |= 1 << (localBit + ps.RunNext)
-					}
-					for j := 0; j < int(ps.N); j++ {
-						b |= 1 << (localBit + ps.Ring[j])
-					}
-				}
-				if s.GCWaiting {
-					b |= 1 << stwBit
-				}
-				if s.timers {
-					for x := 1; x <= int(s.nG); x++ {
-						if s.TimerP[x] != 0 && s.TimerWhen[x] == 0 {
-							b |= 1 << (timerBit + x) // x's timer is due, not yet run
-						}
-					}
-				}
-				if s.poll && netpollUnwatched(&s) {
-					b |= 1 << netpollBit
-				}
-				lc.bad[i] = b
-			}
+			f(k, k*per, min((k+1)*per, n))
 		}()
 	}
 	wg.Wait()
-	return ctx.Err() == nil
 }
 
 // checkLiveness checks every property; it returns the first violation or,
@@ -562,36 +575,6 @@ func (lc *livenessChecker) preemptEnabled(s *State, p int) bool {
 	}
 	m := s.holder(p)
 	return m >= 0 && s.M[m].CurG != NoG && s.M[m].Wake == WakeNone && s.G[s.M[m].CurG] == GRunning && !s.M[m].Yield
-}
-
-// adds reports whether e discharges a family that is neither excused (ex)
-// nor discharged already (got): a cycle must take such an edge.
-func (e liveEdge) adds(ex, got *famSet, slice bool) bool {
-	var one famSet
-	e.discharge(&one)
-	for i := range one.m {
-		if one.m[i] && !ex.m[i] && !got.m[i] {
-			return true
-		}
-	}
-	if one.stopper && !ex.stopper && !got.stopper {
-		return true
-	}
-	if one.tick && !ex.tick && !got.tick {
-		return true
-	}
-	for i := range one.retake {
-		if one.retake[i] && !ex.retake[i] && !got.retake[i] {
-			return true
-		}
-		if one.stwPreempt[i] && !ex.stwPreempt[i] && !got.stwPreempt[i] {
-			return true
-		}
-		if slice && one.slice[i] && !ex.slice[i] && !got.slice[i] {
-			return true
-		}
-	}
-	return false
 }
 
 func (e liveEdge) discharge(tk *famSet) {
