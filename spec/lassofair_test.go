@@ -118,7 +118,7 @@ func cycleUnfair(b Bounds, v *Violation) error {
 	return nil
 }
 
-// Every lasso printed is fair on its face, whatever the symmetry: on the
+// Every lasso printed is fair on its face under symmetry: on the
 // model where a locked M's handoff leaves a due timer on an idle P (and
 // which fails work conservation too), every violated property's first
 // lasso, taken from a component of representatives and lifted, meets
@@ -129,7 +129,9 @@ func TestEveryPrintedLassoIsFair(t *testing.T) {
 	sequentialUnderRace(t)
 	b := Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true, Netpoll: true,
 		PollBlock: true, Timers: 1, LockOSThread: true}
-	for _, sym := range []struct{ m, g bool }{{false, false}, {true, false}, {true, true}} {
+	// Without symmetry the printed cycle comes from the same search
+	// (TestSeededBugsAreFound checks every seeded bug's).
+	for _, sym := range []struct{ m, g bool }{{true, false}, {true, true}} {
 		t.Run(fmt.Sprintf("symmetry=%v,gsymmetry=%v", sym.m, sym.g), func(t *testing.T) {
 			r, err := Explore(context.Background(), b, Options{Liveness: true, ThreadLimit: true, All: true, Symmetry: sym.m, GSymmetry: sym.g})
 			if err != nil {
