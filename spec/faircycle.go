@@ -24,8 +24,9 @@ type fairEdge struct {
 // fairHop is one step of a cycle: edge e of node from.
 type fairHop struct{ from, e int }
 
-// shortestFairLimit bounds the breadth-first search over (node, families
-// met) pairs; past it cycle builds its cycle greedily.
+// shortestFairNodes and shortestFairPairs bound the breadth-first search
+// over (node, families met) pairs: the component's size and the pairs
+// seen. Past them cycle builds its cycle greedily.
 const (
 	shortestFairNodes = 20_000
 	shortestFairPairs = 2_000_000

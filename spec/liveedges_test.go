@@ -9,10 +9,11 @@ import (
 // The edges computed once and the properties checked at once change
 // nothing but the time: on models that fail several properties (the
 // locked handoff's timer; syscalls with a stop-the-world and procresize,
-// Go 1.26's allp lost wakeup) and on every seeded liveness bug but ready-no-wakep (its bounds are the verify bound's), with
-// and without symmetry, with and without All, the groups, their counts
-// and their lassos are those of the pass run one property after another,
-// each stepping its states as it walks.
+// Go 1.26's allp lost wakeup) and on every seeded liveness bug but
+// ready-no-wakep (its bounds are the verify bound's), with and without
+// symmetry, with and without All, the groups, their counts and their
+// lassos are those of the pass run one property after another, each
+// stepping its states as it walks.
 func TestLivenessEdgesChangeNothing(t *testing.T) {
 	sequentialUnderRace(t)
 	type tc struct {
@@ -69,5 +70,38 @@ func TestLivenessEdgesChangeNothing(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The pass's goroutines (the edges' workers, two properties at once) run
+// under the race detector here, on a model small enough for it: the
+// locked handoff's timer under M and G symmetry, every property, two
+// workers. (The other liveness tests check full bounds and skip under
+// -race.)
+func TestLivenessConcurrentPass(t *testing.T) {
+	b := Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Netpoll: true, PollBlock: true, Timers: 1, LockOSThread: true}
+	opt := Options{Liveness: true, ThreadLimit: true, All: true, Symmetry: true, GSymmetry: true, Workers: 2}
+	defer func() { livenessOneByOne = false }()
+	livenessOneByOne = true
+	want, err := Explore(context.Background(), b, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	livenessOneByOne = false
+	got, err := Explore(context.Background(), b, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Distinct < 2*4096 {
+		t.Fatalf("%d orbits: too few for two edge workers", got.Distinct)
+	}
+	if len(want.Violations) == 0 || len(got.Violations) != len(want.Violations) {
+		t.Fatalf("%d groups, want %d (at least one)", len(got.Violations), len(want.Violations))
+	}
+	for i, w := range want.Violations {
+		g := got.Violations[i]
+		if g.Key != w.Key || g.Count != w.Count || fmt.Sprint(g.First) != fmt.Sprint(w.First) {
+			t.Errorf("group %d: %s (%d), want %s (%d)", i, g.Key, g.Count, w.Key, w.Count)
+		}
 	}
 }
