@@ -28,7 +28,9 @@ type Options struct {
 	// (Result.LivenessPartial). So that the check has time and memory
 	// left after a cut, with a deadline the search stops at bfsShare of
 	// the time left, and with MaxMemory it stops while the liveness
-	// arrays and the next chunk's growth still fit under the bound.
+	// arrays and the next chunk's growth still fit under the bound. For
+	// the same reason the search, as it grows, checks liveness on the
+	// part found so far (periodicLiveness), and stops at a violation there.
 	Liveness bool
 	// MaxStates stops the search after this many distinct states (0: no
 	// limit). A search cut short is incomplete, never a pass.
@@ -48,7 +50,8 @@ type Options struct {
 	// part of the default checks: Go 1.26 fails it (docs/spec.md).
 	LocalStarvation bool
 	// Workers is the number of goroutines expanding states (0: GOMAXPROCS),
-	// and classifying them for the liveness pass. The search is
+	// and classifying them and computing their edges for the liveness
+	// pass. The search is
 	// level-synchronous and merges in the sequential order,
 	// so every count and counterexample is the same for any number.
 	Workers int
@@ -189,9 +192,11 @@ type Result struct {
 	ThreadLimit bool // Options.ThreadLimit: the cuts are the runtime's thread exhaustion
 	Complete    bool // the whole reachable graph was explored (no limit, no cancel, no violation)
 	Liveness    bool // the liveness checks ran (and passed, if Violation is nil)
-	// LivenessPartial: the search was cut short and the liveness checks
-	// ran on the states found before the cut (Options.Liveness). With
-	// Violation nil that proves nothing about the rest: incomplete.
+	// LivenessPartial: the liveness checks ran on part of the graph: the
+	// search was cut short and they ran on the states found before the
+	// cut, or a periodic check found Violation and stopped the search
+	// (Options.Liveness). With Violation nil that proves nothing about
+	// the rest: incomplete.
 	LivenessPartial bool
 	Violation       *Violation
 	Elapsed         time.Duration
