@@ -204,11 +204,23 @@ func holdInSyscall(pp *P) (*M, *G, bool) {
 	if m == nil {
 		return nil, nil, false
 	}
-	g := m.curg.Load()
+	return holdSeen(pp, m, m.curg.Load())
+}
+
+// holdSeen is holdInSyscall past its two reads, pp.m (m) and m.curg (g).
+// Those race with the Ms, so g may since have left that syscall and
+// entered another on another M, while m runs a new G on pp: the scan bit
+// is won all the same, and taking pp would pull the P from under a running
+// G. So, with g held (it cannot leave its syscall, so its M cannot
+// change), the M that g itself names must still be m, and m's P still pp.
+// Reading g.x.m is ordered by the CAS: the M wrote it before g's status
+// became Gsyscall, and writes it again only after exitsyscall, which waits
+// for the scan bit.
+func holdSeen(pp *P, m *M, g *G) (*M, *G, bool) {
 	if g == nil || !g.casStatus(Gsyscall, Gsyscall|gscan) {
 		return nil, nil, false
 	}
-	if m.p.Load() != pp {
+	if g.x.m != m || m.p.Load() != pp {
 		g.casStatus(Gsyscall|gscan, Gsyscall)
 		return nil, nil, false
 	}

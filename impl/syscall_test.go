@@ -139,3 +139,45 @@ func TestDriverExitSyscallOldP(t *testing.T) {
 		t.Fatalf("after %d steps: %v", n, err)
 	}
 }
+
+// holdInSyscall reads pp.m and that M's curg before it wins the G's scan
+// bit, so what it holds may be stale: the G seen in a syscall on p0's M
+// left it, and is now in another syscall on m1, while m0 runs a new G on
+// p0. Holding that G, a check of m0's P alone passes, and retake would
+// unwire p0 from under the running G (CI saw it: a Gosched found its M
+// without a P). setBlockOnExitSyscall also checks the G's own M; so must
+// holdSeen. The stale observation is played against a real state: g1 in a
+// syscall on m1 and p1, the main G running on m0 and p0.
+func TestHoldInSyscallRefusesAStaleSight(t *testing.T) {
+	r, err := newSpecRun(spec.Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true}, spec.Go126, spec.BugNone, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	walk := []string{
+		"m0: NewProc", "m0: Wakep", "m0: WakepStartM",
+		"m1: Global61Miss", "m1: GlobRunqMiss", "m1: StealEmptyRing(p0)", "m1: StealRunnext(p0)",
+		"m1: ResetSpinning", "m1: Wakep", "m1: WakepNoP", "m1: EnterSyscall",
+	}
+	if n, err := walkRun(r, walk); err != nil {
+		t.Fatalf("after %d steps: %v", n, err)
+	}
+	s := r.d.Sched()
+	m0, m1 := s.allm[0], s.allm[1]
+	p0, p1 := s.ps().allp[0], s.ps().allp[1]
+	g1 := m1.curg.Load()
+	if g1.Status() != Gsyscall || m0.curg.Load().Status() != Grunning || m0.p.Load() != p0 {
+		t.Fatalf("set-up: g1 %v, m0's G %v on %v; want a syscall and a running G on p0", g1.Status(), m0.curg.Load().Status(), m0.p.Load())
+	}
+	if hm, hg, ok := holdSeen(p0, m0, g1); ok || hm != nil || hg != nil {
+		t.Fatalf("holdSeen(p0, m0, g1), g1 in a syscall on m1: %v, %v, %v; want a refusal", hm, hg, ok)
+	}
+	if st := g1.Status(); st != Gsyscall || m0.p.Load() != p0 {
+		t.Fatalf("after the refusal g1 is %v and m0 holds %v; want a syscall and p0", st, m0.p.Load())
+	}
+	// The true sight is held: the refusal above is not the only answer.
+	hm, hg, ok := holdSeen(p1, m1, g1)
+	if !ok || hm != m1 || hg != g1 {
+		t.Fatalf("holdSeen(p1, m1, g1): %v, %v, %v; want m1 and g1 held", hm, hg, ok)
+	}
+	g1.casStatus(Gsyscall|gscan, Gsyscall)
+}

@@ -73,6 +73,8 @@ var Catalog = []Mutant{
 		"\tif s.nmspinning.Add(-1) < 0 {\n\t\tpanic(\"findRunnable: negative nmspinning\")\n\t}\n\tm.pc = spec.MRecheck", "\tm.pc = spec.MRecheck"),
 	sem("sched/exitsyscall-oldp-kept", AreaSched, "impl/syscall.go", "field not cleared: exitsyscall keeps m.oldp",
 		"\toldp := m.oldp\n\tm.oldp = nil\n", "\toldp := m.oldp\n"),
+	sem("sched/hold-in-syscall-stale-sight", AreaSched, "impl/syscall.go", "guard removed: holdInSyscall takes a P on a stale sight of its M's G (setBlockOnExitSyscall's check of the G's own M)",
+		"\tif g.x.m != m || m.p.Load() != pp {", "\tif m.p.Load() != pp {"),
 
 	// The poller, timers, stop-the-world, LockOSThread and procresize.
 	sem("sched/timer-no-wakenetpoller", AreaSched, "impl/timers.go", "dropped call: a G's Sleep that adds its P's earliest timer does not call wakeNetPoller",
@@ -183,7 +185,7 @@ func sem(id string, a Area, file, what, orig, repl string) Mutant {
 // mutant ID -> the reason (docs/mutation.md has the argument in full).
 // They are excluded from the kill rates' denominators.
 var Equivalents = map[string]string{
-	"sched/dropg-m-not-cleared":                        "dropg keeps g.x.m: g.x.m is read only on the G's own goroutine while the G runs (mustRun checks Grunning first, the carrier after fn returns), and execute sets it before the status becomes Grunning again, so a stale value is never read; the runtime clears gp.m for the GC and tracebacks, and here Ms are never freed",
+	"sched/dropg-m-not-cleared":                        "dropg keeps g.x.m: g.x.m is read only on the G's own goroutine while the G runs (mustRun checks Grunning first, the carrier after fn returns) and by holdSeen while it holds the G in a syscall (so running, its M set by execute), and execute sets it before the status becomes Grunning again, so a stale value is never read; the runtime clears gp.m for the GC and tracebacks, and here Ms are never freed",
 	"sched/recheck-runqs-skips-idle-check":             "checkRunqsNoP's m.rpos = 0 after a hit removed: the M leaves MRecheckRunqs (to MRecheckP, whose step does not read rpos, or MStop) and every way back in (recheckStep's three paths) sets rpos to 0 first; rpos is read only at MRecheckRunqs (the step and the driver's snapshot)",
 	"spec/steal-scan-not-cleared":                      "ActSteal's ms.Scan = 0 removed: the step goes on to md.run, which sets ms.CurG, ms.PC, ms.Scan = g, MRun, 0 in the same step, so no state differs",
 	"spec/poller.go:44:9/INVERT_NEGATIVES":             "pollerM's 'none' -1 -> +1: every caller reads the result only through s.M[m].PC == MNetpoll (appendNetpollReady, netpollBreak, Check's InvPoll, the timer tick) or where a poller exists (NetpollReady is enabled only then); when pollerM finds none, no M is at MNetpoll or MNetpollRet, so m = 1 names an M that is not in netpoll and every decision is the same",

@@ -58,7 +58,7 @@ var (
 		{Pkg: "impl", Run: "^(TestDriver(MatchesSpec|MatchesSpecLong|SeesNeedSpinning|MatchesSpecPoll|MatchesSpecPollLong|NetpollBreakWalk|Go122InjectLostWakeup|Go126InjectWakesUp|NetpollInjectsMany|StopTheWorld|ReadyHandoff|ExitSyscallOldP)|TestSyscallBlockDriver|TestReleasesMatchSpec(Rapid)?)$"},
 	}}
 	techSched = Technique{Name: "sched-tests", Parts: []Part{
-		{Pkg: "impl", Run: "^(TestParallelism|TestPingPongNoStarvation|TestYieldProgress|TestTightLoopPreempted|TestPreemptAfterSyscall|TestSyscallRetake|TestSched(SpawnTree|ParkReadyChain|Deadlock)|TestRetakeStoresPidleBeforeHandoff|TestExitSyscallLateP|TestSysmonWokenBySyscallNotStartm|TestEventStream|TestSchedtrace|TestSchedtraceNeedSpinning|TestReadyMisuse|TestTaskUseAfterExitPanics|TestDeadlockAllParked|TestConfigErrors|TestTraceOffNoAllocs|TestEventCheck|TestReadyHandoff(RunsWaiterNext|NotParked)|TestMutationKillSched.*)$"},
+		{Pkg: "impl", Run: "^(TestParallelism|TestPingPongNoStarvation|TestYieldProgress|TestTightLoopPreempted|TestPreemptAfterSyscall|TestSyscallRetake|TestSched(SpawnTree|ParkReadyChain|Deadlock)|TestRetakeStoresPidleBeforeHandoff|TestHoldInSyscallRefusesAStaleSight|TestExitSyscallLateP|TestSysmonWokenBySyscallNotStartm|TestEventStream|TestSchedtrace|TestSchedtraceNeedSpinning|TestReadyMisuse|TestTaskUseAfterExitPanics|TestDeadlockAllParked|TestConfigErrors|TestTraceOffNoAllocs|TestEventCheck|TestReadyHandoff(RunsWaiterNext|NotParked)|TestMutationKillSched.*)$"},
 	}}
 	// techMechanisms are the runtime-style tests of the poller, timers,
 	// stop-the-world, LockOSThread and procresize (the driver comparisons
