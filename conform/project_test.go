@@ -6,9 +6,7 @@ import "testing"
 // the README's non-race pass runs it; under -race it took 10 s and checks
 // nothing more).
 func TestProjection(t *testing.T) {
-	if raceEnabled {
-		t.Skip("sequential; run in the non-race pass (go test ./conform/)")
-	}
+	sequentialUnderRace(t)
 	pr, err := Projection()
 	if err != nil {
 		t.Fatal(err)

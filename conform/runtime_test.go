@@ -89,6 +89,7 @@ func traceOf(t *testing.T, procs int, f func()) []byte {
 // TestRuntimeTraces checks in-process traces of the corpus's triggers at
 // GOMAXPROCS 1, 2, 4: each accepted.
 func TestRuntimeTraces(t *testing.T) {
+	sequentialUnderRace(t)
 	for name, f := range inProcess {
 		for _, procs := range []int{1, 2, 4} {
 			tr := traceOf(t, procs, f)
@@ -201,6 +202,7 @@ func mutable(f func([]Obs) bool, traces [][]Obs) bool {
 // TestRuntimeCheckBites: every mutation of accepted real traces is
 // rejected.
 func TestRuntimeCheckBites(t *testing.T) {
+	sequentialUnderRace(t)
 	var traces [][]Obs
 	for _, procs := range []int{1, 2} { // at 1 every syscall's P is retaken
 		for _, name := range []string{"pingpong", "syscall", "spawn-gosched", "timers"} {
@@ -260,6 +262,7 @@ func TestRuntimeCheckBites(t *testing.T) {
 // TestCheckTraceFile checks a trace file recorded elsewhere, as
 // 'gmpcheck conform FILE' does.
 func TestCheckTraceFile(t *testing.T) {
+	sequentialUnderRace(t)
 	tr := traceOf(t, 2, inProcess["pingpong"])
 	path := t.TempDir() + "/x.trace"
 	if err := os.WriteFile(path, tr, 0o644); err != nil {

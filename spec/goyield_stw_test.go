@@ -12,6 +12,7 @@ import (
 // partial liveness check of the every-mechanism model at Ps=3 Gs=4 first
 // showed; TLC agrees on GMP_goyield_stw.cfg (59,079 states, both ways).
 func TestGoyieldAfterHandoffIsFair(t *testing.T) {
+	sequentialUnderRace(t)
 	b := Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Goyield: true, STW: true}
 	r, err := Explore(context.Background(), b, Options{Liveness: true, ThreadLimit: true})
 	if err != nil {

@@ -89,6 +89,7 @@ func TestStepRejectsDisabledAction(t *testing.T) {
 // States for one exactly when their keys are equal. Both fail here when
 // broken (a spill that keeps its length, or its stale slots).
 func TestKeyRoundTripAndValueSemantics(t *testing.T) {
+	sequentialUnderRace(t)
 	for _, b := range []Bounds{
 		{Ps: 2, Gs: 3, Cap: 2, Spawn: 3, SchedTick: 3, Syscalls: true, Netpoll: true},
 		{Ps: 1, Gs: 5, Cap: 2, Spawn: 4, SchedTick: 3},

@@ -11,6 +11,7 @@ import (
 // TestMutationKillSpecCheckEveryG kills spec/check.go's per-G loop
 // g <= nG -> g < nG: Check must judge every G, the last one included.
 func TestMutationKillSpecCheckEveryG(t *testing.T) {
+	sequentialUnderRace(t)
 	md, err := NewModel(Bounds{Ps: 2, Gs: 3, Cap: 2, Spawn: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -29,6 +30,7 @@ func TestMutationKillSpecCheckEveryG(t *testing.T) {
 // any P it has not looked at yet, in any order, so in every reachable state
 // its enabled recheck actions name exactly its unscanned Ps.
 func TestMutationKillSpecRecheckEveryP(t *testing.T) {
+	sequentialUnderRace(t)
 	md, err := NewModel(Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -86,6 +88,7 @@ func TestMutationKillSpecRecheckEveryP(t *testing.T) {
 // slot after the last is outside the array. (On any other ring that slot is
 // already empty and the mutant changes nothing.)
 func TestMutationKillSpecFullRingPop(t *testing.T) {
+	sequentialUnderRace(t)
 	var s State
 	for i := range MaxCap {
 		s.runqput(0, GID(i+1), false, MaxCap)
@@ -110,6 +113,7 @@ func TestMutationKillSpecFullRingPop(t *testing.T) {
 // TestMutationKillSpecScanString kills spec/state.go's scanString
 // mask&(1<<p) -> mask|(1<<p): the invariant messages name the Ps of a scan.
 func TestMutationKillSpecScanString(t *testing.T) {
+	sequentialUnderRace(t)
 	for mask, want := range map[uint8]string{0: "{}", 1: "{p0}", 0b101: "{p0,p2}"} {
 		if got := scanString(mask); got != want {
 			t.Errorf("scanString(%03b) = %q, want %q", mask, got, want)
@@ -124,6 +128,7 @@ func TestMutationKillSpecScanString(t *testing.T) {
 // explored bound of the other checks reached a handoffp of a P with
 // timers under a poller sleeping later.
 func TestMutationKillMechSpecHandoffpWakesPoller(t *testing.T) {
+	sequentialUnderRace(t)
 	md, err := NewModel(Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 0, SchedTick: 1, Netpoll: true, PollBlock: true, Timers: 2, SyscallBlock: true})
 	if err != nil {
 		t.Fatal(err)
@@ -167,6 +172,7 @@ func TestMutationKillMechSpecHandoffpWakesPoller(t *testing.T) {
 // LockedG" at MExitLockCheck, == -> !=): every state of the walk with an M
 // at the check must pass that clause of Check.
 func TestMutationKillMechSpecLockCheckM0(t *testing.T) {
+	sequentialUnderRace(t)
 	md, err := NewModel(Bounds{Ps: 1, Ms: 2, Gs: 1, Cap: 2, SchedTick: 1, Syscalls: true, LockOSThread: true, Go: Go117dev})
 	if err != nil {
 		t.Fatal(err)
@@ -212,6 +218,7 @@ func TestMutationKillMechSpecLockCheckM0(t *testing.T) {
 // not fire): at MDropSpin (spinning, no G) and at MSyscallNoP (with its
 // G), an M still holding p1 must fail with that clause's message.
 func TestMutationKillSpecDropSpinShape(t *testing.T) {
+	sequentialUnderRace(t)
 	md, _ := NewModel(Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, Syscalls: true})
 	for _, c := range []struct {
 		name, msg string
@@ -240,6 +247,7 @@ func TestMutationKillSpecDropSpinShape(t *testing.T) {
 // MaxPs, the bound the trace checker uses for GOMAXPROCS 8. No explored
 // bound of the other checks has eight Ps.
 func TestMutationKillSpecMaxPsEnabled(t *testing.T) {
+	sequentialUnderRace(t)
 	md, err := NewModel(Bounds{Ps: MaxPs, Ms: MaxPs, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -261,6 +269,7 @@ func TestMutationKillSpecMaxPsEnabled(t *testing.T) {
 // {drop, dropspin, recheck} -> ||): in the snapshot variant too, an M at
 // findRunnable's top with a steal scan in progress is a broken state.
 func TestMutationKillSpecSnapshotScanShape(t *testing.T) {
+	sequentialUnderRace(t)
 	md, _ := NewModel(Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1})
 	md.idleSnapshot = true
 	s := md.Init()
@@ -276,6 +285,7 @@ func TestMutationKillSpecSnapshotScanShape(t *testing.T) {
 // one, so every counterexample's state lines (docs/bugs.md pins them) say
 // nothing of a poller the model does not have.
 func TestMutationKillSpecStringPollUntil(t *testing.T) {
+	sequentialUnderRace(t)
 	md, err := NewModel(Bounds{Ps: 2, Gs: 2, Cap: 2, Netpoll: true, PollBlock: true, Timers: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -305,6 +315,7 @@ func TestMutationKillSpecStringPollUntil(t *testing.T) {
 // The states are reachable ones with an M in stoplockedm, moved to the
 // idle list.
 func TestMutationKillSpecLockedMShape(t *testing.T) {
+	sequentialUnderRace(t)
 	md, err := NewModel(Bounds{Ps: 1, Ms: 2, Gs: 1, Cap: 2, SchedTick: 1, Syscalls: true, LockOSThread: true})
 	if err != nil {
 		t.Fatal(err)
@@ -335,6 +346,7 @@ func TestMutationKillSpecLockedMShape(t *testing.T) {
 // stopping) that still has a current G is a broken shape whether or not it
 // spins.
 func TestMutationKillSpecIdleMHoldsG(t *testing.T) {
+	sequentialUnderRace(t)
 	md, err := NewModel(Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, Syscalls: true})
 	if err != nil {
 		t.Fatal(err)
@@ -355,6 +367,7 @@ func TestMutationKillSpecIdleMHoldsG(t *testing.T) {
 // whose only step it is would not count as stuck. The same for an M's own
 // pollUntil.
 func TestMutationKillSpecTickEnabledReached(t *testing.T) {
+	sequentialUnderRace(t)
 	md, err := NewModel(Bounds{Ps: 1, Ms: 2, Gs: 1, Cap: 2, SchedTick: 1, Netpoll: true, PollBlock: true, Timers: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -384,6 +397,7 @@ func TestMutationKillSpecTickEnabledReached(t *testing.T) {
 // line lists p0 first and separates the next ones with " |", as the
 // counterexamples in the docs and the tests' expectations read them.
 func TestMutationKillSpecStringPSeparator(t *testing.T) {
+	sequentialUnderRace(t)
 	md, err := NewModel(Bounds{Ps: 3, Ms: 3, Gs: 1, Cap: 2, SchedTick: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -476,6 +490,7 @@ func (r *reach) state(i int) (State, bool) {
 //
 // TestMutationKillSpecRunnableInHandQueued has spec/check.go:277:37.
 func TestMutationKillSpecShapeClauses(t *testing.T) {
+	sequentialUnderRace(t)
 	for _, c := range []struct {
 		name, msg string
 		b         Bounds
@@ -535,6 +550,7 @@ func TestMutationKillSpecShapeClauses(t *testing.T) {
 // The states are reachable ones with an M holding such a G, the G then
 // put on the global queue too.
 func TestMutationKillSpecRunnableInHandQueued(t *testing.T) {
+	sequentialUnderRace(t)
 	md, err := NewModel(Bounds{Ps: 1, Ms: 2, Gs: 3, Cap: 2, Spawn: 2, SchedTick: 2, Netpoll: true, InjectList: true})
 	if err != nil {
 		t.Fatal(err)
@@ -567,6 +583,7 @@ func TestMutationKillSpecRunnableInHandQueued(t *testing.T) {
 // the blocked poller's return), which timer liveness must not count as a
 // quiet network.
 func TestMutationKillSpecNetReady(t *testing.T) {
+	sequentialUnderRace(t)
 	net := map[ActionKind]bool{ActNetpoll: true, ActNetpollInject: true, ActInjectGList: true, ActNetpollReady: true}
 	for k := ActionKind(0); k < numActionKinds; k++ {
 		if got := k.netReady(); got != net[k] {
@@ -580,6 +597,7 @@ func TestMutationKillSpecNetReady(t *testing.T) {
 // fits (the scheduler's callers put at most Cap/2 onto an empty ring, so
 // only a direct call reaches the edge), one more does not.
 func TestMutationKillSpecPutBatchFills(t *testing.T) {
+	sequentialUnderRace(t)
 	for _, capacity := range []int{2, 4, 8} {
 		var ps PState
 		gs := make([]GID, capacity)
@@ -607,6 +625,7 @@ func TestMutationKillSpecPutBatchFills(t *testing.T) {
 // ring filled by hand: the G must go to sched.runq's tail, the ring
 // unchanged.
 func TestMutationKillSpecInjectRunqputOverflow(t *testing.T) {
+	sequentialUnderRace(t)
 	md, err := NewModel(Bounds{Ps: 1, Ms: 2, Gs: 3, Cap: 2, Spawn: 2, SchedTick: 2, Netpoll: true, InjectList: true})
 	if err != nil {
 		t.Fatal(err)
@@ -668,6 +687,7 @@ func TestMutationKillSpecInjectRunqputOverflow(t *testing.T) {
 // the first with a G to find: there the no-P recheck finds work
 // (RecheckFound), which it never does at one G.
 func TestMutationKillSpecGo110devWithoutProcResize(t *testing.T) {
+	sequentialUnderRace(t)
 	for _, b := range []Bounds{
 		{Ps: 2, Ms: 2, Gs: 1, Cap: 2, Spawn: 1, SchedTick: 2, Go: Go110dev},
 		{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Go: Go110dev},
@@ -685,6 +705,7 @@ func TestMutationKillSpecGo110devWithoutProcResize(t *testing.T) {
 // one, so no search told them apart. Here every RecheckMiss step is held to
 // the rule, with and without stop-the-world, and the nil read must happen.
 func TestMutationKillSpecNilReadOnlyOnTheNewSlot(t *testing.T) {
+	sequentialUnderRace(t)
 	for _, b := range []Bounds{
 		{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, STW: true, ProcResize: true, Go: Go110dev},
 		{Ps: 2, Ms: 2, Gs: 1, Cap: 2, Spawn: 1, SchedTick: 2, Go: Go110dev},
@@ -720,6 +741,7 @@ func TestMutationKillSpecNilReadOnlyOnTheNewSlot(t *testing.T) {
 // search saw the guard weakened. A Grab past the bound would take more than
 // a thief may, or nothing, as if it had stolen.
 func TestMutationKillSpecGrabPanicsOutsideBounds(t *testing.T) {
+	sequentialUnderRace(t)
 	q := LocalQueue{Cap: 4, Ring: []GID{1, 2, 3, 4}}
 	lo, hi := q.GrabBounds()
 	for _, k := range []int{lo - 1, hi + 1, len(q.Ring)} {
@@ -752,6 +774,7 @@ func TestMutationKillSpecGrabPanicsOutsideBounds(t *testing.T) {
 // two Ps) never have two idle Ps at a scan's end, since the scanning M
 // holds one, so only a direct look sees the difference.
 func TestMutationKillSpecIdleMaskEveryIdleP(t *testing.T) {
+	sequentialUnderRace(t)
 	md, err := NewModel(Bounds{Ps: 3, Ms: 3, Gs: 1, Cap: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -772,6 +795,7 @@ func TestMutationKillSpecIdleMaskEveryIdleP(t *testing.T) {
 // loop's (actions.go's comment on them); the network's readiness and the
 // clock are external, and a G's time.Sleep is the G's step, as Gosched is.
 func TestMutationKillSpecPollStepsAreFair(t *testing.T) {
+	sequentialUnderRace(t)
 	notM := map[ActionKind]bool{ActNetpollReady: true, ActTimerTick: true, ActTimerSleep: true}
 	for _, k := range PollActionKinds() {
 		if got, want := k.schedStep(), !notM[k]; got != want {
@@ -794,6 +818,7 @@ func TestMutationKillSpecPollStepsAreFair(t *testing.T) {
 // passes. Here the stopper's choice is held to the count in every state
 // of the bug's own bounds, and both cases must occur.
 func TestMutationKillSpecGo14StopNeedsOneLeft(t *testing.T) {
+	sequentialUnderRace(t)
 	b := Bounds{Ps: 1, Ms: 1, Gs: 1, Cap: 2, SchedTick: 2, Syscalls: true, STW: true, ProcResize: true, Go: Go14}
 	md, err := NewModel(b)
 	if err != nil {
@@ -836,6 +861,7 @@ func TestMutationKillSpecGo14StopNeedsOneLeft(t *testing.T) {
 // top to runqget must keep the pollUntil it checked, and one such step
 // must find the heap changed since.
 func TestMutationKillSpecCheckedTopKeepsPollUntil(t *testing.T) {
+	sequentialUnderRace(t)
 	md, err := NewModel(Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, Netpoll: true, PollBlock: true, Timers: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -867,6 +893,7 @@ func TestMutationKillSpecCheckedTopKeepsPollUntil(t *testing.T) {
 // c&(c-1) is 0 too, must be refused; every caller's capacity is in range,
 // so nothing else tried one.
 func TestMutationKillSpecValidQueueCapRange(t *testing.T) {
+	sequentialUnderRace(t)
 	for c, ok := range map[int]bool{0: false, 1: false, 3: false, 6: false, 2 * MaxQueueCap: false, -MinQueueCap: false,
 		MinQueueCap: true, 4: true, MaxQueueCap: true} {
 		if err := ValidQueueCap(c); (err == nil) != ok {
@@ -885,6 +912,7 @@ func TestMutationKillSpecValidQueueCapRange(t *testing.T) {
 // must set it (the first ten such steps are looked at; reaching them
 // takes a second).
 func TestMutationKillSpecInjectNoIdlePSetsNeedSpinning(t *testing.T) {
+	sequentialUnderRace(t)
 	md, err := NewModel(Bounds{Ps: 2, Ms: 2, Gs: 3, Cap: 2, Spawn: 2, SchedTick: 2, Netpoll: true, InjectList: true})
 	if err != nil {
 		t.Fatal(err)

@@ -200,6 +200,7 @@ func TestPollersExclude(t *testing.T) {
 // handoffp's last-P clause is what keeps the network watched: without it
 // (the seeded bug) liveness (f) fails; the trace ends with every P idle.
 func TestHandoffpLastPollerClause(t *testing.T) {
+	sequentialUnderRace(t)
 	var c SeededBugCase
 	for _, x := range SeededBugCases() {
 		if x.Bounds.Bug == BugHandoffIgnoresPoller {

@@ -16,6 +16,7 @@ import (
 // spec's graph, so the Go explorer's verdict cannot stand for its
 // properties. GoLiveness must say so (Outcome Error), never pass.
 func TestGoLivenessRejectsDivergentModule(t *testing.T) {
+	sequentialUnderRace(t)
 	dir, cfgs := loadCfgs(t)
 	if err := tlacheck.CheckInstalled(dir); err != nil {
 		t.Fatal(err)

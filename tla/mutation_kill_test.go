@@ -82,6 +82,7 @@ func variantDir(t *testing.T, dir, module, orig, repl, name, cfg string) (string
 // invariant passed every cfg. Here runqputslow's batch never reaches the
 // global queue (its Gs are lost), and NoLossNoDup must say so.
 func TestMutationKillTLANoLossNoDupSeesALoss(t *testing.T) {
+	sequentialUnderRace(t)
 	dir := tlaDirUnderTest(t)
 	if err := tlacheck.CheckInstalled(dir); err != nil {
 		t.Fatal(err)

@@ -21,6 +21,7 @@ import (
 // accepts and no name TLC would not resolve. It also checks every cfg
 // against its module's constants and definitions.
 func TestSyntax(t *testing.T) {
+	sequentialUnderRace(t)
 	dir, err := tlacheck.FindDir(".")
 	if err != nil {
 		t.Fatal(err)

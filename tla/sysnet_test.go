@@ -22,6 +22,7 @@ var longCoveredBy = map[string][]string{
 // at GMP_syscalls' and GMP_netpoll's bounds is on its graph at GMP_sysnet's
 // or GMP's, which stay in the default tier.
 func TestSysnetTakesTheLongCfgsSteps(t *testing.T) {
+	sequentialUnderRace(t)
 	_, cfgs := loadCfgs(t)
 	byName := map[string]tlacheck.Cfg{}
 	for _, c := range cfgs {

@@ -21,6 +21,7 @@ func vocabulary() []spec.ActionKind { return spec.ActionKinds() }
 // scheduler events carry the spec's ActionKind itself, so they cannot use
 // another name.
 func TestOneVocabulary(t *testing.T) {
+	sequentialUnderRace(t)
 	tlaSrc, err := os.ReadFile("GMP.tla")
 	if err != nil {
 		t.Fatal(err)
