@@ -169,7 +169,7 @@ func TestHoldInSyscallRefusesAStaleSight(t *testing.T) {
 		t.Fatalf("set-up: g1 %v, m0's G %v on %v; want a syscall and a running G on p0", g1.Status(), m0.curg.Load().Status(), m0.p.Load())
 	}
 	if hm, hg, ok := holdSeen(p0, m0, g1); ok || hm != nil || hg != nil {
-		t.Fatalf("holdSeen(p0, m0, g1), g1 in a syscall on m1: %v, %v, %v; want a refusal", hm, hg, ok)
+		t.Fatalf("holdSeen(p0, m0, g1), g1 in a syscall on m1: held %v (m set %v, %v); want a refusal", ok, hm != nil, hg)
 	}
 	if st := g1.Status(); st != Gsyscall || m0.p.Load() != p0 {
 		t.Fatalf("after the refusal g1 is %v and m0 holds %v; want a syscall and p0", st, m0.p.Load())
@@ -177,7 +177,7 @@ func TestHoldInSyscallRefusesAStaleSight(t *testing.T) {
 	// The true sight is held: the refusal above is not the only answer.
 	hm, hg, ok := holdSeen(p1, m1, g1)
 	if !ok || hm != m1 || hg != g1 {
-		t.Fatalf("holdSeen(p1, m1, g1): %v, %v, %v; want m1 and g1 held", hm, hg, ok)
+		t.Fatalf("holdSeen(p1, m1, g1): held %v (m1 %v, %v); want m1 and g1 held", ok, hm == m1, hg)
 	}
 	g1.casStatus(Gsyscall|gscan, Gsyscall)
 }

@@ -51,9 +51,8 @@ type Options struct {
 	LocalStarvation bool
 	// Workers is the number of goroutines expanding states (0: GOMAXPROCS),
 	// and classifying them and computing their edges for the liveness
-	// pass. The search is
-	// level-synchronous and merges in the sequential order,
-	// so every count and counterexample is the same for any number.
+	// pass. The search is level-synchronous and merges in the sequential
+	// order, so every count and counterexample is the same for any number.
 	Workers int
 	// Fingerprint keeps a 64-bit fingerprint per state instead of its full
 	// key (about a third of the memory); Result.FPCollision bounds the

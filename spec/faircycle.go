@@ -1,5 +1,7 @@
 package spec
 
+import "slices"
+
 // The cycle of a printed lasso. A violating component is fair as a whole:
 // every fairness family is disabled in one of its states or taken by one of
 // its edges. The printed cycle must be fair on its face too, so that a
@@ -96,7 +98,7 @@ func (fg *fairGraph) shortestCycle(start int) ([]fairHop, bool) {
 						break
 					}
 				}
-				reverse(rev)
+				slices.Reverse(rev)
 				return rev, true
 			}
 			q = append(q, w)
@@ -122,30 +124,30 @@ func (fg *fairGraph) greedyCycle(start int) []fairHop {
 	}
 	for met != full {
 		want := full &^ met
-		take(fg.path(cur, func(v int, e fairEdge) bool { return e.bits&want != 0 || fg.exb[e.to]&want != 0 }))
+		take(fg.path(cur, func(e fairEdge) bool { return e.bits&want != 0 || fg.exb[e.to]&want != 0 }))
 	}
 	if len(hops) == 0 {
 		take([]fairHop{{start, 0}})
 	}
-	take(fg.path(cur, func(_ int, e fairEdge) bool { return e.to == start }))
+	take(fg.path(cur, func(e fairEdge) bool { return e.to == start }))
 	return hops
 }
 
 // path is a shortest path from a whose last edge is one goal accepts (a
 // path of one edge at least).
-func (fg *fairGraph) path(a int, goal func(v int, e fairEdge) bool) []fairHop {
+func (fg *fairGraph) path(a int, goal func(e fairEdge) bool) []fairHop {
 	prev := map[int]fairHop{a: {-1, -1}}
 	q := []int{a}
 	for len(q) > 0 {
 		v := q[0]
 		q = q[1:]
 		for ei, e := range fg.edges[v] {
-			if goal(v, e) {
+			if goal(e) {
 				p := []fairHop{{v, ei}}
 				for x := v; x != a; x = prev[x].from {
 					p = append(p, prev[x])
 				}
-				reverse(p)
+				slices.Reverse(p)
 				return p
 			}
 			if _, ok := prev[e.to]; ok {
@@ -156,12 +158,6 @@ func (fg *fairGraph) path(a int, goal func(v int, e fairEdge) bool) []fairHop {
 		}
 	}
 	panic("spec: no path inside a strongly connected component")
-}
-
-func reverse[T any](s []T) {
-	for i, j := 0, len(s)-1; i < j; i, j = i+1, j-1 {
-		s[i], s[j] = s[j], s[i]
-	}
 }
 
 // required is every family a fair cycle must meet for the current
