@@ -48,7 +48,7 @@ func cycleUnfair(b Bounds, v *Violation) error {
 	if err != nil {
 		return err
 	}
-	lc := &livenessChecker{g: &graph{md: md, proto: md.Init()}}
+	lc := &livenessChecker{liveGraph: &liveGraph{g: &graph{md: md, proto: md.Init()}}}
 	switch v.Kind {
 	case KindGlobalStarvation, KindLocalStarvation, KindTimerStuck:
 		lc.prop.slice = md.b.asyncPreempt()

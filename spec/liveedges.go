@@ -55,9 +55,9 @@ func (e *cachedEdge) labelOf(x GID) GID { return GID(e.label>>(4*(uint32(x)-1)))
 // buildEdges computes the edges among the states whose bad bits meet
 // mask. It returns nil if ctx ended first, or if a worker's edges
 // overflow its 32-bit ends (the pass then steps states as it walks).
-func (lc *livenessChecker) buildEdges(ctx context.Context, workers int, mask uint32) *liveEdges {
-	g := lc.g
-	n := len(lc.bad)
+func (lg *liveGraph) buildEdges(ctx context.Context, workers int, mask uint32) *liveEdges {
+	g := lg.g
+	n := len(lg.bad)
 	w, per := stateRanges(n, workers)
 	le := &liveEdges{per: per, parts: make([][]cachedEdge, w), end: make([]uint32, n)}
 	ok := make([]bool, w)
@@ -69,7 +69,7 @@ func (lc *livenessChecker) buildEdges(ctx context.Context, workers int, mask uin
 			if v&0x3ff == 0 && ctx.Err() != nil {
 				return
 			}
-			if lc.bad[v]&mask != 0 {
+			if lg.bad[v]&mask != 0 {
 				s := g.state(uint32(v))
 				acts = g.md.appendEnabled(acts[:0], &s)
 				for _, a := range acts {
@@ -89,7 +89,7 @@ func (lc *livenessChecker) buildEdges(ctx context.Context, workers int, mask uin
 						buf = g.canonKey(buf[:0], &ns)
 					}
 					id, found := g.seen.lookup(buf)
-					if !found || lc.bad[id]&mask == 0 {
+					if !found || lg.bad[id]&mask == 0 {
 						continue
 					}
 					out = append(out, cachedEdge{to: id, label: label, kind: a.Kind, m: a.M, p: a.P, freshP: info.freshP})

@@ -45,9 +45,23 @@ type liveEdge struct {
 	freshP int8
 }
 
+// liveGraph is what every property's pass shares: the graph, each
+// state's bad bits (classify) and the edges among bad states (buildEdges).
+// It is read only once built, so the runners share one.
+type liveGraph struct {
+	g        *graph
+	bad      []uint32 // bit 0: work-conservation bad; bit g: g in sched.runq; bit 8+g: g in a P's local queue
+	nG       uint32
+	countAll bool // evaluate every SCC, to count them (Options.All)
+	// edges are the edges among bad states, computed once for every
+	// property (liveedges.go); nil: succ steps the states itself.
+	edges *liveEdges
+}
+
+// livenessChecker is one runner's pass over the shared liveGraph: the
+// property it checks and its own Tarjan arrays.
 type livenessChecker struct {
-	g    *graph
-	bad  []uint32 // bit 0: work-conservation bad; bit g: g in sched.runq; bit 8+g: g in a P's local queue
+	*liveGraph
 	prop livenessProp
 	bit  uint32
 	// Tarjan
@@ -58,12 +72,7 @@ type livenessChecker struct {
 	best       *sccViolation
 	pair       bool   // nodes are (state, tracked G) pairs: starvation under G symmetry
 	pairBase   uint32 // in pair mode, bit pairBase+g of bad is the tracked G's
-	nG         uint32
-	count      int  // violating SCCs of the current property
-	countAll   bool // evaluate every SCC, to count them (Options.All)
-	// edges are the edges among bad states, computed once for every
-	// property (liveedges.go); nil: succ steps the states itself.
-	edges *liveEdges
+	count      int    // violating SCCs of the current property
 }
 
 type sccViolation struct {
@@ -107,9 +116,9 @@ func workStarved(s *State) bool {
 // the search's workers (Options.Workers), each a contiguous range of
 // states (the arena is only read). It reports false if ctx ended first: a
 // cut search's liveness pass runs under the caller's deadline.
-func (lc *livenessChecker) classify(ctx context.Context, workers int) bool {
-	g := lc.g
-	n := len(lc.bad)
+func (lg *liveGraph) classify(ctx context.Context, workers int) bool {
+	g := lg.g
+	n := len(lg.bad)
 	w, per := stateRanges(n, workers)
 	inRanges(n, w, per, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
@@ -146,7 +155,7 @@ func (lc *livenessChecker) classify(ctx context.Context, workers int) bool {
 			if s.poll && netpollUnwatched(&s) {
 				b |= 1 << netpollBit
 			}
-			lc.bad[i] = b
+			lg.bad[i] = b
 		}
 	})
 	return ctx.Err() == nil
@@ -196,11 +205,11 @@ const (
 
 func checkLiveness(ctx context.Context, g *graph, workers int, all, local bool) []ViolationGroup {
 	n := g.len()
-	lc := &livenessChecker{g: g, bad: make([]uint32, n), countAll: all}
-	if !lc.classify(ctx, workers) {
+	lg := &liveGraph{g: g, bad: make([]uint32, n), countAll: all}
+	if !lg.classify(ctx, workers) {
 		return nil
 	}
-	lc.nG = uint32(g.proto.nG)
+	lg.nG = uint32(g.proto.nG)
 
 	// Without asynchronous preemption (Go113) a P owes its queues no
 	// fresh time slice: its G may loop without calls forever.
@@ -236,7 +245,7 @@ func checkLiveness(ctx context.Context, g *graph, workers int, all, local bool) 
 		}
 	}
 	if !livenessOneByOne {
-		lc.edges = lc.buildEdges(ctx, workers, propMask(props, int(lc.nG)))
+		lg.edges = lg.buildEdges(ctx, workers, propMask(props, int(lg.nG)))
 		if ctx.Err() != nil {
 			return nil
 		}
@@ -257,7 +266,7 @@ func checkLiveness(ctx context.Context, g *graph, workers int, all, local bool) 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			one := &livenessChecker{g: g, bad: lc.bad, nG: lc.nG, edges: lc.edges, countAll: all}
+			one := &livenessChecker{liveGraph: lg}
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= len(props) || ctx.Err() != nil || (!all && int64(i) > first.Load()) {
