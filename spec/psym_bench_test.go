@@ -1,0 +1,148 @@
+package spec
+
+import "testing"
+
+// BenchmarkPSymmetryEstimate measures what a reduction by P identities
+// could add to M and G symmetry: it explores a model without symmetry and
+// counts the orbits of its states under M and G permutations (canonFull),
+// then under M, G and P permutations (the least canonical key over every
+// renumbering of the Ps). On this model the P orbits are not a sound
+// quotient: pidleget takes the lowest idle P, not the runtime's last one
+// idled (docs/spec.md, "Canonical choices"), so renaming Ps does not map
+// behaviours to behaviours. With the runtime's LIFO idle list in the state
+// it would, at the cost of that order; the ratio here is what the
+// renaming itself removes. Every renamed state must pass the invariants
+// and enable as many actions of each kind as the state (a P reference the
+// renaming missed breaks one or the other: checked for an M's P and for
+// the timers' Ps).
+//
+//	go test ./spec -run '^$' -bench PSymmetryEstimate -benchtime 1x
+func BenchmarkPSymmetryEstimate(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		b    Bounds
+	}{
+		{"verify-P2M3G2S1-netpoll", VerifyBounds()},
+		{"P3M3G2S1-tick1", Bounds{Ps: 3, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1}},
+		{"P2M2G2S1-timers", Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Netpoll: true, PollBlock: true, Timers: 1}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			md, err := NewModel(c.b)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var states, mg, mgp int
+			for i := 0; i < b.N; i++ {
+				states, mg, mgp = pOrbits(b, &md)
+			}
+			b.ReportMetric(float64(states), "states")
+			b.ReportMetric(float64(mg), "mg-orbits")
+			b.ReportMetric(float64(mgp), "mgp-orbits")
+			b.ReportMetric(float64(mg)/float64(mgp), "p-factor")
+		})
+	}
+}
+
+// pOrbits explores md and counts its states, their M and G orbits and
+// their M, G and P orbits.
+func pOrbits(b *testing.B, md *Model) (states, mg, mgp int) {
+	perms := pPerms(md.b.Ps)
+	init := md.Init()
+	seen := map[string]struct{}{init.Key(): {}}
+	mgSet, mgpSet := map[string]struct{}{}, map[string]struct{}{}
+	queue := []State{init}
+	var buf, least []byte
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		rep, _, _ := canonFull(&s, true)
+		mgSet[string(rep.AppendKey(buf[:0]))] = struct{}{}
+		least = least[:0]
+		kinds := enabledKinds(md, &s)
+		for i, perm := range perms {
+			t := renameP(&s, perm)
+			if err := md.check(&t); err != nil {
+				b.Fatalf("%v renamed by %v breaks an invariant: %v", s, perm, err)
+			}
+			if k := enabledKinds(md, &t); k != kinds {
+				b.Fatalf("%v renamed by %v enables other kinds of action", s, perm)
+			}
+			rep, _, _ := canonFull(&t, true)
+			buf = rep.AppendKey(buf[:0])
+			if i == 0 || string(buf) < string(least) {
+				least = append(least[:0], buf...)
+			}
+		}
+		mgpSet[string(least)] = struct{}{}
+		for _, a := range md.appendEnabled(nil, &s) {
+			ns := s
+			if _, err := md.step(&ns, a); err != nil {
+				continue
+			}
+			buf = ns.AppendKey(buf[:0])
+			if _, ok := seen[string(buf)]; !ok {
+				seen[string(buf)] = struct{}{}
+				queue = append(queue, ns)
+			}
+		}
+	}
+	return len(seen), len(mgSet), len(mgpSet)
+}
+
+// renameP returns s with P p renamed perm[p] wherever a P is named: the P
+// slots, an M's P, old P, next P, steal victim and scan bits, sysmon's
+// retaken P and the timers' Ps. (Models with ProcResize, whose allp
+// snapshot and gomaxprocs name Ps by position, are not renamed.)
+func renameP(s *State, perm []int8) State {
+	t := *s
+	plus1 := func(x int8) int8 { // a P stored plus one, 0 for none
+		if x <= 0 {
+			return x
+		}
+		return perm[x-1] + 1
+	}
+	for p := 0; p < int(s.nP); p++ {
+		t.P[perm[p]] = s.P[p]
+	}
+	for m := 0; m < int(s.nM); m++ {
+		ms := &t.M[m]
+		if ms.P != NoP {
+			ms.P = perm[ms.P]
+		}
+		ms.OldP, ms.NextP, ms.Victim = plus1(ms.OldP), plus1(ms.NextP), plus1(ms.Victim)
+		ms.Scan = 0
+		for p := 0; p < int(s.nP); p++ {
+			if s.M[m].Scan&(1<<p) != 0 {
+				ms.Scan |= 1 << perm[p]
+			}
+		}
+	}
+	t.RetakeP = plus1(t.RetakeP)
+	for g := range t.TimerP {
+		t.TimerP[g] = uint8(plus1(int8(t.TimerP[g])))
+	}
+	return t
+}
+
+// pPerms lists the permutations of 0..n-1, the identity first.
+func pPerms(n int) [][]int8 {
+	if n == 0 {
+		return [][]int8{{}}
+	}
+	var out [][]int8
+	for _, q := range pPerms(n - 1) {
+		for i := len(q); i >= 0; i-- {
+			out = append(out, append(append(append([]int8{}, q[:i]...), int8(n-1)), q[i:]...))
+		}
+	}
+	return out
+}
+
+// enabledKinds counts the actions enabled in s by kind: a renaming of
+// Ps must not change it.
+func enabledKinds(md *Model, s *State) (n [numActionKinds]int) {
+	for _, a := range md.appendEnabled(nil, s) {
+		n[a.Kind]++
+	}
+	return n
+}
