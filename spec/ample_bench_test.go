@@ -26,13 +26,7 @@ import (
 //
 //	go test ./spec -run '^$' -bench AmpleEstimate -benchtime 1x
 func BenchmarkAmpleEstimate(b *testing.B) {
-	for _, c := range []struct {
-		name string
-		b    Bounds
-	}{
-		{"verify-P2M3G2S1-netpoll", VerifyBounds()},
-		{"P3M3G2S1-tick1", Bounds{Ps: 3, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1}},
-	} {
+	for _, c := range estimateBounds {
 		for _, mode := range []ampleMode{ampleOff, ampleNoProviso, ampleBFSProviso} {
 			b.Run(c.name+"/"+mode.String(), func(b *testing.B) {
 				md, err := NewModel(c.b)
@@ -54,6 +48,19 @@ func BenchmarkAmpleEstimate(b *testing.B) {
 			})
 		}
 	}
+}
+
+// estimateBounds are the models the reduction estimates explore whole,
+// without symmetry: the verify bound (Ps=2) and a Ps=3 model of about the
+// same size (SchedTick 1 and no syscalls keep it there).
+var estimateBounds = []estimateModel{
+	{"verify-P2M3G2S1-netpoll", VerifyBounds()},
+	{"P3M3G2S1-tick1", Bounds{Ps: 3, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1}},
+}
+
+type estimateModel struct {
+	name string
+	b    Bounds
 }
 
 type ampleMode int

@@ -1,6 +1,9 @@
 package spec
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // BenchmarkPSymmetryEstimate measures what a reduction by P identities
 // could add to M and G symmetry: it explores a model without symmetry and
@@ -18,14 +21,8 @@ import "testing"
 //
 //	go test ./spec -run '^$' -bench PSymmetryEstimate -benchtime 1x
 func BenchmarkPSymmetryEstimate(b *testing.B) {
-	for _, c := range []struct {
-		name string
-		b    Bounds
-	}{
-		{"verify-P2M3G2S1-netpoll", VerifyBounds()},
-		{"P3M3G2S1-tick1", Bounds{Ps: 3, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1}},
-		{"P2M2G2S1-timers", Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Netpoll: true, PollBlock: true, Timers: 1}},
-	} {
+	timers := estimateModel{"P2M2G2S1-timers", Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Netpoll: true, PollBlock: true, Timers: 1}}
+	for _, c := range append(slices.Clip(estimateBounds), timers) {
 		b.Run(c.name, func(b *testing.B) {
 			md, err := NewModel(c.b)
 			if err != nil {
