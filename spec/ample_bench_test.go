@@ -12,17 +12,17 @@ import (
 // worth building (issue 18: the every-mechanism model at Ps=3 outgrows 2
 // cores). It explores the graph without symmetry three times: whole (its
 // count must be Explore's), then twice expanding in each state only the
-// enabled actions of one M whose every
-// action there commutes with every action another actor (another M,
-// sysmon, netpoll, the clock, the stopper) can take there: both orders
-// defined and ending in the same state. That local diamond is necessary for
-// an ample set (condition C1 also asks it of the actions the others can
-// take later, before the M moves), so the estimate is optimistic: it
-// checks no future and, in its "no-proviso" run, no cycle proviso either,
-// so that run is unsound and only says what an ample-set reduction could
-// at best remove. The "bfs-proviso" run adds the proviso a breadth-first
-// search can check (expand fully when an ample successor was already
-// found), the one this explorer's parallel search could use.
+// enabled actions of one M whose every action there commutes with every
+// action another actor (another M, sysmon, netpoll, the clock, the
+// stopper) can take there: both orders defined and ending in the same
+// state. That local diamond is necessary for an ample set (condition C1
+// also asks it of the actions the others can take later, before the M
+// moves), so the estimate is optimistic: it checks no future and, in its
+// "no-proviso" run, no cycle proviso either, so that run is unsound and
+// only says what an ample-set reduction could at best remove. The
+// "bfs-proviso" run adds the proviso a breadth-first search can check
+// (expand fully when an ample successor was already found), the one this
+// explorer's parallel search could use.
 //
 //	go test ./spec -run '^$' -bench AmpleEstimate -benchtime 1x
 func BenchmarkAmpleEstimate(b *testing.B) {
@@ -140,9 +140,9 @@ func ampleSearch(md *Model, mode ampleMode) (states, reduced int) {
 }
 
 // ampleLocalDiamond returns the M with the fewest enabled actions (the
-// lowest such M), fewer than all, whose every action commutes in this state with every action of
-// the other actors (next[i] is en[i]'s successor, ok[i] whether it has
-// one), or -1 if there is none.
+// lowest such M), fewer than all, whose every action commutes in this
+// state with every action of the other actors (next[i] is en[i]'s
+// successor, ok[i] whether it has one), or -1 if there is none.
 func ampleLocalDiamond(md *Model, en []Action, next []State, ok []bool) int {
 	d := diamond{md: md, en: en, next: next, ok: ok, after: make([][]Action, len(en))}
 	best, bestN := -1, len(en)
