@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"context"
 	"slices"
 	"testing"
 )
@@ -40,23 +41,20 @@ func BenchmarkPSymmetryEstimate(b *testing.B) {
 	}
 }
 
-// pOrbits explores md and counts its states, their M and G orbits and
-// their M, G and P orbits.
+// pOrbits explores md with the explorer's own search (no symmetry) and
+// counts its states, their M and G orbits and their M, G and P orbits.
 func pOrbits(b *testing.B, md *Model) (states, mg, mgp int) {
+	g, full := bfs(context.Background(), *md, Options{})
 	perms := pPerms(md.b.Ps)
-	init := md.Init()
-	seen := map[string]struct{}{init.Key(): {}}
 	mgSet, mgpSet := map[string]struct{}{}, map[string]struct{}{}
-	queue := []State{init}
 	var buf, least []byte
-	for len(queue) > 0 {
-		s := queue[0]
-		queue = queue[1:]
+	for i := 0; i < g.len(); i++ {
+		s := g.state(uint32(i))
 		rep, _, _ := canonFull(&s, true)
 		mgSet[string(rep.AppendKey(buf[:0]))] = struct{}{}
 		least = least[:0]
 		kinds := enabledKinds(md, &s)
-		for i, perm := range perms {
+		for j, perm := range perms {
 			t := renameP(&s, perm)
 			if err := md.check(&t); err != nil {
 				b.Fatalf("%v renamed by %v breaks an invariant: %v", s, perm, err)
@@ -66,24 +64,13 @@ func pOrbits(b *testing.B, md *Model) (states, mg, mgp int) {
 			}
 			rep, _, _ := canonFull(&t, true)
 			buf = rep.AppendKey(buf[:0])
-			if i == 0 || string(buf) < string(least) {
+			if j == 0 || string(buf) < string(least) {
 				least = append(least[:0], buf...)
 			}
 		}
 		mgpSet[string(least)] = struct{}{}
-		for _, a := range md.appendEnabled(nil, &s) {
-			ns := s
-			if _, err := md.step(&ns, a); err != nil {
-				continue
-			}
-			buf = ns.AppendKey(buf[:0])
-			if _, ok := seen[string(buf)]; !ok {
-				seen[string(buf)] = struct{}{}
-				queue = append(queue, ns)
-			}
-		}
 	}
-	return len(seen), len(mgSet), len(mgpSet)
+	return full.Distinct, len(mgSet), len(mgpSet)
 }
 
 // renameP returns s with P p renamed perm[p] wherever a P is named: the P
