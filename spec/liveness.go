@@ -70,7 +70,6 @@ type livenessChecker struct {
 	stack      []uint32
 	counter    int32
 	best       *sccViolation
-	pair       bool   // nodes are (state, tracked G) pairs: starvation under G symmetry
 	pairBase   uint32 // in pair mode, bit pairBase+g of bad is the tracked G's
 	count      int    // violating SCCs of the current property
 }
@@ -318,7 +317,6 @@ func (lc *livenessChecker) check(ctx context.Context, pr livenessProp) *Violatio
 	}
 	lc.count = 0
 	lc.prop = pr
-	lc.pair = pr.pair
 	lc.pairBase = 0
 	if pr.kind == KindTimerStuck {
 		lc.pairBase = timerBit
@@ -359,7 +357,7 @@ func propBit(pr livenessProp) uint32 {
 
 // sv is the state of node v; tracked its tracked G in pair mode.
 func (lc *livenessChecker) sv(v uint32) uint32 {
-	if lc.pair {
+	if lc.prop.pair {
 		return v / lc.nG
 	}
 	return v
@@ -369,7 +367,7 @@ func (lc *livenessChecker) tracked(v uint32) GID { return GID(v%lc.nG + 1) }
 
 // isBad reports whether node v is bad for the current property.
 func (lc *livenessChecker) isBad(v uint32) bool {
-	if lc.pair {
+	if lc.prop.pair {
 		return lc.bad[v/lc.nG]&(1<<(lc.pairBase+uint32(lc.tracked(v)))) != 0
 	}
 	return lc.bad[v]&lc.bit != 0
@@ -392,7 +390,7 @@ func (lc *livenessChecker) succP(v uint32, dst []liveEdge, rhos []mPerm) ([]live
 				continue
 			}
 			w := e.to
-			if lc.pair {
+			if lc.prop.pair {
 				w = e.to*lc.nG + uint32(e.labelOf(lc.tracked(v))) - 1
 			}
 			if lc.isBad(w) {
@@ -425,7 +423,7 @@ func (lc *livenessChecker) succP(v uint32, dst []liveEdge, rhos []mPerm) ([]live
 				continue
 			}
 			w = id
-			if lc.pair {
+			if lc.prop.pair {
 				w = id*lc.nG + uint32(label[lc.tracked(v)]) - 1
 			}
 		} else {
@@ -470,7 +468,7 @@ func (lc *livenessChecker) run(ctx context.Context) {
 		frames = append(frames, tarjanFrame{v: v, succs: lc.succ(v, nil)})
 	}
 	nodes := len(lc.bad)
-	if lc.pair {
+	if lc.prop.pair {
 		nodes *= int(lc.nG)
 	}
 	for r := 0; r < nodes; r++ {
@@ -696,7 +694,7 @@ func (lc *livenessChecker) violation() *Violation {
 	default:
 		v.Detail = fmt.Sprintf("%s stays in the global run queue forever", gName(lc.prop.g))
 	}
-	if lc.pair {
+	if lc.prop.pair {
 		_, x := lc.g.realPath(lc.sv(b.entry))
 		g := realG(&x, lc.tracked(b.entry))
 		v.Detail = fmt.Sprintf("%s stays in the global run queue forever", gName(g))

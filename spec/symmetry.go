@@ -209,7 +209,7 @@ func (lc *livenessChecker) member(in map[uint32]bool, tracked GID) func(*State) 
 	g := lc.g
 	var buf []byte
 	return func(ns *State) bool {
-		if !lc.pair {
+		if !lc.prop.pair {
 			buf = g.canonKey(buf[:0], ns)
 			d, ok := g.seen.lookup(buf)
 			return ok && in[d]
@@ -272,7 +272,7 @@ func (lc *livenessChecker) symLasso(b *sccViolation) Trace {
 	}
 	t, x := g.realPath(lc.sv(b.entry))
 	var tracked GID
-	if lc.pair {
+	if lc.prop.pair {
 		tracked = realG(&x, lc.tracked(b.entry))
 	}
 	nodes := lc.unfold(x, lc.member(in, tracked))
