@@ -295,12 +295,14 @@ func CheckImpl(ctx context.Context, evs []impl.Event, opt ImplOptions) ImplResul
 		return c.inconclusive("the run does not start with the outside Go of its main G (InjectGList), but with %v", first.ev)
 	}
 	// The state before the outside Go: nothing runs, g1 is the G about
-	// to be injected (waiting, as InjectGList requires).
+	// to be injected (waiting, as InjectGList requires), and p0 is on top
+	// of sched.pidle, above the others as Init lists them (impl.New).
 	st := md.Init()
 	st.G[1] = spec.GWaiting
 	st.P[0].Status = spec.PIdle
 	st.M[0] = spec.MState{PC: spec.MIdle, P: spec.NoP}
-	st.NPIdle = int8(b.Ps)
+	st.IdlePs[st.NPIdle] = 0
+	st.NPIdle++
 	init := config{cur: make([]int32, len(c.actors)), st: st, bind: []binding{{first.ev.G, 1}}}
 	for a := range c.actors {
 		init.cur[a] = c.next[a][0]

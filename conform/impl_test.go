@@ -320,7 +320,7 @@ func TestCanonG(t *testing.T) {
 	if raceEnabled {
 		return
 	}
-	evs, err := readTraceFile("testdata/impl/p4-s2091-steal-retry.events.gz")
+	evs, err := readTraceFile("testdata/impl/p4-s1020-steal-retry.events.gz")
 	if err != nil {
 		t.Fatal(err)
 	}

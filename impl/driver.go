@@ -652,6 +652,7 @@ type Snapshot struct {
 	Ms           []MSnapshot
 	Runq         []*G // global queue, head first
 	NPIdle       int32
+	Pidle        []int // sched.pidle's Ps, the top (the next pidleget's) last
 	NMSpinning   int32
 	NeedSpinning uint32
 	GCWaiting    bool  // sched.gcwaiting
@@ -753,6 +754,9 @@ func (s *Sched) Snapshot() Snapshot {
 		sn.Ms = append(sn.Ms, ms)
 	}
 	sn.Runq = s.glob.runq.Slice()
+	for _, pp := range s.pidle {
+		sn.Pidle = append(sn.Pidle, int(pp.id))
+	}
 	sn.StopWait = s.world.stopwait
 	s.glob.Unlock()
 	sn.GCWaiting = s.world.gcwaiting.Load()

@@ -124,12 +124,14 @@ func (s *Sched) handoffpOr(pp *P, b spec.Bug) {
 	s.glob.Unlock()
 }
 
-// pidleputUnchecked is pidleput without its check that the P's run queue
-// is empty: only seeded bugs strand a queue on an idle P. sched.lock held.
+// pidleputUnchecked is pidleput without its checks: only seeded bugs
+// strand a queue on an idle P, and New and Shutdown's startm put Ps on
+// the list outside the running scheduler. sched.lock held.
 func (s *Sched) pidleputUnchecked(pp *P) {
 	pp.m.Store(nil)
 	pp.status.Store(uint32(spec.PIdle))
 	s.ps().idlep.set(int(pp.id))
+	s.pidle = append(s.pidle, pp)
 	s.npidle.Add(1)
 }
 

@@ -84,8 +84,9 @@ func (s *Sched) mput(m *M) {
 	s.checkdead()
 }
 
-// mget takes an idle M, or returns nil. sched.lock held. Like pidleget it
-// takes the lowest-numbered one, which is the spec's choice; a free slot
+// mget takes an idle M, or returns nil. sched.lock held. It takes the
+// lowest-numbered one, the spec's canonical choice (idle Ms are equal
+// values, so unlike pidleget's order it changes nothing); a free slot
 // (an M that mexit ended) before it means nil, so that newm fills the slot
 // as the spec's startm does.
 func (s *Sched) mget() *M {
@@ -114,9 +115,7 @@ func (s *Sched) startm(pp *P, spinning, lockHeld bool) {
 		if spinning {
 			s.nmspinning.Add(-1)
 		}
-		s.ps().idlep.set(int(pp.id))
-		pp.status.Store(uint32(spec.PIdle))
-		s.npidle.Add(1)
+		s.pidleputUnchecked(pp)
 		if !lockHeld {
 			s.glob.Unlock()
 		}

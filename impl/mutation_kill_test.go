@@ -678,15 +678,20 @@ func TestMutationKillSchedReadyNilG(t *testing.T) {
 	}
 }
 
-// TestMutationKillSchedPMaskPast64 kills impl/p.go's lowest() mutant
-// w*64 -> w/64: the idle mask's lowest bit past the first word (SetProcs
-// allows up to 65,536 Ps; every other check runs at most 8).
+// TestMutationKillSchedPMaskPast64 checks the idle mask past its first
+// word (SetProcs allows up to 65,536 Ps; every other check runs at most
+// 8): each bit is set, read and cleared alone.
 func TestMutationKillSchedPMaskPast64(t *testing.T) {
 	for _, i := range []int{0, 63, 64, 100, 200} {
 		m := newPMask(256)
 		m.set(i)
-		if got := m.lowest(); got != i {
-			t.Errorf("a mask with bit %d set: lowest() = %d", i, got)
+		for j := 0; j < 256; j++ {
+			if m.read(j) != (j == i) {
+				t.Fatalf("a mask with bit %d set reads %v at %d", i, m.read(j), j)
+			}
+		}
+		if m.clear(i); m.read(i) {
+			t.Errorf("bit %d still set after clear", i)
 		}
 	}
 }

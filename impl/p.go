@@ -1,7 +1,6 @@
 package impl
 
 import (
-	"math/bits"
 	"sync/atomic"
 
 	"github.com/gmpcheck/gmpcheck/spec"
@@ -44,16 +43,6 @@ func (p pMask) read(i int) bool { return p[i/64].Load()&(1<<(uint(i)%64)) != 0 }
 func (p pMask) set(i int)       { p[i/64].Or(1 << (uint(i) % 64)) }
 func (p pMask) clear(i int)     { p[i/64].And(^uint64(1 << (uint(i) % 64))) }
 
-// lowest returns the lowest set bit, or -1.
-func (p pMask) lowest() int {
-	for w := range p {
-		if v := p[w].Load(); v != 0 {
-			return w*64 + bits.TrailingZeros64(v)
-		}
-	}
-	return -1
-}
-
 // pidleput puts pp on the idle list. sched.lock held. An idle P must have an
 // empty run queue: a G left there would wait until some M happened to
 // acquire this P. (Empty as the release's runqempty says: go1.5dev's missed
@@ -65,24 +54,22 @@ func (s *Sched) pidleput(pp *P) {
 	if s.world.gcwaiting.Load() {
 		panic("pidleput: P goes idle while the world stops")
 	}
-	pp.m.Store(nil)
-	pp.status.Store(uint32(spec.PIdle))
-	s.ps().idlep.set(int(pp.id))
-	s.npidle.Add(1)
+	s.pidleputUnchecked(pp)
 }
 
-// pidleget takes an idle P, or returns nil. sched.lock held. It takes the
-// lowest-numbered idle P: the runtime's choice (the head of a LIFO list) does
-// not matter to scheduling, and this one is the spec's, so the deterministic
-// driver and the spec agree on which P wakes.
+// pidleget pops the P idled last, or returns nil. sched.lock held. The
+// order is the runtime's and the spec's: idle Ps differ in their schedtick
+// and timers, so which one wakes is part of the behaviour the driver
+// compares.
 func (s *Sched) pidleget() *P {
-	ps := s.ps()
-	i := ps.idlep.lowest()
-	if i < 0 {
+	n := len(s.pidle)
+	if n == 0 {
 		return nil
 	}
-	pp := ps.allp[i]
-	ps.idlep.clear(i)
+	pp := s.pidle[n-1]
+	s.pidle[n-1] = nil
+	s.pidle = s.pidle[:n-1]
+	s.ps().idlep.clear(int(pp.id))
 	pp.status.Store(uint32(spec.PRunning))
 	s.npidle.Add(-1)
 	return pp

@@ -104,6 +104,10 @@ type Sched struct {
 	handoff bool // hand-off shell (PinThreads or HandoffShell)
 	trace   func(Event)
 
+	// pidle is sched.pidle, the idle Ps as a LIFO list: the top, the
+	// next pidleget's, last. sched.lock. npidle is its length, kept apart
+	// because findRunnable and wakep read it without the lock.
+	pidle      []*P
 	npidle     atomic.Int32
 	nmspinning atomic.Int32
 	// needspinning is sched.needspinning: set under sched.lock by
@@ -255,14 +259,15 @@ func New(cfg Config) (*Sched, error) {
 		}
 		allp[i] = pp
 	}
-	ps := newProcSet(allp)
-	for i, pp := range allp {
-		// Every P starts idle (on sched.pidle).
-		pp.status.Store(uint32(spec.PIdle))
-		ps.idlep.set(i)
+	s.procs.Store(newProcSet(allp))
+	// Every P starts idle. p0 is on top, so that the outside Go of the
+	// first G takes it, and the highest P under it: the state schedinit's
+	// procresize leaves, p0 acquired and the others put from p1 up
+	// (spec's Init).
+	for _, pp := range allp[1:] {
+		s.pidleputUnchecked(pp)
 	}
-	s.procs.Store(ps)
-	s.npidle.Store(int32(cfg.Procs))
+	s.pidleputUnchecked(allp[0])
 	if !s.det && !cfg.NoSysmon {
 		s.wg.Add(1)
 		go s.sysmon()

@@ -462,6 +462,12 @@ func (r *specRun) implState() (spec.State, error) {
 		}
 	}
 	got.NPIdle = int8(sn.NPIdle)
+	if len(sn.Pidle) != int(sn.NPIdle) || len(sn.Pidle) > spec.MaxPs {
+		return got, fmt.Errorf("sched.pidle holds %d Ps, npidle is %d", len(sn.Pidle), sn.NPIdle)
+	}
+	for i, p := range sn.Pidle {
+		got.IdlePs[i] = int8(p)
+	}
 	got.NMSpinning = int8(sn.NMSpinning)
 	got.NeedSpinning = sn.NeedSpinning == 1
 	if r.md.Bounds().STW {

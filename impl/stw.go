@@ -376,20 +376,23 @@ func (s *Sched) startTheWorldSection(newprocs int32) {
 	allp := s.ps().allp
 	// From the highest P down, as procresize builds its list of runnable
 	// Ps (the spec's order: startm takes the lowest idle M each time).
+	// A P with only timers goes idle, as in procresize: the stopper's
+	// wakep that follows starts a spinning M, whose findRunnable sees
+	// them (steal rounds, checkTimersNoP).
 	for i := len(allp) - 1; i >= 0; i-- {
 		pp := allp[i]
-		if pp.status.Load() != pGCStop {
-			continue
-		}
-		// A P with only timers goes idle, as in procresize: the
-		// stopper's wakep that follows starts a spinning M, whose
-		// findRunnable sees them (steal rounds, checkTimersNoP).
-		if pp.runq.Empty() {
-			s.pidleput(pp)
+		if pp.status.Load() != pGCStop || pp.runq.Empty() {
 			continue
 		}
 		pp.status.Store(uint32(spec.PIdle)) // startm wires it
 		s.startm(pp, false, true)
+	}
+	// Then the Ps without work go idle from the lowest up, as Go 1.26
+	// puts the list it collected: the highest of them is on top.
+	for _, pp := range allp {
+		if pp.status.Load() == pGCStop {
+			s.pidleput(pp)
+		}
 	}
 	procs := s.ps().n
 	s.glob.Unlock()

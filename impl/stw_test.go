@@ -364,9 +364,9 @@ func TestDriverStopTheWorld(t *testing.T) {
 		t.Fatalf("after the restart: procs %d p0 %#x p1 %#x p2 %#x", s.Procs(), status(0), status(1), status(2))
 	}
 	must(d.StartTheWorldWakep())
-	// p0 (work) got an M; the stopper's wakep put a spinning M on p1 for
-	// the rest; p2, new, is idle.
-	if status(1) != uint32(spec.PRunning) || status(2) != uint32(spec.PIdle) || s.nmspinning.Load() != 1 {
+	// p0 (work) got an M; the stopper's wakep put a spinning M on the
+	// top of sched.pidle, p2, the highest P put there; p1 stays idle.
+	if status(2) != uint32(spec.PRunning) || status(1) != uint32(spec.PIdle) || s.nmspinning.Load() != 1 {
 		t.Fatalf("after the restart: procs %d p0 %#x p1 %#x p2 %#x nmspinning %d", s.Procs(), status(0), status(1), status(2), s.nmspinning.Load())
 	}
 	if s.allm[0].p.Load() != s.ps().allp[0] {

@@ -21,7 +21,7 @@ const (
 	InvQueueCap = 2  // rings within capacity
 	InvSpinning = 3  // a spinning M holds a P with an empty local queue (or has just released it)
 	InvPIdle    = 4  // idle P: empty queue, no holder; running P: exactly one holder (sysmon's, between Retake and RetakeHandoff)
-	InvCounts   = 5  // npidle and nmspinning equal their recounts
+	InvCounts   = 5  // npidle and nmspinning equal their recounts; sched.pidle lists the idle Ps
 	InvFreeLive = 6  // no G both free and live
 	InvMShape   = 7  // M fields consistent with its PC
 	InvLocked   = 8  // a locked G runs only on its M; one M per locked G
@@ -306,6 +306,9 @@ func (md *Model) check(s *State) error {
 	if int(s.NPIdle) != idle {
 		return inv(InvCounts, "npidle=%d but %d Ps are idle", s.NPIdle, idle)
 	}
+	if err := checkIdleList(s); err != nil {
+		return err
+	}
 	if err := md.checkSTW(s); err != nil {
 		return err
 	}
@@ -449,6 +452,25 @@ func (md *Model) checkPoll(s *State) error {
 		case int(tw) > md.b.Timers:
 			return inv(InvPoll, "g%d's timer is due in %d ticks, past the longest sleep", g, tw)
 		}
+	}
+	return nil
+}
+
+// checkIdleList checks sched.pidle against the Ps' statuses: it lists
+// each idle P once, and nothing past its length.
+func checkIdleList(s *State) error {
+	var seen [MaxPs]bool
+	for i, p := range s.IdlePs {
+		if i >= int(s.NPIdle) {
+			if p != 0 {
+				return inv(InvCounts, "sched.pidle has p%d past its length %d", p, s.NPIdle)
+			}
+			continue
+		}
+		if p < 0 || int(p) >= int(s.nP) || s.P[p].Status != PIdle || seen[p] {
+			return inv(InvCounts, "sched.pidle lists p%d, which is not an idle P listed once", p)
+		}
+		seen[p] = true
 	}
 	return nil
 }

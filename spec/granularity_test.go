@@ -18,14 +18,14 @@ import (
 func granularityState(t *testing.T, md Model, pc MPC, spin bool) State {
 	t.Helper()
 	s := md.Init()
+	for s.pidleget() >= 0 {
+	}
 	for p := 1; p < md.b.Ps; p++ {
-		s.P[p].Status = PRunning
 		s.M[p] = MState{PC: pc, P: int8(p), Spinning: spin}
 		if spin {
 			s.NMSpinning++
 		}
 	}
-	s.NPIdle = 0
 	if err := md.Check(s); err != nil {
 		t.Fatalf("test state breaks an invariant: %v\n%v", err, s)
 	}

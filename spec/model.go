@@ -45,18 +45,19 @@ func (md Model) Bounds() Bounds { return md.b }
 
 // Init is the state in which main starts: g1 running on m0, which holds p0;
 // every other P idle, every other M parked, every other G slot unused.
+// schedinit's procresize puts the idle Ps on sched.pidle from p1 up, so
+// the highest P is on top and the first pidleget takes it.
 func (md Model) Init() State {
 	s := State{nG: int8(md.b.Gs), nP: int8(md.b.Ps), nM: int8(md.b.Ms)}
 	s.G[1] = GRunning
-	for p := 0; p < md.b.Ps; p++ {
-		s.P[p].Status = PIdle
-	}
 	s.P[0].Status = PRunning
+	for p := 1; p < md.b.Ps; p++ {
+		s.pidleput(p)
+	}
 	for m := 0; m < md.b.Ms; m++ {
 		s.M[m] = MState{PC: MIdle, P: NoP}
 	}
 	s.M[0] = MState{PC: MRun, P: 0, CurG: 1}
-	s.NPIdle = int8(md.b.Ps - 1)
 	s.SpawnLeft = int8(md.b.Spawn)
 	if md.b.PollBlock {
 		// schedinit stores nanotime in sched.lastpoll: nobody polls yet.
@@ -1197,6 +1198,7 @@ func (md *Model) stopTheWorld(s *State) {
 			}
 		}
 	}
+	s.IdlePs = [MaxPs]int8{} // every idle P was taken
 }
 
 // startTheWorld is startTheWorldWithSema's lock section with procresize:
@@ -1204,8 +1206,11 @@ func (md *Model) stopTheWorld(s *State) {
 // tail, then runnext) put at the head of sched.runq; a new P starts
 // empty; then, from the highest P down, a stopped P with work gets an idle
 // M (mget, woken after the unlock: one step here, since the M is taken
-// off the idle list under the lock) and one without goes idle.
-// gcwaiting is cleared; the stopper's wakep is the next step.
+// off the idle list under the lock); then the Ps without work go idle
+// from the lowest up, so the highest of them is on top of sched.pidle
+// (Go 1.26 collects them first and puts them last; a release that put
+// each as it met it left the lowest on top). gcwaiting is cleared; the
+// stopper's wakep is the next step.
 func (md *Model) startTheWorld(s *State, procs int) error {
 	for p := procs; p < s.procs(); p++ {
 		ps := &s.P[p]
@@ -1235,16 +1240,17 @@ func (md *Model) startTheWorld(s *State, procs int) error {
 	s.Procs = int8(procs)
 	s.GCWaiting, s.StopWait, s.STW = false, 0, STWWakep
 	for p := procs - 1; p >= 0; p-- {
-		if s.P[p].Status != PGCStop {
-			continue
-		}
-		if s.P[p].empty() {
-			s.pidleput(p)
+		if s.P[p].Status != PGCStop || s.P[p].empty() {
 			continue
 		}
 		s.P[p].Status = PRunning
 		if err := md.startm(s, p, false); err != nil {
 			return err
+		}
+	}
+	for p := 0; p < procs; p++ {
+		if s.P[p].Status == PGCStop {
+			s.pidleput(p)
 		}
 	}
 	return nil
@@ -1277,19 +1283,23 @@ func (md *Model) startm(s *State, p int, spinning bool) error {
 	return ErrNoIdleM
 }
 
-// pidleget takes the lowest idle P, or returns -1.
+// pidleget pops the P on top of sched.pidle, the one idled last, or
+// returns -1. The order matters: idle Ps differ in their schedtick and
+// their timers, so which one wakes is part of the behaviour.
 func (s *State) pidleget() int {
-	for p := 0; p < int(s.nP); p++ {
-		if s.P[p].Status == PIdle {
-			s.P[p].Status = PRunning
-			s.NPIdle--
-			return p
-		}
+	if s.NPIdle == 0 {
+		return -1
 	}
-	return -1
+	s.NPIdle--
+	p := int(s.IdlePs[s.NPIdle])
+	s.IdlePs[s.NPIdle] = 0
+	s.P[p].Status = PRunning
+	return p
 }
 
+// pidleput pushes P p on sched.pidle.
 func (s *State) pidleput(p int) {
 	s.P[p].Status = PIdle
+	s.IdlePs[s.NPIdle] = int8(p)
 	s.NPIdle++
 }

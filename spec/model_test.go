@@ -255,13 +255,15 @@ func TestCheckRejectsBrokenStates(t *testing.T) {
 	md, _ := NewModel(Bounds{Ps: 2, Gs: 3, Cap: 2, Spawn: 2})
 	base := md.Init()
 	cases := map[string]func(s *State){
-		"g in two queues":  func(s *State) { s.G[2] = GRunnable; s.P[0].RunNext = 2; s.globrunqput(2) },
-		"runnable nowhere": func(s *State) { s.G[2] = GRunnable },
-		"npidle off":       func(s *State) { s.NPIdle++ },
-		"idle P with work": func(s *State) { s.G[2] = GRunnable; s.P[1].RunNext = 2 },
-		"dead but queued":  func(s *State) { s.G[2] = GDead; s.globrunqput(2) },
-		"spinning no P":    func(s *State) { s.M[1].Spinning = true; s.NMSpinning = 1 },
-		"running twice":    func(s *State) { s.M[1] = MState{PC: MRun, P: NoP, CurG: 1} },
+		"g in two queues":         func(s *State) { s.G[2] = GRunnable; s.P[0].RunNext = 2; s.globrunqput(2) },
+		"runnable nowhere":        func(s *State) { s.G[2] = GRunnable },
+		"npidle off":              func(s *State) { s.NPIdle++ },
+		"pidle lists a running P": func(s *State) { s.IdlePs[0] = 0 },
+		"pidle past its length":   func(s *State) { s.IdlePs[1] = 1 },
+		"idle P with work":        func(s *State) { s.G[2] = GRunnable; s.P[1].RunNext = 2 },
+		"dead but queued":         func(s *State) { s.G[2] = GDead; s.globrunqput(2) },
+		"spinning no P":           func(s *State) { s.M[1].Spinning = true; s.NMSpinning = 1 },
+		"running twice":           func(s *State) { s.M[1] = MState{PC: MRun, P: NoP, CurG: 1} },
 	}
 	for name, f := range cases {
 		s := base
@@ -329,8 +331,7 @@ func TestTerminalKinds(t *testing.T) {
 	}
 	idleAll := func(s *State) {
 		s.M[0] = MState{PC: MIdle, P: NoP}
-		s.P[0].Status = PIdle
-		s.NPIdle = 1
+		s.pidleput(0)
 	}
 	cases := []struct {
 		name string

@@ -15,16 +15,18 @@ import (
 // StealRunnext; exitsyscall's old P, ExitSyscallOldP; the no-P recheck's
 // allp snapshot, MState.SnapPs; and when the first row's figure of 60193
 // states turned out to merge a locked M's OldP into its NextP, the key's
-// fault: TLC counts 61517 on GMP.tla at these bounds), no new action
-// and no new PC ever, and keys no longer than before.
+// fault: TLC counts 61517 on GMP.tla at these bounds; and when
+// sched.pidle became the runtime's LIFO list, State.IdlePs), no new
+// action and no new PC ever, and keys no longer than before but for the
+// idle list.
 func TestPollBoundsOffChangeNothing(t *testing.T) {
 	sequentialUnderRace(t)
 	for _, c := range []struct {
 		b                   Bounds
 		states, trans, dpth int
 	}{
-		{Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Syscalls: true, Netpoll: true, LockOSThread: true, SyscallBlock: true}, 61517, 170551, 44},
-		{Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, STW: true, ProcResize: true}, 126554, 342102, 49},
+		{Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Syscalls: true, Netpoll: true, LockOSThread: true, SyscallBlock: true}, 64048, 176290, 44},
+		{Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, STW: true, ProcResize: true}, 128400, 346950, 49},
 	} {
 		r, err := Explore(context.Background(), c.b, Options{Liveness: true, ThreadLimit: true})
 		if err != nil {
@@ -172,7 +174,7 @@ func TestPollersExclude(t *testing.T) {
 	s := md.Init()
 	s.G[2] = GWaiting
 	s.M[1] = MState{PC: MPoll, P: 1}
-	s.P[1].Status, s.NPIdle = PRunning, 0
+	s.pidleget() // p1
 	has := func(s State, k ActionKind) bool {
 		for _, a := range md.Enabled(s) {
 			if a.Kind == k {

@@ -10,12 +10,11 @@ import (
 // could add to M and G symmetry: it explores a model without symmetry and
 // counts the orbits of its states under M and G permutations (canonFull),
 // then under M, G and P permutations (the least canonical key over every
-// renumbering of the Ps). On this model the P orbits are not a sound
-// quotient: pidleget takes the lowest idle P, not the runtime's last one
-// idled (docs/spec.md, "Canonical choices"), so renaming Ps does not map
-// behaviours to behaviours. With the runtime's LIFO idle list in the state
-// it would, at the cost of that order; the ratio here is what the
-// renaming itself removes. Every renamed state must pass the invariants
+// renumbering of the Ps). With the runtime's LIFO idle list in the state
+// (State.IdlePs), renaming Ps maps behaviours to behaviours in models
+// without the stop-the-world (whose restart lists the idle Ps in allp
+// order), as these are; the ratio here is what the renaming removes, net
+// of the order the list keeps. Every renamed state must pass the invariants
 // and enable as many actions of each kind as the state (a P reference the
 // renaming missed breaks one or the other: checked for an M's P and for
 // the timers' Ps).
@@ -75,7 +74,7 @@ func pOrbits(b *testing.B, md *Model) (states, mg, mgp int) {
 
 // renameP returns s with P p renamed perm[p] wherever a P is named: the P
 // slots, an M's P, old P, next P, steal victim and scan bits, sysmon's
-// retaken P and the timers' Ps. (Models with ProcResize, whose allp
+// retaken P, the timers' Ps and the idle list. (Models with ProcResize, whose allp
 // snapshot and gomaxprocs name Ps by position, are not renamed.)
 func renameP(s *State, perm []int8) State {
 	t := *s
@@ -102,6 +101,9 @@ func renameP(s *State, perm []int8) State {
 		}
 	}
 	t.RetakeP = plus1(t.RetakeP)
+	for i := 0; i < int(s.NPIdle); i++ {
+		t.IdlePs[i] = perm[s.IdlePs[i]]
+	}
 	for g := range t.TimerP {
 		t.TimerP[g] = uint8(plus1(int8(t.TimerP[g])))
 	}

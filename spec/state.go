@@ -248,11 +248,14 @@ type GlobalRunq struct {
 // entries of the arrays are used; the rest stay zero. G is indexed by GID
 // (G[0] is unused).
 type State struct {
-	G          [MaxGs + 1]GStatus
-	P          [MaxPs]PState
-	M          [MaxMs]MState
-	Runq       GlobalRunq
-	NPIdle     int8 // sched.npidle
+	G      [MaxGs + 1]GStatus
+	P      [MaxPs]PState
+	M      [MaxMs]MState
+	Runq   GlobalRunq
+	NPIdle int8 // sched.npidle
+	// IdlePs is sched.pidle, a LIFO list: IdlePs[:NPIdle] are the idle Ps,
+	// the top (the next pidleget's) last; the rest stay zero.
+	IdlePs     [MaxPs]int8
 	NMSpinning int8 // sched.nmspinning
 	// NeedSpinning is sched.needspinning (Go 1.20+): set under sched.lock by
 	// pidlegetSpinning when an M found work but no idle P, cleared by
@@ -408,6 +411,9 @@ func (s *State) AppendKey(dst []byte) []byte {
 		need |= 1
 	}
 	dst = append(dst, byte(s.NPIdle), byte(s.NMSpinning), byte(s.SpawnLeft), need)
+	for i := 0; i < int(s.NPIdle); i++ {
+		dst = append(dst, byte(s.IdlePs[i]))
+	}
 	if s.stw {
 		gcw := byte(0)
 		if s.GCWaiting {
@@ -487,6 +493,9 @@ func decodeKey(proto *State, key []byte) State {
 	s.SpawnLeft = int8(next())
 	need := next()
 	s.NeedSpinning, s.RetakeP = need&1 != 0, int8(need>>1)
+	for i := 0; i < int(s.NPIdle); i++ {
+		s.IdlePs[i] = int8(next())
+	}
 	if s.stw {
 		b := next()
 		s.GCWaiting, s.STW, s.NilRead = b&1 != 0, STWPhase(b>>1&7), b&0x80 != 0
@@ -617,6 +626,17 @@ func (s State) String() string {
 	b.WriteString("\nsched.runq=")
 	writeGs(&b, s.Runq.Gs[:s.Runq.N])
 	b.WriteString(" npidle=" + strconv.Itoa(int(s.NPIdle)))
+	if s.NPIdle > 1 {
+		// Which idle P the next pidleget takes: the list from its top.
+		b.WriteString(" pidle=[")
+		for i := int(s.NPIdle) - 1; i >= 0; i-- {
+			b.WriteString("p" + strconv.Itoa(int(s.IdlePs[i])))
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteByte(']')
+	}
 	b.WriteString(" nmspinning=" + strconv.Itoa(int(s.NMSpinning)))
 	if s.NeedSpinning {
 		b.WriteString(" needspinning=1")

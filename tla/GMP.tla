@@ -14,6 +14,7 @@
 (*             tainted]                                                    *)
 (*             of M m (0..NM-1)                                            *)
 (*   st.Runq   sched.runq, the global queue                                *)
+(*   st.Pidle  sched.pidle, the idle Ps as a LIFO list (top: the last)     *)
 (*   st.NPIdle, st.NMSpinning, st.NeedSpinning, st.SpawnLeft               *)
 (*   st.GCWaiting, st.StopWait, st.STWPhase, st.STWLeft, st.Procs,         *)
 (*   st.NilRead: stop-the-world and procresize (STW)                       *)
@@ -28,10 +29,10 @@
 (* Ps); wake is how far the M is in a wakep call ("none", "pending": next *)
 (* the load and CAS of nmspinning, "cas": next the sched.lock section).    *)
 (* Ps, Ms and Gs are numbers rather than model values because the     *)
-(* spec's canonical choices (pidleget takes the lowest idle P, startm the  *)
-(* lowest idle M, gfget the lowest free G) need an order, and because      *)
-(* symmetry reduction would make state counts incomparable with the Go     *)
-(* explorer.                                                               *)
+(* spec's canonical choices (startm takes the lowest idle M, gfget the     *)
+(* lowest free G; procresize puts the idle Ps on sched.pidle in the order  *)
+(* of their ids) need an order, and because symmetry reduction would make  *)
+(* state counts incomparable with the Go explorer.                         *)
 (*                                                                         *)
 (* Each action is atomic. Helpers (RunqPut, Wakep, StartM, Run, ...) are   *)
 (* functions from a state record to a state record, composed inside one    *)
@@ -189,6 +190,9 @@ Init ==
                                       checked |-> FALSE, inherit |-> FALSE]
                                 ELSE IdleMRec],
           Runq |-> <<>>,
+          \* sched.pidle: schedinit's procresize puts p1, p2, ... on it in
+          \* that order, so the highest P is on top (the last element).
+          Pidle |-> IF NP = 1 THEN <<>> ELSE [i \in 1..NP - 1 |-> i],
           NPIdle |-> NP - 1,
           NMSpinning |-> 0,
           NeedSpinning |-> FALSE,
@@ -243,11 +247,13 @@ LivePs(s) == {p \in Ps : p < s.Procs}
 GCStopP(s, p) == [s EXCEPT !.P[p].status = "gcstop", !.StopWait = @ - 1]
 IdleMs(s) == {m \in Ms : s.M[m].pc = "idle"}
 
-\* pidleget / pidleput. Pidleget takes the lowest idle P; callers check
-\* that one exists.
-PidleGot(s) == Min(IdlePs(s))
-Pidleget(s) == [s EXCEPT !.P[PidleGot(s)].status = "running", !.NPIdle = @ - 1]
-Pidleput(s, p) == [s EXCEPT !.P[p].status = "idle", !.NPIdle = @ + 1]
+\* pidleget / pidleput on sched.pidle, a LIFO list whose top is its last
+\* element: Pidleget pops the P idled last (callers check that one
+\* exists), Pidleput pushes P p. NPIdle is sched.npidle, counted apart.
+PidleGot(s) == s.Pidle[Len(s.Pidle)]
+Pidleget(s) == [s EXCEPT !.P[PidleGot(s)].status = "running", !.NPIdle = @ - 1,
+                         !.Pidle = SubSeq(s.Pidle, 1, Len(s.Pidle) - 1)]
+Pidleput(s, p) == [s EXCEPT !.P[p].status = "idle", !.NPIdle = @ + 1, !.Pidle = Append(s.Pidle, p)]
 
 \* Pidleget for M m, which takes the P.
 TakeIdleP(s, m) == [Pidleget(s) EXCEPT !.M[m].p = PidleGot(s)]
@@ -1186,8 +1192,8 @@ TimerTick ==
 
 \* stopTheWorldWithSema's lock section: gcwaiting, stopwait = gomaxprocs,
 \* preemptall (Preempt is always available), and every P no M runs on is
-\* stopped at once: the idle ones, and those whose M is in a system call
-\* (the M loses its P).
+\* stopped at once: the idle ones (pidleget until sched.pidle is empty),
+\* and those whose M is in a system call (the M loses its P).
 SyscallP(s, p) ==
     /\ s.P[p].status = "running" /\ HasHolder(s, p)
     /\ s.M[Holder(s, p)].pc = "run" /\ s.G[s.M[Holder(s, p)].curg] = "syscall"
@@ -1200,6 +1206,7 @@ StopTheWorld ==
        IN st' = [st EXCEPT !.GCWaiting = TRUE, !.STWPhase = "stopping", !.STWLeft = st.STWLeft - 1,
                            !.StopWait = st.Procs - Cardinality(idle) - Cardinality(sys),
                            !.NPIdle = st.NPIdle - Cardinality(idle),
+                           !.Pidle = <<>>,
                            !.P = [p \in Ps |-> IF p \in idle \cup sys THEN [st.P[p] EXCEPT !.status = "gcstop"]
                                               ELSE st.P[p]],
                            !.M = [m \in Ms |-> IF st.M[m].p \in sys THEN [st.M[m] EXCEPT !.p = NoP, !.oldp = st.M[m].p]
@@ -1224,15 +1231,24 @@ Resize(s, n) ==
                 THEN [s1 EXCEPT !.P[s.Procs] = [status |-> "gcstop", tick |-> 0, runnext |-> NoG, ring |-> <<>>]]
               ELSE s1
     IN [s2 EXCEPT !.Procs = n, !.GCWaiting = FALSE, !.StopWait = 0, !.STWPhase = "wakep"]
-\* startTheWorldWithSema, from the highest P down: a stopped P with work
-\* gets an idle M (startm; cut without one), one without goes idle.
+\* startTheWorldWithSema with procresize: first, from the highest P down,
+\* a stopped P with work gets an idle M (startm; cut without one); then
+\* the stopped Ps without work go idle (pidleput) from the lowest up, so
+\* the highest of them ends on top of sched.pidle (procresize collects
+\* them in a list headed by the lowest and puts them in its order).
 RestartP(s, p) ==
     IF Cut(s) THEN s
     ELSE IF p >= s.Procs THEN s
-    ELSE IF s.P[p].status # "gcstop" THEN s
-    ELSE IF LocalEmpty(s, p) THEN Pidleput(s, p)
+    ELSE IF s.P[p].status # "gcstop" \/ LocalEmpty(s, p) THEN s
     ELSE StartM([s EXCEPT !.P[p].status = "running"], p, FALSE)
-RestartPs(s) == RestartP(RestartP(RestartP(RestartP(s, 3), 2), 1), 0)   \* NP <= 4
+IdleStoppedP(s, p) ==
+    IF Cut(s) THEN s
+    ELSE IF p >= s.Procs THEN s
+    ELSE IF s.P[p].status = "gcstop" THEN Pidleput(s, p)
+    ELSE s
+RestartPs(s) ==   \* NP <= 4
+    IdleStoppedP(IdleStoppedP(IdleStoppedP(IdleStoppedP(
+        RestartP(RestartP(RestartP(RestartP(s, 3), 2), 1), 0), 0), 1), 2), 3)
 
 \* startTheWorldWithSema's lock section with procresize to n Ps: the same
 \* gomaxprocs, or (ProcResize) one fewer or one more; in go1.10dev growth
@@ -1416,6 +1432,7 @@ TypeOK ==
                      /\ st.M[m].checked \in BOOLEAN
                      /\ st.M[m].inherit \in BOOLEAN
     /\ \A i \in 1..Len(st.Runq) : st.Runq[i] \in Gs
+    /\ Len(st.Pidle) \in 0..NP /\ \A i \in 1..Len(st.Pidle) : st.Pidle[i] \in Ps
     /\ st.NPIdle \in 0..NP /\ st.NMSpinning \in 0..NM /\ st.SpawnLeft \in 0..Spawn
     /\ st.NeedSpinning \in BOOLEAN /\ st.RetakeP \in Ps \cup {NoP}
     /\ st.GCWaiting \in BOOLEAN /\ st.StopWait \in 0..NP /\ st.STWPhase \in STWPhases
@@ -1496,10 +1513,14 @@ InvPIdle ==
           [] OTHER -> TRUE   \* gcstop, dead: invariant 9
 
 \* 5. NPIdle and NMSpinning equal their recounts (an M that won wakep's
-\*    CAS counts until its lock section); needspinning only where the Go
-\*    version has it.
+\*    CAS counts until its lock section); sched.pidle lists each idle P
+\*    once and nothing else, NPIdle entries; needspinning only where the
+\*    Go version has it.
 InvCounts ==
     /\ st.NPIdle = Cardinality(IdlePs(st))
+    /\ Len(st.Pidle) = st.NPIdle
+    /\ \A i \in 1..Len(st.Pidle) : st.Pidle[i] \in IdlePs(st)
+    /\ \A i, j \in 1..Len(st.Pidle) : i # j => st.Pidle[i] # st.Pidle[j]
     /\ st.NMSpinning = Cardinality({m \in Ms : st.M[m].spinning})
                         + Cardinality({m \in Ms : st.M[m].wake = "cas"})
     /\ st.NeedSpinning => NeedSpinningOn

@@ -113,7 +113,7 @@ func TestKeyMapping(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const label = `st=[G |-> <<"running", "idle">>, GCWaiting |-> false, M |-> (0 :> [curg |-> 1, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> 0, pc |-> "run", scan |-> {}, spinning |-> false, wake |-> "none", tainted |-> false, victim |-> -1, oldp |-> -1, yield |-> false, snapps |-> 0] @@ 1 :> [curg |-> 0, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> -1, pc |-> "idle", scan |-> {}, spinning |-> false, wake |-> "none", tainted |-> false, victim |-> -1, oldp |-> -1, yield |-> false, snapps |-> 0] @@ 2 :> [curg |-> 0, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> -1, pc |-> "idle", scan |-> {}, spinning |-> false, wake |-> "none", tainted |-> false, victim |-> -1, oldp |-> -1, yield |-> false, snapps |-> 0]), NMSpinning |-> 0, NPIdle |-> 1, NeedSpinning |-> false, NilRead |-> false, RetakeP |-> -1, P |-> (0 :> [ring |-> <<>>, runnext |-> 0, status |-> "running", tick |-> 0] @@ 1 :> [ring |-> <<>>, runnext |-> 0, status |-> "idle", tick |-> 0]), Procs |-> 2, Runq |-> <<>>, STWLeft |-> 0, STWPhase |-> "none", SpawnLeft |-> 1, StopWait |-> 0]`
+	const label = `st=[G |-> <<"running", "idle">>, GCWaiting |-> false, M |-> (0 :> [curg |-> 1, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> 0, pc |-> "run", scan |-> {}, spinning |-> false, wake |-> "none", tainted |-> false, victim |-> -1, oldp |-> -1, yield |-> false, snapps |-> 0] @@ 1 :> [curg |-> 0, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> -1, pc |-> "idle", scan |-> {}, spinning |-> false, wake |-> "none", tainted |-> false, victim |-> -1, oldp |-> -1, yield |-> false, snapps |-> 0] @@ 2 :> [curg |-> 0, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> -1, pc |-> "idle", scan |-> {}, spinning |-> false, wake |-> "none", tainted |-> false, victim |-> -1, oldp |-> -1, yield |-> false, snapps |-> 0]), NMSpinning |-> 0, NPIdle |-> 1, NeedSpinning |-> false, NilRead |-> false, RetakeP |-> -1, P |-> (0 :> [ring |-> <<>>, runnext |-> 0, status |-> "running", tick |-> 0] @@ 1 :> [ring |-> <<>>, runnext |-> 0, status |-> "idle", tick |-> 0]), Pidle |-> <<1>>, Procs |-> 2, Runq |-> <<>>, STWLeft |-> 0, STWPhase |-> "none", SpawnLeft |-> 1, StopWait |-> 0]`
 	vars, err := tlacheck.ParseAssignments(label)
 	if err != nil {
 		t.Fatal(err)
@@ -146,6 +146,9 @@ func TestKeyMapping(t *testing.T) {
 		{`Procs |-> 2`, `Procs |-> 1`},
 		{`NilRead |-> false`, `NilRead |-> true`},
 		{`RetakeP |-> -1`, `RetakeP |-> 0`},
+		{`Pidle |-> <<1>>`, `Pidle |-> <<0>>`},
+		{`Pidle |-> <<1>>`, `Pidle |-> <<>>`},
+		{`Pidle |-> <<1>>`, `Pidle |-> <<1, 1>>`},
 	} {
 		vars, err := tlacheck.ParseAssignments(strings.Replace(label, mut[0], mut[1], 1))
 		if err != nil {
@@ -166,6 +169,31 @@ func TestKeyMapping(t *testing.T) {
 	if k, _ := tlacheck.TLAKey(vars, b); k != tlacheck.SpecKey(s) {
 		t.Errorf("scan and needspinning:\nTLA+ %s\nspec %s", k, tlacheck.SpecKey(s))
 	}
+	// sched.pidle, in order, on both sides: p0 released after p1 is on
+	// top (last); and a spec entry past npidle renders as no TLA+ state.
+	s = md.Init()
+	s.M[0] = spec.MState{PC: spec.MIdle, P: spec.NoP}
+	s.G[1] = spec.GWaiting
+	s.P[0].Status, s.IdlePs[1], s.NPIdle = spec.PIdle, 0, 2
+	vars, err = tlacheck.ParseAssignments(strings.NewReplacer(`Pidle |-> <<1>>`, `Pidle |-> <<1, 0>>`, `NPIdle |-> 1`, `NPIdle |-> 2`,
+		`status |-> "running"`, `status |-> "idle"`, `G |-> <<"running", "idle">>`, `G |-> <<"waiting", "idle">>`,
+		`[curg |-> 1, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> 0, pc |-> "run"`, `[curg |-> 0, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> -1, pc |-> "idle"`).Replace(label))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, _ := tlacheck.TLAKey(vars, b)
+	if k != tlacheck.SpecKey(s) {
+		t.Errorf("sched.pidle <<1, 0>>:\nTLA+ %s\nspec %s", k, tlacheck.SpecKey(s))
+	}
+	s.IdlePs[0], s.IdlePs[1] = 0, 1
+	if k == tlacheck.SpecKey(s) {
+		t.Errorf("sched.pidle <<0, 1>> rendered like <<1, 0>>: %s", k)
+	}
+	s = md.Init()
+	s.IdlePs[1] = 1
+	if tlacheck.SpecKey(s) == tlacheck.SpecKey(md.Init()) {
+		t.Errorf("an entry past npidle rendered like none: %s", tlacheck.SpecKey(s))
+	}
 }
 
 // TestKeyMappingPoll checks the renderings of the blocking poller's and
@@ -179,7 +207,7 @@ func TestKeyMappingPoll(t *testing.T) {
 	}
 	const m0 = `[curg |-> 1, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> 0, pc |-> "run", scan |-> {}, spinning |-> false, wake |-> "none", tainted |-> false, victim |-> -1, oldp |-> -1, yield |-> false, snapps |-> 0, wasspinning |-> false, polluntil |-> 0, checked |-> false, inherit |-> false]`
 	const m1 = `[curg |-> 0, inj |-> 0, lockedg |-> 0, nextp |-> -1, p |-> -1, pc |-> "idle", scan |-> {}, spinning |-> false, wake |-> "none", tainted |-> false, victim |-> -1, oldp |-> -1, yield |-> false, snapps |-> 0, wasspinning |-> false, polluntil |-> 0, checked |-> false, inherit |-> false]`
-	label := `st=[G |-> <<"running", "idle">>, GCWaiting |-> false, M |-> (0 :> ` + m0 + ` @@ 1 :> ` + m1 + `), NMSpinning |-> 0, NPIdle |-> 1, NeedSpinning |-> false, NilRead |-> false, RetakeP |-> -1, P |-> (0 :> [ring |-> <<>>, runnext |-> 0, status |-> "running", tick |-> 0] @@ 1 :> [ring |-> <<>>, runnext |-> 0, status |-> "idle", tick |-> 0]), Procs |-> 2, Runq |-> <<>>, STWLeft |-> 0, STWPhase |-> "none", SpawnLeft |-> 1, StopWait |-> 0, LastPoll |-> true, PollUntil |-> 0, TimerP |-> <<-1, -1>>, TimerWhen |-> <<0, 0>>]`
+	label := `st=[G |-> <<"running", "idle">>, GCWaiting |-> false, M |-> (0 :> ` + m0 + ` @@ 1 :> ` + m1 + `), NMSpinning |-> 0, NPIdle |-> 1, NeedSpinning |-> false, NilRead |-> false, RetakeP |-> -1, P |-> (0 :> [ring |-> <<>>, runnext |-> 0, status |-> "running", tick |-> 0] @@ 1 :> [ring |-> <<>>, runnext |-> 0, status |-> "idle", tick |-> 0]), Pidle |-> <<1>>, Procs |-> 2, Runq |-> <<>>, STWLeft |-> 0, STWPhase |-> "none", SpawnLeft |-> 1, StopWait |-> 0, LastPoll |-> true, PollUntil |-> 0, TimerP |-> <<-1, -1>>, TimerWhen |-> <<0, 0>>]`
 	key := func(text string) string {
 		t.Helper()
 		vars, err := tlacheck.ParseAssignments(text)

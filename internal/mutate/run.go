@@ -886,7 +886,7 @@ func (r *Runner) tlaSyntax(ctx context.Context, dir, file string) error {
 // techniques check has PollBlock or NTimers on, and a mutant of those
 // actions could only survive. GMP_go119 (golang/go#45867, 9,956 states)
 // left the test command for its time, not for the mutants it judges.
-// GMP_stw_g1 (23688 states) is the smallest passing model found of stop-the-
+// GMP_stw_g1 (24206 states) is the smallest passing model found of stop-the-
 // world and procresize, and GMP_timers_sleep (39332) the smallest found where a
 // G's time.Sleep breaks a blocked poller's sleep: without them the TLA+
 // mutants of GCStopP, DestroyP and WakeNetPoller survived (docs/mutation.md,

@@ -118,8 +118,9 @@ var (
 // SpecStateFromTLA reads a GMP.tla state (its one variable st) into a spec
 // state of the model md, field by field: the Gs' statuses, each P's status,
 // schedtick residue, runnext and ring, each M's pc, P, curg, spinning flag
-// and scan, the global queue and the counters. What GMP.tla does not have
-// (the spec's wakep stages) stays zero.
+// and scan, the global queue, sched.pidle (IdlePs, top last) and the
+// counters. What GMP.tla does not have (the spec's wakep stages) stays
+// zero.
 func SpecStateFromTLA(md spec.Model, vars map[string]tlacheck.Value) (spec.State, error) {
 	s := md.Init()
 	b := md.Bounds()
@@ -207,6 +208,21 @@ func SpecStateFromTLA(md spec.Model, vars map[string]tlacheck.Value) (spec.State
 		s.Runq.N = uint8(len(runq.Elems))
 	}
 	s.NPIdle = int8(field(st, "NPIdle").Int)
+	// sched.pidle, top last on both sides; the slots past it stay zero.
+	s.IdlePs = [spec.MaxPs]int8{}
+	pidle := field(st, "Pidle")
+	if pidle.Len() > spec.MaxPs {
+		fail(fmt.Errorf("viz: sched.pidle of %d", pidle.Len()))
+	} else {
+		for i := range pidle.Len() {
+			e := index(pidle, i+1)
+			if e.Kind != tlacheck.VInt || e.Int < 0 || e.Int >= int64(b.Ps) {
+				fail(fmt.Errorf("viz: %s on sched.pidle is not a P", e))
+				continue
+			}
+			s.IdlePs[i] = int8(e.Int)
+		}
+	}
 	s.NMSpinning = int8(field(st, "NMSpinning").Int)
 	s.NeedSpinning = boolean(field(st, "NeedSpinning"))
 	s.SpawnLeft = int8(field(st, "SpawnLeft").Int)

@@ -60,6 +60,20 @@ func TestTLAViolation(t *testing.T) {
 	if got := v.Trace.Steps[1].Action.String(); got != "m0: Park" {
 		t.Errorf("step 2 named %q, want m0: Park", got)
 	}
+	// sched.pidle: p1 alone at first, taken by the first step's wakep.
+	if init := v.Trace.Init; init.NPIdle != 1 || init.IdlePs != [spec.MaxPs]int8{1} || st.IdlePs != [spec.MaxPs]int8{} {
+		t.Errorf("sched.pidle read wrong: %v, then %v", init.IdlePs, st.IdlePs)
+	}
+	// Every state read is one the spec's invariants accept.
+	states := []spec.State{v.Trace.Init}
+	for _, step := range v.Trace.Steps {
+		states = append(states, step.State)
+	}
+	for i, s := range states {
+		if err := md.Check(s); err != nil {
+			t.Errorf("state %d: %v\n%v", i+1, err, s)
+		}
+	}
 	t.Logf("steps the spec does not name: %v", unnamed)
 	var buf bytes.Buffer
 	labels := map[int]string{}
@@ -96,5 +110,36 @@ func TestParseTLATraceLasso(t *testing.T) {
 	}
 	if !strings.Contains(buf.String(), "returns to state 0") || !strings.Contains(buf.String(), "&lt;&lt;1, 2&gt;&gt;") {
 		t.Errorf("the variable page lacks the loop or the values:\n%s", buf.String())
+	}
+}
+
+// sched.pidle is read in order, top last, and a list entry that is not a
+// P is an error, not a silent zero.
+func TestSpecStateFromTLAPidle(t *testing.T) {
+	tr, err := ParseTLATrace(tlaFixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := tlaModel(t)
+	first := tr.States[0]
+	s, err := SpecStateFromTLA(md, first)
+	if err != nil || s.NPIdle != 1 || s.IdlePs[0] != 1 {
+		t.Fatalf("initial state: npidle %d, pidle %v, %v", s.NPIdle, s.IdlePs, err)
+	}
+	bad := strings.Replace(strings.SplitN(tlaFixture, "\n\n", 2)[0], "Pidle |-> <<1>>", "Pidle |-> <<7>>", 1)
+	btr, err := ParseTLATrace(bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := SpecStateFromTLA(md, btr.States[0]); err == nil || !strings.Contains(err.Error(), "not a P") {
+		t.Errorf("a list entry that is not a P: err = %v", err)
+	}
+	none := strings.Replace(strings.SplitN(tlaFixture, "\n\n", 2)[0], "Pidle |-> <<1>>, ", "", 1)
+	ntr, err := ParseTLATrace(none)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := SpecStateFromTLA(md, ntr.States[0]); err == nil {
+		t.Error("a state without Pidle was read")
 	}
 }

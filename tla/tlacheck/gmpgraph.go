@@ -39,6 +39,7 @@ import (
 //	st.M[m].yield    ↔ State.M[m].Yield
 //	st.M[m].snapps   ↔ State.M[m].SnapPs                (0: every P slot)
 //	st.Runq          ↔ State.Runq.Gs[:N]
+//	st.Pidle         ↔ State.IdlePs[:NPIdle]          (sched.pidle, top last in both)
 //	st.NPIdle, st.NMSpinning, st.NeedSpinning, st.SpawnLeft ↔ the fields of the same names
 //	st.RetakeP       ↔ State.RetakeP - 1              (NoP = -1 ↔ 0, sysmon holds none)
 //	st.GCWaiting, st.StopWait, st.STWLeft, st.NilRead ↔ the fields of the same names
@@ -263,6 +264,18 @@ func SpecKey(s spec.State) string {
 			ms.LockedG, int(ms.NextP)-1, ms.Tainted, ms.WasSpinning, ms.PollUntil, ms.Checked, ms.Inherit, int(ms.Victim)-1, int(ms.OldP)-1, ms.Yield, ms.SnapPs)
 	}
 	fmt.Fprintf(&b, "|Runq %v|%d %d %v %d %d", s.Runq.Gs[:s.Runq.N], s.NPIdle, s.NMSpinning, s.NeedSpinning, s.SpawnLeft, int(s.RetakeP)-1)
+	n := min(max(int(s.NPIdle), 0), len(s.IdlePs))
+	pidle := make([]int, n)
+	for i := range pidle {
+		pidle[i] = int(s.IdlePs[i])
+	}
+	for _, p := range s.IdlePs[n:] {
+		if p != 0 {
+			pidle = append(pidle, -1) // an entry past npidle: no TLA+ state has it
+			break
+		}
+	}
+	fmt.Fprintf(&b, "|Pidle %v", pidle)
 	procs := int(s.Procs)
 	if procs == 0 {
 		procs = s.NumPs() // no Bounds.STW: gomaxprocs is every P
@@ -380,6 +393,20 @@ func tlaState(vars map[string]Value, b spec.Bounds) (string, tlaView, error) {
 	retakeP := field(st, "RetakeP").Int
 	fmt.Fprintf(&out, "|Runq %s|%d %d %v %d %d", gids(field(st, "Runq")), field(st, "NPIdle").Int,
 		field(st, "NMSpinning").Int, field(st, "NeedSpinning").Str == "TRUE", field(st, "SpawnLeft").Int, retakeP)
+	// sched.pidle, a sequence (top last): a tuple, or a function on 1..n.
+	pidle := field(st, "Pidle")
+	if pidle.Kind != VTuple && pidle.Kind != VFunc && first == nil {
+		first = fmt.Errorf("Pidle %s is not a sequence", pidle)
+	}
+	ps := make([]int, pidle.Len())
+	for i := range ps {
+		e := index(pidle, i+1)
+		ps[i] = int(e.Int)
+		if e.Kind != VInt || e.Int < 0 || int(e.Int) >= b.Ps {
+			ps[i] = -2 // not a P: no spec state has it
+		}
+	}
+	fmt.Fprintf(&out, "|Pidle %v", ps)
 	fmt.Fprintf(&out, "|STW %v %d %s %d %d %v", field(st, "GCWaiting").Str == "TRUE", field(st, "StopWait").Int,
 		field(st, "STWPhase").Str, field(st, "STWLeft").Int, field(st, "Procs").Int, field(st, "NilRead").Str == "TRUE")
 	if b.PollBlock {

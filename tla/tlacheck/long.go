@@ -43,7 +43,7 @@ package tlacheck
 // lost wakeup without netpoll, 4146 states, the bound 'gmpcheck bugs'
 // reproduces it on: 37 s of tla-checker alone); GMP_mechanisms (syscalls,
 // entersyscallblock, the blocking poller, LockOSThread and goyield at one
-// P, 14507 states); GMP_stw_g1 (GMP_stw with one G, 23688 states) and
+// P, 14507 states); GMP_stw_g1 (GMP_stw with one G, 24206 states) and
 // GMP_timers_sleep (GMP_timers_p1 with two Gs, 39332 states), added for
 // the TLA+ mutants no short cfg reached (docs/mutation.md, section 0k);
 // GMP_syscalls and GMP_netpoll (5432 and 5792 states: 103 CPU-s of

@@ -213,6 +213,7 @@ type View struct {
 	Ms         []MView  `json:"ms"`
 	Runq       []int    `json:"runq"`
 	NPIdle     int      `json:"npidle"`
+	Pidle      []int    `json:"pidle"` // sched.pidle's Ps from the top (the next pidleget's)
 	NMSpinning int      `json:"nmspinning"`
 	NeedSpin   bool     `json:"needspinning"`
 	SpawnLeft  int      `json:"spawnleft"`
@@ -255,11 +256,14 @@ type AView struct {
 func (s *Session) View() View {
 	st := s.State()
 	v := View{Bounds: s.md.Bounds().String(), Cap: s.md.Bounds().Cap, Step: len(s.acts), Loop: s.loop, Stutter: s.stay, Note: s.note, Violation: s.viola,
-		Runq: []int{}, Ps: []PView{}, Ms: []MView{}, Gs: []string{}, Enabled: []AView{}, Path: []string{}, Changed: []string{},
+		Runq: []int{}, Pidle: []int{}, Ps: []PView{}, Ms: []MView{}, Gs: []string{}, Enabled: []AView{}, Path: []string{}, Changed: []string{},
 		NPIdle: int(st.NPIdle), NMSpinning: int(st.NMSpinning), NeedSpin: st.NeedSpinning, SpawnLeft: int(st.SpawnLeft),
 		Text: st.String()}
 	for _, a := range s.acts {
 		v.Path = append(v.Path, a.String())
+	}
+	for i := int(st.NPIdle) - 1; i >= 0; i-- {
+		v.Pidle = append(v.Pidle, int(st.IdlePs[i]))
 	}
 	for p := 0; p < st.NumPs(); p++ {
 		ps := st.P[p]
@@ -328,7 +332,7 @@ func changed(a, b spec.State) []string {
 	if a.Runq != b.Runq {
 		out = append(out, "runq")
 	}
-	if a.NPIdle != b.NPIdle || a.NMSpinning != b.NMSpinning || a.NeedSpinning != b.NeedSpinning || a.SpawnLeft != b.SpawnLeft || a.RetakeP != b.RetakeP {
+	if a.NPIdle != b.NPIdle || a.IdlePs != b.IdlePs || a.NMSpinning != b.NMSpinning || a.NeedSpinning != b.NeedSpinning || a.SpawnLeft != b.SpawnLeft || a.RetakeP != b.RetakeP {
 		out = append(out, "sched")
 	}
 	for g := 1; g <= a.NumGs(); g++ {
