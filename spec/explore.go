@@ -67,6 +67,13 @@ type Options struct {
 	// then checks starvation of some G on the graph of (state, tracked G)
 	// pairs, and reports one group for all Gs under All.
 	GSymmetry bool
+	// PSymmetry permutes P identities as well as M identities (and G
+	// identities with GSymmetry): with the idle list in the state the
+	// runtime's choices among Ps are symmetric, except where the
+	// stop-the-world names Ps by position, so Explore refuses it with
+	// Bounds.STW (docs/spec.md, "Ps"). Liveness stays exact: the P
+	// families are decided on the lifted component as the M families are.
+	PSymmetry bool
 	// MaxMemory bounds the explorer's own structures (visited set, queue,
 	// parents, liveness arrays) in bytes (0: no bound); past it the run
 	// stops, inconclusive, with the counts so far.
@@ -207,6 +214,7 @@ type Result struct {
 	FPCollision float64 // fingerprint mode: bound on the probability that two states shared a fingerprint
 	Symmetry    bool    // states are M-orbits (Options.Symmetry)
 	GSymmetry   bool    // states are orbits under M and G permutations
+	PSymmetry   bool    // states are orbits under P permutations as well
 	MemoryBytes uint64  // peak size of the explorer's own structures
 	MemoryCut   bool    // stopped by Options.MaxMemory: inconclusive
 	Violations  []ViolationGroup
@@ -281,6 +289,10 @@ func (r Result) String() string {
 		r.Elapsed.Seconds(), r.StatesPerSec(), float64(r.HeapBytes)/(1<<20))
 	s += fmt.Sprintf("; %d workers, %.0f bytes/state", r.Workers, r.BytesPerState())
 	switch {
+	case r.PSymmetry && r.GSymmetry:
+		s += ", M, G and P symmetry (states are orbits)"
+	case r.PSymmetry:
+		s += ", M and P symmetry (states are orbits)"
 	case r.GSymmetry:
 		s += ", M and G symmetry (states are orbits)"
 	case r.Symmetry:
@@ -309,6 +321,7 @@ type graph struct {
 	parent []uint32
 	sym    bool
 	gsym   bool // also G identities (canonMG)
+	psym   bool // also P identities (canonPFull)
 }
 
 // state is state i as stored: its canonical representative. Exact mode only.
@@ -318,6 +331,10 @@ func (g *graph) len() int { return g.seen.len() }
 
 // canonKey appends s's key, canonical under the symmetry in use.
 func (g *graph) canonKey(dst []byte, s *State) []byte {
+	if g.psym {
+		c, _, _, _ := canonPFull(s, g.gsym)
+		return c.AppendKey(dst)
+	}
 	if g.gsym {
 		c := canonMG(s)
 		return c.AppendKey(dst)
@@ -350,6 +367,11 @@ func Explore(ctx context.Context, b Bounds, opt Options) (Result, error) {
 	md, err := NewModel(b)
 	if err != nil {
 		return Result{}, err
+	}
+	if opt.PSymmetry {
+		if err := pSymmetryErr(md.b); err != nil {
+			return Result{}, err
+		}
 	}
 	return exploreModel(ctx, md, opt), nil
 }

@@ -9,8 +9,8 @@ import (
 // Explorer throughput on the verify bound (0.3M distinct states) and two
 // larger models of about 3M and 4M (liveness off: it is the BFS rate that
 // the target is about), side by side in one run: 1 and 2 workers, exact
-// and fingerprint visited sets, with and without M symmetry, and with M
-// and G symmetry. Reported
+// and fingerprint visited sets, with and without M symmetry, with M and G
+// symmetry, and with P symmetry added to each. Reported
 // metrics: distinct states (orbits under symmetry), states/s of the BFS
 // (wall), states per CPU-second (user+sys of the process during the run:
 // on a shared machine the wall rate measures the load, the CPU rate the
@@ -38,6 +38,8 @@ var benchOptions = []struct {
 	{"workers=2/symmetry", Options{Workers: 2, Symmetry: true}},
 	{"workers=2/symmetry/fingerprint", Options{Workers: 2, Symmetry: true, Fingerprint: true}},
 	{"workers=2/gsymmetry", Options{Workers: 2, GSymmetry: true}},
+	{"workers=2/psymmetry", Options{Workers: 2, PSymmetry: true}},
+	{"workers=2/gsymmetry/psymmetry", Options{Workers: 2, GSymmetry: true, PSymmetry: true}},
 }
 
 func BenchmarkExplore(b *testing.B) {

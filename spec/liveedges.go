@@ -80,7 +80,7 @@ func (lg *liveGraph) buildEdges(ctx context.Context, workers int, mask uint32) *
 					}
 					var label uint32
 					if g.gsym {
-						rep, _, l := canonFull(&ns, true)
+						rep, _, l := g.canon(&ns)
 						buf = rep.AppendKey(buf[:0])
 						for x := 1; x <= int(s.nG); x++ {
 							label |= uint32(l[x]) << (4 * (x - 1))

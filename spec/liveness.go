@@ -183,15 +183,17 @@ func inRanges(n, w, per int, f func(k, lo, hi int)) {
 
 // checkLiveness checks every property; it returns the first violation or,
 // with all, one group per violated property.
-// symCheckHook, set by a test, sees every component of representatives
-// whose M families were decided on its lift: the verdict (fair for the M
-// families) and the naive one taken in the representatives' own frames.
 // timersQuietNet is liveness (e)'s assumption that the network eventually
 // stops readying Gs (docs/spec.md, "Liveness"); a test turns it off to
 // show that Go 1.26 needs it.
 var timersQuietNet = true
 
-var symCheckHook func(lc *livenessChecker, members []uint32, member func(*State) bool, fair, naiveFair bool)
+// symCheckHook, set by a test, sees every component of representatives
+// whose families were decided on its lift: the families the lift left
+// unmet, in the frame of the concrete component of the first member, and
+// whether the naive decision in the representatives' own frames found
+// every family met.
+var symCheckHook func(lc *livenessChecker, members []uint32, member func(*State) bool, unmet [3][]int, naiveFair bool)
 
 // localBit is where the local-starvation bits start in livenessChecker.bad;
 // stwBit marks the states of a stop-the-world in progress.
@@ -382,7 +384,7 @@ func (lc *livenessChecker) succ(v uint32, dst []liveEdge) []liveEdge {
 // succP is succ, with (if rhos is not nil) each edge's sorting
 // permutation of M slots: the successor is rho applied to its
 // representative.
-func (lc *livenessChecker) succP(v uint32, dst []liveEdge, rhos []mPerm) ([]liveEdge, []mPerm) {
+func (lc *livenessChecker) succP(v uint32, dst []liveEdge, rhos []symPerm) ([]liveEdge, []symPerm) {
 	g := lc.g
 	if lc.edges != nil && rhos == nil {
 		for _, e := range lc.edges.of(lc.sv(v)) {
@@ -413,9 +415,9 @@ func (lc *livenessChecker) succP(v uint32, dst []liveEdge, rhos []mPerm) ([]live
 			continue
 		}
 		var w uint32
-		var rho mPerm
+		var rho symPerm
 		if g.gsym || rhos != nil {
-			rep, r, label := canonFull(&ns, g.gsym)
+			rep, r, label := g.canon(&ns)
 			rho = r
 			buf = rep.AppendKey(buf[:0])
 			id, ok := g.seen.lookup(buf)
@@ -655,13 +657,16 @@ func (lc *livenessChecker) evaluate(members []uint32) {
 		}
 	}
 	ms, rs, ss := lc.unmet(&ex, &tk)
-	if (lc.g.sym || lc.g.gsym) && inner && len(rs)+len(ss) == 0 {
-		// The M families in the representatives' frames say nothing about
-		// the concrete cycle: decide them on the lifted SCC (symmetry.go).
-		naive := len(ms)
-		ms = lc.symUnmetMs(members, in)
+	if (lc.g.sym || lc.g.gsym) && inner && (lc.g.psym || len(rs)+len(ss) == 0) {
+		// The M families (and under P symmetry the P families) in the
+		// representatives' frames say nothing about the concrete cycle:
+		// decide them on the lifted SCC (symmetry.go). Without P
+		// symmetry the P families do not move, and an unmet one there
+		// is unmet in the lift too.
+		naive := len(ms) + len(rs) + len(ss)
+		ms, rs, ss = lc.symUnmet(members, in)
 		if symCheckHook != nil {
-			symCheckHook(lc, members, lc.member(in, lc.tracked(members[0])), len(ms) == 0, naive == 0)
+			symCheckHook(lc, members, lc.member(in, lc.tracked(members[0])), [3][]int{ms, rs, ss}, naive == 0)
 		}
 	}
 	if len(ms)+len(rs)+len(ss) > 0 {
@@ -696,7 +701,7 @@ func (lc *livenessChecker) violation() *Violation {
 	}
 	if lc.prop.pair {
 		_, x := lc.g.realPath(lc.sv(b.entry))
-		g := realG(&x, lc.tracked(b.entry))
+		g := lc.g.realG(&x, lc.tracked(b.entry))
 		v.Detail = fmt.Sprintf("%s stays in the global run queue forever", gName(g))
 		if lc.prop.kind == KindTimerStuck {
 			v.Detail = fmt.Sprintf("%s's due timer is never run", gName(g))

@@ -103,10 +103,10 @@ func bfs(ctx context.Context, md Model, opt Options) (*graph, Result) {
 		w = runtime.GOMAXPROCS(0)
 	}
 	init := md.Init()
-	g := &graph{md: md, proto: init, seen: newVisited(opt.Fingerprint), sym: opt.Symmetry, gsym: opt.GSymmetry}
+	g := &graph{md: md, proto: init, seen: newVisited(opt.Fingerprint), sym: opt.Symmetry || opt.PSymmetry, gsym: opt.GSymmetry, psym: opt.PSymmetry}
 	sr := &searcher{ctx: ctx, md: md, opt: opt, g: g, workers: w, start: time.Now(), nextLiveness: firstPeriodicLiveness}
 	sr.last = sr.start
-	sr.res = Result{Bounds: md.b, ThreadLimit: opt.ThreadLimit, Workers: w, Fingerprint: opt.Fingerprint, Symmetry: opt.Symmetry || opt.GSymmetry, GSymmetry: opt.GSymmetry}
+	sr.res = Result{Bounds: md.b, ThreadLimit: opt.ThreadLimit, Workers: w, Fingerprint: opt.Fingerprint, Symmetry: opt.Symmetry || opt.GSymmetry || opt.PSymmetry, GSymmetry: opt.GSymmetry, PSymmetry: opt.PSymmetry}
 	for i := 0; i < w; i++ {
 		sr.outs = append(sr.outs, &workerOut{})
 	}

@@ -53,8 +53,10 @@ func pOrbits(b *testing.B, md *Model) (states, mg, mgp int) {
 		mgSet[string(rep.AppendKey(buf[:0]))] = struct{}{}
 		least = least[:0]
 		kinds := enabledKinds(md, &s)
-		for j, perm := range perms {
-			t := renameP(&s, perm)
+		for j, q := range perms {
+			var perm [MaxPs]int8
+			copy(perm[:], q)
+			t := renameP(&s, &perm)
 			if err := md.check(&t); err != nil {
 				b.Fatalf("%v renamed by %v breaks an invariant: %v", s, perm, err)
 			}
@@ -70,58 +72,6 @@ func pOrbits(b *testing.B, md *Model) (states, mg, mgp int) {
 		mgpSet[string(least)] = struct{}{}
 	}
 	return full.Distinct, len(mgSet), len(mgpSet)
-}
-
-// renameP returns s with P p renamed perm[p] wherever a P is named: the P
-// slots, an M's P, old P, next P, steal victim and scan bits, sysmon's
-// retaken P, the timers' Ps and the idle list. (Models with ProcResize, whose allp
-// snapshot and gomaxprocs name Ps by position, are not renamed.)
-func renameP(s *State, perm []int8) State {
-	t := *s
-	plus1 := func(x int8) int8 { // a P stored plus one, 0 for none
-		if x <= 0 {
-			return x
-		}
-		return perm[x-1] + 1
-	}
-	for p := 0; p < int(s.nP); p++ {
-		t.P[perm[p]] = s.P[p]
-	}
-	for m := 0; m < int(s.nM); m++ {
-		ms := &t.M[m]
-		if ms.P != NoP {
-			ms.P = perm[ms.P]
-		}
-		ms.OldP, ms.NextP, ms.Victim = plus1(ms.OldP), plus1(ms.NextP), plus1(ms.Victim)
-		ms.Scan = 0
-		for p := 0; p < int(s.nP); p++ {
-			if s.M[m].Scan&(1<<p) != 0 {
-				ms.Scan |= 1 << perm[p]
-			}
-		}
-	}
-	t.RetakeP = plus1(t.RetakeP)
-	for i := 0; i < int(s.NPIdle); i++ {
-		t.IdlePs[i] = perm[s.IdlePs[i]]
-	}
-	for g := range t.TimerP {
-		t.TimerP[g] = uint8(plus1(int8(t.TimerP[g])))
-	}
-	return t
-}
-
-// pPerms lists the permutations of 0..n-1, the identity first.
-func pPerms(n int) [][]int8 {
-	if n == 0 {
-		return [][]int8{{}}
-	}
-	var out [][]int8
-	for _, q := range pPerms(n - 1) {
-		for i := len(q); i >= 0; i-- {
-			out = append(out, append(append(append([]int8{}, q[:i]...), int8(n-1)), q[i:]...))
-		}
-	}
-	return out
 }
 
 // enabledKinds counts the actions enabled in s by kind: a renaming of

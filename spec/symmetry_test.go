@@ -95,15 +95,16 @@ func groupKeys(r Result) string {
 	return s
 }
 
-// The lifted-frame decision of the M families (symUnmetMs) agrees, on every
-// non-trivial bad component of representatives met while checking these
-// models, with the families computed on the concrete component itself
-// (unfolded state by state). The test also counts how often the naive
-// decision in the representatives' own frames would have been wrong.
+// The lifted-frame decision of the families (symUnmet: the M families, and
+// under P symmetry the P families) agrees, on every non-trivial bad
+// component of representatives met while checking these models, with the
+// families computed on the concrete component itself (unfolded state by
+// state). The test also counts how often the naive decision in the
+// representatives' own frames would have been wrong.
 func TestSymmetryLiftedFamilies(t *testing.T) {
 	sequentialUnderRace(t)
-	checked, naiveWrong := 0, 0
-	symCheckHook = func(lc *livenessChecker, members []uint32, member func(*State) bool, fair, naiveFair bool) {
+	checked, naiveWrong, pChecked := 0, 0, 0
+	symCheckHook = func(lc *livenessChecker, members []uint32, member func(*State) bool, lifted [3][]int, naiveFair bool) {
 		nodes := lc.unfold(lc.g.state(lc.sv(members[0])), member)
 		var ex, tk famSet
 		for _, n := range nodes {
@@ -112,15 +113,14 @@ func TestSymmetryLiftedFamilies(t *testing.T) {
 				e.discharge(&tk)
 			}
 		}
-		concrete := true
-		for m := 0; m < int(lc.g.proto.nM); m++ {
-			if !ex.m[m] && !tk.m[m] {
-				concrete = false
-			}
-		}
+		ms, rs, ss := lc.unmet(&ex, &tk)
+		concrete := len(ms)+len(rs)+len(ss) == 0
 		checked++
-		if concrete != fair {
-			t.Errorf("component of %d representatives (%d concrete states): lifted verdict %v, concrete %v", len(members), len(nodes), fair, concrete)
+		if lc.g.psym {
+			pChecked++
+		}
+		if got := [3][]int{ms, rs, ss}; fmt.Sprint(got) != fmt.Sprint(lifted) {
+			t.Errorf("component of %d representatives (%d concrete states): the lift leaves Ms, Ps (retake, preemption) and Ps (slice) %v unmet, the concrete component %v", len(members), len(nodes), lifted, got)
 		}
 		if naiveFair != concrete {
 			naiveWrong++
@@ -134,10 +134,17 @@ func TestSymmetryLiftedFamilies(t *testing.T) {
 		Explore(context.Background(), b, Options{Liveness: true, ThreadLimit: true, All: true, Symmetry: true})
 		Explore(context.Background(), b, Options{Liveness: true, ThreadLimit: true, All: true, GSymmetry: true})
 	}
-	if checked == 0 {
-		t.Fatal("no component decided on its lift")
+	for _, b := range []Bounds{
+		{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true, Netpoll: true},
+		{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Netpoll: true, PollBlock: true, Timers: 1},
+	} {
+		Explore(context.Background(), b, Options{Liveness: true, ThreadLimit: true, All: true, PSymmetry: true})
+		Explore(context.Background(), b, Options{Liveness: true, ThreadLimit: true, All: true, PSymmetry: true, GSymmetry: true})
 	}
-	t.Logf("%d components decided on their lifts; the representatives' own frames would have been wrong on %d", checked, naiveWrong)
+	if checked == 0 || pChecked == 0 {
+		t.Fatalf("%d components decided on their lifts, %d under P symmetry", checked, pChecked)
+	}
+	t.Logf("%d components decided on their lifts (%d under P symmetry); the representatives' own frames would have been wrong on %d", checked, pChecked, naiveWrong)
 }
 
 // permute applies an M permutation pm (slot i goes to pm[i]) and a G

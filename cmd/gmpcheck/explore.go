@@ -58,6 +58,7 @@ bug must be caught: exit 0 when it is, 1 when the search passes.`)
 	workers := fs.Int("workers", 0, "goroutines expanding states (0: GOMAXPROCS); counts and traces are the same for any number")
 	symmetry := fs.Bool("symmetry", false, "explore the quotient by permutations of M identities (states are orbits; liveness stays exact, docs/spec.md)")
 	gsymmetry := fs.Bool("gsymmetry", false, "permute G identities as well as Ms (liveness checks starvation of some G on (state, tracked G) pairs)")
+	psymmetry := fs.Bool("psymmetry", false, "permute P identities as well as Ms (and Gs with -gsymmetry); not with -stw, whose restart names Ps by position (docs/spec.md)")
 	fingerprint := fs.Bool("fingerprint", false, "keep a 64-bit fingerprint per state instead of its key (the collision probability is reported; liveness needs -exact)")
 	exact := fs.Bool("exact", false, "keep every state's full key (the default; the opposite of -fingerprint)")
 	maxMemory := fs.String("max-memory", "0", "bound on the explorer's own memory, e.g. 2GiB, 512MiB (0: none); past it the run is inconclusive")
@@ -114,7 +115,7 @@ bug must be caught: exit 0 when it is, 1 when the search passes.`)
 	ctx, cancel := withTimeout(ctx, fs.timeout)
 	defer cancel()
 	opt := spec.Options{Liveness: *liveness, MaxStates: *maxStates, ThreadLimit: *threadLimit,
-		Workers: *workers, Symmetry: *symmetry, GSymmetry: *gsymmetry, Fingerprint: *fingerprint, MaxMemory: memBound, All: *all,
+		Workers: *workers, Symmetry: *symmetry, GSymmetry: *gsymmetry, PSymmetry: *psymmetry, Fingerprint: *fingerprint, MaxMemory: memBound, All: *all,
 		LocalStarvation: *localStarve}
 	if !*quiet {
 		opt.Progress = stdout
@@ -137,6 +138,7 @@ bug must be caught: exit 0 when it is, 1 when the search passes.`)
 		fields["trace_steps"] = r.Violation.Trace.Len()
 	}
 	fields["workers"], fields["symmetry"], fields["gsymmetry"], fields["fingerprint"] = r.Workers, r.Symmetry, r.GSymmetry, r.Fingerprint
+	fields["psymmetry"] = r.PSymmetry
 	fields["states_per_sec"], fields["bytes_per_state"], fields["memory_cut"] = r.StatesPerSec(), r.BytesPerState(), r.MemoryCut
 	fields["liveness"], fields["liveness_partial"] = r.Liveness, r.LivenessPartial
 	if r.Fingerprint {
