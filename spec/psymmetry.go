@@ -33,17 +33,13 @@ func identityPPerm() pPerm {
 // then is "first q, then p": (p.then(q))[i] = p[q[i]].
 func (p pPerm) then(q pPerm) pPerm {
 	var r pPerm
-	for i := range r {
-		r[i] = p[q[i]]
-	}
+	compose(r[:], p[:], q[:])
 	return r
 }
 
 func (p pPerm) inverse() pPerm {
 	var r pPerm
-	for i := range p {
-		r[p[i]] = int8(i)
-	}
+	invert(r[:], p[:])
 	return r
 }
 
@@ -65,9 +61,9 @@ func (a symPerm) inverse() symPerm { return symPerm{a.m.inverse(), a.p.inverse()
 func pSymmetryErr(b Bounds) error {
 	switch {
 	case b.STW:
-		return fmt.Errorf("P symmetry needs a model without the stop-the-world: its restart lists the idle Ps in allp order and procresize destroys the highest, which names Ps by position")
+		return fmt.Errorf("symmetry over Ps needs a model without the stop-the-world: its restart lists the idle Ps in allp order and procresize destroys the highest, which names Ps by position")
 	case b.Ps > maxPSymPs:
-		return fmt.Errorf("P symmetry renames each state by up to Ps! permutations: at most %d Ps, not %d", maxPSymPs, b.Ps)
+		return fmt.Errorf("symmetry over Ps renames each state by up to Ps! permutations: at most %d Ps, not %d", maxPSymPs, b.Ps)
 	}
 	return nil
 }

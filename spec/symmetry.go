@@ -78,18 +78,28 @@ func canonPerm(s *State) (State, mPerm) {
 // frames: (p.then(q))[i] = p[q[i]].
 func (p mPerm) then(q mPerm) mPerm {
 	var r mPerm
-	for i := range r {
-		r[i] = p[q[i]]
-	}
+	compose(r[:], p[:], q[:])
 	return r
 }
 
 func (p mPerm) inverse() mPerm {
 	var r mPerm
+	invert(r[:], p[:])
+	return r
+}
+
+// compose sets r[i] = p[q[i]]; invert sets r[p[i]] = i. They serve the M
+// and the P permutations alike.
+func compose(r, p, q []int8) {
+	for i := range r {
+		r[i] = p[q[i]]
+	}
+}
+
+func invert(r, p []int8) {
 	for i := range p {
 		r[p[i]] = int8(i)
 	}
-	return r
 }
 
 // Liveness on the quotient graph. A strongly connected component C of

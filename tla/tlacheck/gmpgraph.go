@@ -396,7 +396,7 @@ func tlaState(vars map[string]Value, b spec.Bounds) (string, tlaView, error) {
 	// sched.pidle, a sequence (top last): a tuple, or a function on 1..n.
 	pidle := field(st, "Pidle")
 	if pidle.Kind != VTuple && pidle.Kind != VFunc && first == nil {
-		first = fmt.Errorf("Pidle %s is not a sequence", pidle)
+		first = fmt.Errorf("field Pidle %s is not a sequence", pidle)
 	}
 	ps := make([]int, pidle.Len())
 	for i := range ps {
