@@ -381,9 +381,9 @@ func (lc *livenessChecker) succ(v uint32, dst []liveEdge) []liveEdge {
 	return dst
 }
 
-// succP is succ, with (if rhos is not nil) each edge's sorting
-// permutation of M slots: the successor is rho applied to its
-// representative.
+// succP is succ, with (if rhos is not nil) each edge's frame, the M
+// sorting and (under P symmetry) the P renaming: the successor is rho
+// applied to its representative.
 func (lc *livenessChecker) succP(v uint32, dst []liveEdge, rhos []symPerm) ([]liveEdge, []symPerm) {
 	g := lc.g
 	if lc.edges != nil && rhos == nil {
