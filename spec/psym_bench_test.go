@@ -9,8 +9,8 @@ import (
 // BenchmarkPSymmetryEstimate measures what a reduction by P identities
 // could add to M and G symmetry: it explores a model without symmetry and
 // counts the orbits of its states under M and G permutations (canonFull),
-// then under M, G and P permutations (the least canonical key over every
-// renumbering of the Ps). With the runtime's LIFO idle list in the state
+// then under M, G and P permutations (canonPFull, the explorer's own
+// representative under -gsymmetry -psymmetry). With the runtime's LIFO idle list in the state
 // (State.IdlePs), renaming Ps maps behaviours to behaviours in models
 // without the stop-the-world (whose restart lists the idle Ps in allp
 // order), as these are; the ratio here is what the renaming removes, net
@@ -46,14 +46,14 @@ func pOrbits(b *testing.B, md *Model) (states, mg, mgp int) {
 	g, full := bfs(context.Background(), *md, Options{})
 	perms := pPerms(md.b.Ps)
 	mgSet, mgpSet := map[string]struct{}{}, map[string]struct{}{}
-	var buf, least []byte
 	for i := 0; i < g.len(); i++ {
 		s := g.state(uint32(i))
 		rep, _, _ := canonFull(&s, true)
-		mgSet[string(rep.AppendKey(buf[:0]))] = struct{}{}
-		least = least[:0]
+		mgSet[rep.Key()] = struct{}{}
+		prep, _, _, _ := canonPFull(&s, true)
+		mgpSet[prep.Key()] = struct{}{}
 		kinds := enabledKinds(md, &s)
-		for j, q := range perms {
+		for _, q := range perms {
 			var perm [MaxPs]int8
 			copy(perm[:], q)
 			t := renameP(&s, &perm)
@@ -63,13 +63,7 @@ func pOrbits(b *testing.B, md *Model) (states, mg, mgp int) {
 			if k := enabledKinds(md, &t); k != kinds {
 				b.Fatalf("%v renamed by %v enables other kinds of action", s, perm)
 			}
-			rep, _, _ := canonFull(&t, true)
-			buf = rep.AppendKey(buf[:0])
-			if j == 0 || string(buf) < string(least) {
-				least = append(least[:0], buf...)
-			}
 		}
-		mgpSet[string(least)] = struct{}{}
 	}
 	return full.Distinct, len(mgSet), len(mgpSet)
 }
