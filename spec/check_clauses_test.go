@@ -319,7 +319,7 @@ func TestCheckClausesFire(t *testing.T) {
 			// local work), so there Check need only fail.
 			for _, ring := range []bool{false, true} {
 				if !clauseFires(t, md, r, reached[r.model], ring) && !ring {
-					t.Fatalf("no state of %s (%d reached) where the row applies", r.model, len(reached[r.model].states))
+					t.Fatalf("no state of %s (%d reached) where the row applies", r.model, reached[r.model].visited)
 				}
 			}
 		})

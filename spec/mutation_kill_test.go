@@ -424,33 +424,62 @@ func breadthFirst(md Model, limit int, visit func(State) bool, edge func(from St
 			break
 		}
 	}
-	return len(r.seen)
+	return r.visited
 }
 
 // reach is breadthFirst's search, taken as far as its caller asks: a test
 // that needs only the first state where something holds explores only up
-// to it, and fails as soon as that state shows a fault.
+// to it, and fails as soon as that state shows a fault. A state is marked
+// seen when it is first reached, so the queue holds each state once: it is
+// states[visited:], in the order reached, which is the order a queue of
+// every successor, deduplicated when popped, would visit them.
 type reach struct {
 	md       Model
 	limit    int
 	edge     func(from State, a Action, to State)
 	seen     map[State]bool
-	queue    []State
-	states   []State // in the order visited
-	expanded int     // states[:expanded] have had their steps taken
+	states   stateLog // in the order reached; the first visited are visited
+	visited  int
+	expanded int // states[:expanded] have had their steps taken
 }
 
 func newReach(md Model, limit int, edge func(from State, a Action, to State)) *reach {
-	return &reach{md: md, limit: limit, edge: edge, seen: map[State]bool{}, queue: []State{md.Init()}}
+	init := md.Init()
+	r := &reach{md: md, limit: limit, edge: edge, seen: map[State]bool{init: true}}
+	r.states.add(init)
+	return r
 }
+
+// stateLog is an append-only list of states in blocks: a State is 832
+// bytes, and a slice of them doubling as a search grows spent a tenth of
+// the spec tests' CPU copying them.
+type stateLog struct {
+	blocks [][]State
+	n      int
+}
+
+const stateLogBlock = 1024
+
+func (l *stateLog) add(s State) {
+	if l.n%stateLogBlock == 0 {
+		l.blocks = append(l.blocks, make([]State, 0, stateLogBlock))
+	}
+	b := &l.blocks[len(l.blocks)-1]
+	*b = append(*b, s)
+	l.n++
+}
+
+func (l *stateLog) at(i int) *State { return &l.blocks[i/stateLogBlock][i%stateLogBlock] }
+
+func (l *stateLog) len() int { return l.n }
 
 // state returns the i-th state visited (false past the last, or the
 // limit). A state's steps are taken when the next state is asked for, so a
 // caller that stops at a state never sees its edges.
 func (r *reach) state(i int) (State, bool) {
-	for len(r.states) <= i {
-		if r.expanded < len(r.states) {
-			s := r.states[r.expanded]
+	for r.visited <= i {
+		if r.expanded < r.visited {
+			s := *r.states.at(r.expanded)
 			r.expanded++
 			for _, a := range r.md.Enabled(s) {
 				next, err := r.md.Step(s, a)
@@ -460,20 +489,18 @@ func (r *reach) state(i int) (State, bool) {
 				if r.edge != nil {
 					r.edge(s, a, next)
 				}
-				r.queue = append(r.queue, next)
+				if !r.seen[next] {
+					r.seen[next] = true
+					r.states.add(next)
+				}
 			}
 		}
-		if len(r.queue) == 0 || (r.limit != 0 && len(r.seen) >= r.limit) {
+		if r.visited == r.states.len() || (r.limit != 0 && r.visited >= r.limit) {
 			return State{}, false
 		}
-		s := r.queue[0]
-		r.queue = r.queue[1:]
-		if !r.seen[s] {
-			r.seen[s] = true
-			r.states = append(r.states, s)
-		}
+		r.visited++
 	}
-	return r.states[i], true
+	return *r.states.at(i), true
 }
 
 // TestMutationKillSpecShapeClauses kills invariant clauses weakened from ||

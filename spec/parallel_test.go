@@ -21,13 +21,14 @@ func referenceBFS(md Model) refResult {
 	var r refResult
 	init := md.Init()
 	ids := map[string]int{init.Key(): 0}
-	states := []State{init}
+	var states stateLog
+	states.add(init)
 	depth := []int{0}
 	if md.check(&init) != nil {
 		return refResult{distinct: 1, kind: KindInvariant}
 	}
-	for i := 0; i < len(states); i++ {
-		s := states[i]
+	for i := 0; i < states.len(); i++ {
+		s := *states.at(i)
 		r.depth = depth[i]
 		acts := md.appendEnabled(nil, &s)
 		if len(acts) == 0 {
@@ -37,7 +38,7 @@ func referenceBFS(md Model) refResult {
 			case termProgramDeadlock:
 				r.deadlocks++
 			default:
-				r.distinct, r.kind, r.traceLen = len(states), KindDeadlock, depth[i]
+				r.distinct, r.kind, r.traceLen = states.len(), KindDeadlock, depth[i]
 				return r
 			}
 			continue
@@ -53,18 +54,18 @@ func referenceBFS(md Model) refResult {
 			taken++
 			r.transitions++
 			if err != nil {
-				r.distinct, r.kind, r.traceLen = len(states), KindStepError, depth[i]+1
+				r.distinct, r.kind, r.traceLen = states.len(), KindStepError, depth[i]+1
 				return r
 			}
 			k := ns.Key()
 			if _, ok := ids[k]; ok {
 				continue
 			}
-			ids[k] = len(states)
-			states = append(states, ns)
+			ids[k] = states.len()
+			states.add(ns)
 			depth = append(depth, depth[i]+1)
 			if md.check(&ns) != nil {
-				r.distinct, r.kind, r.traceLen, r.depth = len(states), KindInvariant, depth[i]+1, depth[i]+1
+				r.distinct, r.kind, r.traceLen, r.depth = states.len(), KindInvariant, depth[i]+1, depth[i]+1
 				return r
 			}
 		}
@@ -72,7 +73,7 @@ func referenceBFS(md Model) refResult {
 			r.mlimited++
 		}
 	}
-	r.distinct = len(states)
+	r.distinct = states.len()
 	return r
 }
 
