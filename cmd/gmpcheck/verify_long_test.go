@@ -72,6 +72,21 @@ func TestVerifyLongBudgetInconclusive(t *testing.T) {
 	}
 }
 
+// TestRunqStressLong runs the stress stage's run-queue part small: it
+// passes on impl's queues, names its size, and a cancelled run is
+// INCONCLUSIVE, not PASS.
+func TestRunqStressLong(t *testing.T) {
+	sum, v := runqStressLong(context.Background(), io.Discard, 1, 20_000)
+	if v != pass || !strings.Contains(sum, "6 configurations, 20000 owner operations each") {
+		t.Fatalf("%v %q, want PASS over 6 configurations of 20000 operations", v, sum)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if sum, v = runqStressLong(ctx, io.Discard, 1, 20_000); v != inconclusive || !strings.Contains(sum, "cut short after 0 of 6") {
+		t.Fatalf("cancelled: %v %q, want INCONCLUSIVE cut short after 0 of 6", v, sum)
+	}
+}
+
 // smallExplore is a bound at which the explore-ps3 stage's code runs in
 // about a second: go1.26 passes, go1.19 and the seeded bug lose a wakeup.
 func smallExplore() spec.Bounds {

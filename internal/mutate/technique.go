@@ -47,9 +47,10 @@ var (
 		{Pkg: "linearize", Run: "^(TestRealHistoriesLinearizable|TestPerturbedRoundsLinearizable|TestPutSecondEffectsObserved|TestRunnextStealAfterRefill|TestRecorderStealBatch)$"},
 	}}
 	techStress = Technique{Name: "stress", Parts: []Part{
-		// TestStress at the long tier's 10^6 lifecycles, as every campaign
-		// before the default tier's became 2.5*10^5.
-		{Pkg: "impl", Run: "^(TestRunqStressConservation|TestStress)$", Args: []string{"-impl.stress=1000000"}},
+		// TestStress at the long tier's 10^6 lifecycles and
+		// TestRunqStressConservation at its 10^6 owner operations, as every
+		// campaign before the default tier's became 2.5*10^5.
+		{Pkg: "impl", Run: "^(TestRunqStressConservation|TestStress)$", Args: []string{"-impl.stress=1000000", "-impl.runqstress=1000000"}},
 	}}
 	techFuzzQueue = Technique{Name: "fuzz-runq", Parts: []Part{
 		{Pkg: "fuzz", Run: "^(FuzzRunQueueOps|FuzzRapidRunQueue|TestRapidRunQueue)$"},
