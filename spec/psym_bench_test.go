@@ -76,3 +76,123 @@ func enabledKinds(md *Model, s *State) (n [numActionKinds]int) {
 	}
 	return n
 }
+
+// BenchmarkPSymmetryPastSTW measures what P symmetry could add on a model
+// with the stop-the-world, where it cannot apply to every state (the
+// restart lists the idle Ps in allp order; procresize destroys the highest
+// Ps). A group that grows along behaviours could rename the live Ps (those
+// below gomaxprocs) of the states past the last stop-the-world (STWLeft 0,
+// no stop in progress), and no others: a state there has only such states
+// after it. States where an M's allp snapshot for the no-P recheck covers
+// only some live Ps are left unrenamed, and so are all states before the
+// last stop. It explores the model under M and G symmetry, counts the
+// representatives by phase, and the orbits left when the states past the
+// last stop are identified under renamings of their live Ps. On every
+// 7th renamable state it checks that each renaming of the live Ps maps the
+// successors to the renamed successors, up to that identification: a step
+// that names a live P by position after the last stop would fail it.
+//
+//	go test ./spec -run '^$' -bench PSymmetryPastSTW -benchtime 1x
+func BenchmarkPSymmetryPastSTW(b *testing.B) {
+	for _, c := range []estimateModel{
+		{"P3M3G1S0-stw-procresize", Bounds{Ps: 3, Ms: 3, Gs: 1, Cap: 2, SchedTick: 1, STW: true, ProcResize: true}},
+		{"P3M3G2S1-stw", Bounds{Ps: 3, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, STW: true}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			md, err := NewModel(c.b)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for i := 0; i < b.N; i++ {
+				g, full := bfs(context.Background(), md, Options{Symmetry: true, GSymmetry: true, ThreadLimit: true})
+				if !full.Complete {
+					b.Fatalf("search incomplete: %v", full)
+				}
+				var before, during, past, renamable int
+				orbits := map[string]struct{}{}
+				for id := 0; id < g.len(); id++ {
+					s := g.state(uint32(id))
+					switch {
+					case s.STW != STWNone:
+						during++
+					case s.STWLeft > 0:
+						before++
+					default:
+						past++
+					}
+					if pastSTWRenamable(&s) {
+						renamable++
+						if id%7 == 0 {
+							want := pastSTWSuccKeys(&md, &s)
+							for _, q := range pPermsOf[s.Procs][1:] {
+								perm := identityPPerm()
+								copy(perm[:], q)
+								x := renameP(&s, (*[MaxPs]int8)(&perm))
+								if got := pastSTWSuccKeys(&md, &x); !slices.Equal(got, want) {
+									b.Fatalf("renaming the live Ps by %v changes the successors of\n%v", perm[:s.nP], s)
+								}
+							}
+						}
+					}
+					orbits[pastSTWKey(&s)] = struct{}{}
+				}
+				b.ReportMetric(float64(g.len()), "mg-orbits")
+				b.ReportMetric(float64(before), "before-last-stop")
+				b.ReportMetric(float64(during), "stopping")
+				b.ReportMetric(float64(past), "past-last-stop")
+				b.ReportMetric(float64(renamable), "renamable")
+				b.ReportMetric(float64(len(orbits)), "orbits")
+				b.ReportMetric(float64(g.len())/float64(len(orbits)), "p-factor")
+			}
+		})
+	}
+}
+
+// pastSTWRenamable: s is past its model's last stop-the-world, and every
+// M's allp snapshot (SnapPs) covers all the live Ps or is not taken.
+func pastSTWRenamable(s *State) bool {
+	if s.STW != STWNone || s.STWLeft > 0 {
+		return false
+	}
+	for m := 0; m < int(s.nM); m++ {
+		if sp := s.M[m].SnapPs; sp != 0 && sp != s.Procs {
+			return false
+		}
+	}
+	return true
+}
+
+// pastSTWKey is s's representative key under M and G renamings and, when
+// pastSTWRenamable, renamings of its live Ps: the least over them.
+func pastSTWKey(s *State) string {
+	rep, _, _ := canonFull(s, true)
+	best := rep.Key()
+	if !pastSTWRenamable(s) {
+		return best
+	}
+	for _, q := range pPermsOf[s.Procs][1:] {
+		perm := identityPPerm()
+		copy(perm[:], q)
+		t := renameP(s, (*[MaxPs]int8)(&perm))
+		rep, _, _ := canonFull(&t, true)
+		if k := rep.Key(); k < best {
+			best = k
+		}
+	}
+	return best
+}
+
+// pastSTWSuccKeys lists s's successors by pastSTWKey.
+func pastSTWSuccKeys(md *Model, s *State) []string {
+	var out []string
+	for _, a := range md.appendEnabled(nil, s) {
+		ns := *s
+		if _, err := md.step(&ns, a); err != nil {
+			out = append(out, "cut:"+a.Kind.String())
+			continue
+		}
+		out = append(out, pastSTWKey(&ns))
+	}
+	slices.Sort(out)
+	return out
+}
