@@ -122,6 +122,7 @@ func Stress(ctx context.Context, rt Queues, thieves, ownerOps int, seed uint64) 
 		return res, err
 	}
 	var left []uint64
+	drained := int64(0) // of left, the Gs taken from the global queue
 	if !within(10*time.Second, func() {
 		defer guard()
 		for g, _ := rt.Get(0); g != 0; g, _ = rt.Get(0) {
@@ -129,7 +130,7 @@ func Stress(ctx context.Context, rt Queues, thieves, ownerOps int, seed uint64) 
 		}
 		for g := globTake(rt, 0); g != 0; g = globTake(rt, 0) {
 			left = append(left, g)
-			res.GlobalTakes++
+			drained++
 			for g, _ := rt.Get(0); g != 0; g, _ = rt.Get(0) {
 				left = append(left, g)
 			}
@@ -140,7 +141,8 @@ func Stress(ctx context.Context, rt Queues, thieves, ownerOps int, seed uint64) 
 	for _, g := range left {
 		take(g)
 	}
-	res.LeftOver = int64(len(left)) - res.GlobalTakes
+	res.GlobalTakes += drained
+	res.LeftOver = int64(len(left)) - drained
 	if f := failure.Load(); f != nil {
 		return res, *f
 	}
@@ -148,6 +150,11 @@ func Stress(ctx context.Context, rt Queues, thieves, ownerOps int, seed uint64) 
 		if n := taken[i].Load(); n != 1 {
 			return res, fmt.Errorf("g%d taken %d times (of %d put)", i, n, id)
 		}
+	}
+	// Every G was taken once, so the counts of where they went add up;
+	// if they do not, the counting is wrong, and so is what it reports.
+	if sum := res.OwnerTakes + res.ThiefTakes + res.GlobalTakes + res.LeftOver; sum != res.Puts {
+		return res, fmt.Errorf("stress counts %+v add up to %d, not the %d put", res, sum, res.Puts)
 	}
 	return res, nil
 }
