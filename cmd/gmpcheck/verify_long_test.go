@@ -76,13 +76,13 @@ func TestVerifyLongBudgetInconclusive(t *testing.T) {
 // passes on impl's queues, names its size, and a cancelled run is
 // INCONCLUSIVE, not PASS.
 func TestRunqStressLong(t *testing.T) {
-	sum, v := runqStressLong(context.Background(), io.Discard, 1, 20_000)
-	if v != pass || !strings.Contains(sum, "6 configurations, 20000 owner operations each") {
-		t.Fatalf("%v %q, want PASS over 6 configurations of 20000 operations", v, sum)
+	sum, v := runqStressLong(context.Background(), io.Discard, 1, 100_000)
+	if v != pass || !strings.Contains(sum, "6 configurations, 100000 owner operations each") {
+		t.Fatalf("%v %q, want PASS over 6 configurations of 100000 operations", v, sum)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if sum, v = runqStressLong(ctx, io.Discard, 1, 20_000); v != inconclusive || !strings.Contains(sum, "cut short after 0 of 6") {
+	if sum, v = runqStressLong(ctx, io.Discard, 1, 100_000); v != inconclusive || !strings.Contains(sum, "cut short after 0 of 6") {
 		t.Fatalf("cancelled: %v %q, want INCONCLUSIVE cut short after 0 of 6", v, sum)
 	}
 }
