@@ -183,16 +183,4 @@ func pastSTWKey(s *State) string {
 }
 
 // pastSTWSuccKeys lists s's successors by pastSTWKey.
-func pastSTWSuccKeys(md *Model, s *State) []string {
-	var out []string
-	for _, a := range md.appendEnabled(nil, s) {
-		ns := *s
-		if _, err := md.step(&ns, a); err != nil {
-			out = append(out, "cut:"+a.Kind.String())
-			continue
-		}
-		out = append(out, pastSTWKey(&ns))
-	}
-	slices.Sort(out)
-	return out
-}
+func pastSTWSuccKeys(md *Model, s *State) []string { return succKeysBy(md, s, pastSTWKey) }

@@ -85,6 +85,15 @@ func TestPSymmetryCountsOrbits(t *testing.T) {
 
 // pSuccKeys is the sorted list of the representatives of s's successors.
 func pSuccKeys(md *Model, s *State) []string {
+	return succKeysBy(md, s, func(ns *State) string {
+		rep, _, _, _ := canonPFull(ns, false)
+		return rep.Key()
+	})
+}
+
+// succKeysBy lists s's successors by key, sorted; a step the model cuts
+// (the M bound) is listed by its kind.
+func succKeysBy(md *Model, s *State, key func(*State) string) []string {
 	var out []string
 	for _, a := range md.appendEnabled(nil, s) {
 		ns := *s
@@ -92,8 +101,7 @@ func pSuccKeys(md *Model, s *State) []string {
 			out = append(out, "cut:"+a.Kind.String())
 			continue
 		}
-		rep, _, _, _ := canonPFull(&ns, false)
-		out = append(out, rep.Key())
+		out = append(out, key(&ns))
 	}
 	slices.Sort(out)
 	return out
