@@ -438,7 +438,7 @@ type reach struct {
 	limit    int
 	edge     func(from State, a Action, to State)
 	seen     map[State]bool
-	states   stateLog // in the order reached; the first visited are visited
+	states   stateLog // in the order reached; the first visited were returned by state
 	visited  int
 	expanded int // states[:expanded] have had their steps taken
 }
