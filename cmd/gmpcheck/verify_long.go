@@ -16,7 +16,6 @@ import (
 	"github.com/gmpcheck/gmpcheck/conform"
 	"github.com/gmpcheck/gmpcheck/impl"
 	"github.com/gmpcheck/gmpcheck/internal/mutate"
-	"github.com/gmpcheck/gmpcheck/internal/queuecheck"
 	"github.com/gmpcheck/gmpcheck/spec"
 	"github.com/gmpcheck/gmpcheck/tla/tlacheck"
 )
@@ -237,43 +236,16 @@ func stressLongStage(ctx context.Context, log io.Writer, o longOptions) stageRes
 		fmt.Fprintf(log, "FAIL: %v\n", err)
 		return stageResult{verdict: fail, summary: err.Error()}
 	}
-	qsum, v := runqStressLong(ctx, log, o.seed, runqStressLongOps)
-	return stageResult{verdict: v, summary: sum + "; " + qsum}
+	// TestRunqStressConservation's configurations, through the queues
+	// stage's stress.
+	q := checkStress(ctx, log, queueBudget{ownerOps: runqStressLongOps, seed: o.seed})
+	return stageResult{verdict: q.verdict, summary: sum + "; run queue: " + q.summary}
 }
 
 // runqStressLongOps is the long tier's owner operations per run-queue
 // configuration: TestRunqStressConservation's, where the default tier
 // runs a quarter.
 const runqStressLongOps = 1_000_000
-
-// runqStressLong runs queuecheck.Stress on TestRunqStressConservation's
-// configurations (a ring of 4 that overflows often and the runtime's 256,
-// against 1, 2 and 3 thieves), ops owner operations each.
-func runqStressLong(ctx context.Context, log io.Writer, seed uint64, ops int) (string, verdict) {
-	var puts int64
-	n := 0
-	for _, c := range []int{4, 256} {
-		for thieves := 1; thieves <= 3; thieves++ {
-			res, err := queuecheck.Stress(ctx, queuecheck.StressConfig{Capacity: c, Thieves: thieves, OwnerOps: ops, Seed: seed})
-			switch {
-			case ctx.Err() != nil:
-				return fmt.Sprintf("run queue: cut short after %d of 6 configurations: %v", n, ctx.Err()), inconclusive
-			case err != nil:
-				fmt.Fprintf(log, "FAIL: run queue cap %d, %d thieves: %v\n", c, thieves, err)
-				return fmt.Sprintf("run queue cap %d, %d thieves: %v", c, thieves, err), fail
-			case res.ThiefTakes == 0 || c == 4 && res.GlobalTakes == 0:
-				// As the test: a run where no thief took a G, or the ring of 4
-				// never overflowed, exercised less than it claims.
-				fmt.Fprintf(log, "FAIL: run queue cap %d, %d thieves exercised too little: %+v\n", c, thieves, res)
-				return fmt.Sprintf("run queue cap %d, %d thieves: no steal or no overflow (%+v)", c, thieves, res), fail
-			}
-			fmt.Fprintf(log, "run queue cap %d, %d thieves: %+v\n", c, thieves, res)
-			puts += res.Puts
-			n++
-		}
-	}
-	return fmt.Sprintf("run queue: 6 configurations, %d owner operations each, %d Gs put, each taken exactly once", ops, puts), pass
-}
 
 // --- explore-ps3
 

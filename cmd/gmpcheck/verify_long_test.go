@@ -72,18 +72,18 @@ func TestVerifyLongBudgetInconclusive(t *testing.T) {
 	}
 }
 
-// TestRunqStressLong runs the stress stage's run-queue part small: it
-// passes on impl's queues, names its size, and a cancelled run is
-// INCONCLUSIVE, not PASS.
-func TestRunqStressLong(t *testing.T) {
-	sum, v := runqStressLong(context.Background(), io.Discard, 1, 100_000)
-	if v != pass || !strings.Contains(sum, "6 configurations, 100000 owner operations each") {
-		t.Fatalf("%v %q, want PASS over 6 configurations of 100000 operations", v, sum)
+// TestCheckStress runs the stress the queues stage and the long stress
+// stage share, small: it passes and names its size, and a cancelled run
+// is INCONCLUSIVE, not PASS.
+func TestCheckStress(t *testing.T) {
+	b := queueBudget{ownerOps: 100_000, seed: 1}
+	if r := checkStress(context.Background(), io.Discard, b); r.verdict != pass || !strings.Contains(r.summary, "over 6 stress configs of 100000 owner operations") {
+		t.Fatalf("%v %q, want PASS over 6 configs of 100000 operations", r.verdict, r.summary)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if sum, v = runqStressLong(ctx, io.Discard, 1, 100_000); v != inconclusive || !strings.Contains(sum, "cut short after 0 of 6") {
-		t.Fatalf("cancelled: %v %q, want INCONCLUSIVE cut short after 0 of 6", v, sum)
+	if r := checkStress(ctx, io.Discard, b); r.verdict != inconclusive || !strings.Contains(r.summary, "cut short after 0 of 6") {
+		t.Fatalf("cancelled: %v %q, want INCONCLUSIVE cut short after 0 of 6", r.verdict, r.summary)
 	}
 }
 
