@@ -55,7 +55,9 @@ type Options struct {
 	// order, so every count and counterexample is the same for any number.
 	Workers int
 	// Fingerprint keeps a 64-bit fingerprint per state instead of its full
-	// key (about a third of the memory); Result.FPCollision bounds the
+	// key, and the action that reached it instead of a pointer to it (a
+	// counterexample is rebuilt by stepping those actions again), about
+	// 30 bytes a state against 55-95; Result.FPCollision bounds the
 	// probability that two states were taken for one. Liveness needs the
 	// full keys: with Liveness set the search stays exact and says so in
 	// Result.Notes.
@@ -76,7 +78,11 @@ type Options struct {
 	PSymmetry bool
 	// MaxMemory bounds the explorer's own structures (visited set, queue,
 	// parents, liveness arrays) in bytes (0: no bound); past it the run
-	// stops, inconclusive, with the counts so far.
+	// stops, inconclusive, with the counts so far. With Fingerprint, half
+	// of it is given to the fingerprint index at the start, as TLC sizes
+	// its fingerprint set from its memory: an index that doubled as it
+	// filled would be between three eighths and three quarters full, and
+	// a bound reached just after it doubled would hold half the states.
 	MaxMemory uint64
 	// All continues past violations: Result.Violations groups them by
 	// property, each with its first (shortest) counterexample, and
@@ -318,10 +324,15 @@ type graph struct {
 	md     Model
 	proto  State
 	seen   *visited
-	parent []uint32
-	sym    bool
-	gsym   bool // also G identities (canonMG)
-	psym   bool // also P identities (canonPFull)
+	parent blockLog[uint32]
+	// act (fingerprint mode only) is, for each state, the index of the
+	// action that reached it among its parent's enabled actions (in
+	// Enabled order, as the search expanded the parent's representative):
+	// one byte a state, where the fingerprint it replaces took eight.
+	act  blockLog[uint8]
+	sym  bool
+	gsym bool // also G identities (canonMG)
+	psym bool // also P identities (canonPFull)
 }
 
 // state is state i as stored: its canonical representative. Exact mode only.
@@ -347,12 +358,30 @@ func (g *graph) canonKey(dst []byte, s *State) []byte {
 	return dst
 }
 
-// is reports whether key k (canonical) is state id.
-func (g *graph) is(k []byte, id uint32) bool {
-	if g.seen.fp {
-		return hash64(k) == g.seen.fps[id]
+// pathKeys returns the canonical keys of the states on path p: read from
+// the set in exact mode; in fingerprint mode rebuilt from the initial
+// state by stepping, from each representative, the action that reached
+// the next (graph.act), as the search did.
+func (g *graph) pathKeys(p []uint32) [][]byte {
+	keys := make([][]byte, len(p))
+	if !g.seen.fp {
+		for i, id := range p {
+			keys[i] = g.seen.key(id)
+		}
+		return keys
 	}
-	return bytesEqual(k, g.seen.key(id))
+	init := g.md.Init()
+	keys[0] = g.canonKey(nil, &init)
+	var acts []Action
+	for i := 1; i < len(p); i++ {
+		s := decodeKey(&g.proto, keys[i-1])
+		acts = g.md.appendEnabled(acts[:0], &s)
+		if _, err := g.md.step(&s, acts[*g.act.at(int(p[i]))]); err != nil {
+			panic(fmt.Sprintf("spec: the action that reached state %d no longer steps: %v", p[i], err))
+		}
+		keys[i] = g.canonKey(nil, &s)
+	}
+	return keys
 }
 
 // Explore runs a breadth-first search over every state reachable from
@@ -489,7 +518,7 @@ func terminalKind(md *Model, s *State) terminal {
 func (g *graph) depth(id uint32) int {
 	d := 0
 	for id != 0 {
-		id = g.parent[id]
+		id = *g.parent.at(int(id))
 		d++
 	}
 	return d
@@ -503,7 +532,7 @@ func (g *graph) path(id uint32) []uint32 {
 		if id == 0 {
 			break
 		}
-		id = g.parent[id]
+		id = *g.parent.at(int(id))
 	}
 	for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
 		rev[i], rev[j] = rev[j], rev[i]
@@ -555,6 +584,7 @@ type cycleStep struct {
 // representatives, so a trace found under symmetry replays with Step.
 func (g *graph) realPath(id uint32) (Trace, State) {
 	p := g.path(id)
+	keys := g.pathKeys(p)
 	s := g.md.Init()
 	t := Trace{Init: s, Loop: -1}
 	var buf []byte
@@ -566,7 +596,7 @@ func (g *graph) realPath(id uint32) (Trace, State) {
 				continue
 			}
 			buf = g.canonKey(buf[:0], &ns)
-			if g.is(buf, p[i]) {
+			if bytesEqual(buf, keys[i]) {
 				t.Steps = append(t.Steps, TraceStep{a, ns})
 				s = ns
 				found = true

@@ -438,7 +438,7 @@ type reach struct {
 	limit    int
 	edge     func(from State, a Action, to State)
 	seen     map[State]bool
-	states   stateLog // in the order reached; the first visited were returned by state
+	states   blockLog[State] // in the order reached; the first visited were returned by state
 	visited  int
 	expanded int // states[:expanded] have had their steps taken
 }
@@ -446,32 +446,9 @@ type reach struct {
 func newReach(md Model, limit int, edge func(from State, a Action, to State)) *reach {
 	init := md.Init()
 	r := &reach{md: md, limit: limit, edge: edge, seen: map[State]bool{init: true}}
-	r.states.add(init)
+	r.states.append(init)
 	return r
 }
-
-// stateLog is an append-only list of states in blocks: a State is 832
-// bytes, and a slice of them doubling as a search grows spent a tenth of
-// the spec tests' CPU copying them.
-type stateLog struct {
-	blocks [][]State
-	n      int
-}
-
-const stateLogBlock = 1024
-
-func (l *stateLog) add(s State) {
-	if l.n%stateLogBlock == 0 {
-		l.blocks = append(l.blocks, make([]State, 0, stateLogBlock))
-	}
-	b := &l.blocks[len(l.blocks)-1]
-	*b = append(*b, s)
-	l.n++
-}
-
-func (l *stateLog) at(i int) *State { return &l.blocks[i/stateLogBlock][i%stateLogBlock] }
-
-func (l *stateLog) len() int { return l.n }
 
 // state returns the i-th state visited (false past the last, or the
 // limit). A state's steps are taken when the next state is asked for, so a
@@ -491,7 +468,7 @@ func (r *reach) state(i int) (State, bool) {
 				}
 				if !r.seen[next] {
 					r.seen[next] = true
-					r.states.add(next)
+					r.states.append(next)
 				}
 			}
 		}

@@ -107,14 +107,20 @@ func bfs(ctx context.Context, md Model, opt Options) (*graph, Result) {
 	sr := &searcher{ctx: ctx, md: md, opt: opt, g: g, workers: w, start: time.Now(), nextLiveness: firstPeriodicLiveness}
 	sr.last = sr.start
 	sr.res = Result{Bounds: md.b, ThreadLimit: opt.ThreadLimit, Workers: w, Fingerprint: opt.Fingerprint, Symmetry: opt.Symmetry || opt.GSymmetry || opt.PSymmetry, GSymmetry: opt.GSymmetry, PSymmetry: opt.PSymmetry}
+	if opt.Fingerprint && opt.MaxMemory > 0 {
+		g.seen.reserve(opt.MaxMemory / 2)
+	}
 	for i := 0; i < w; i++ {
 		sr.outs = append(sr.outs, &workerOut{})
 	}
 	k := g.canonKey(nil, &init)
 	h := hash64(k)
 	g.seen.insert(h, k, 0, func(uint32) []byte { return k })
-	g.seen.commit(k, h)
-	g.parent = append(g.parent, 0)
+	g.seen.commit(k)
+	g.parent.append(0)
+	if g.seen.fp {
+		g.act.append(0)
+	}
 	sr.resolveAll(func(uint32) int64 { return 0 }, func(uint32) uint64 { return h })
 	if err := md.check(&init); err != nil {
 		sr.res.Distinct = 1
@@ -191,7 +197,7 @@ func (sr *searcher) periodicLiveness() bool {
 }
 
 func (sr *searcher) memory() uint64 {
-	n := sr.g.seen.bytes() + 4*uint64(cap(sr.g.parent)) + 8*uint64(cap(sr.nextID))
+	n := sr.g.seen.bytes() + sr.g.parent.bytes() + sr.g.act.bytes() + 8*uint64(cap(sr.nextID))
 	for _, w := range sr.outs {
 		n += uint64(cap(w.arena)) + 24*uint64(cap(w.cands)) + 12*uint64(cap(w.parents))
 	}
@@ -212,9 +218,10 @@ func (sr *searcher) livenessReserve() uint64 {
 }
 
 // chunkGrowth bounds what c more states add to the exact search's
-// structures: their keys and liveness arrays, and the doubling of each
-// array that they would fill (the numbers' offsets and parents, and the
-// index shards past half full, counting each shard's share twice over).
+// structures: their keys, parents and liveness arrays, a new block of each
+// log, and the doubling of each array that they would fill (the numbers'
+// offsets, and the index shards past half full, counting each shard's
+// share twice over).
 func (sr *searcher) chunkGrowth(c int) uint64 {
 	g, v := sr.g, sr.g.seen
 	n := uint64(g.len())
@@ -230,7 +237,7 @@ func (sr *searcher) chunkGrowth(c int) uint64 {
 		}
 		return size * uint64(max(cp+1024, l+c-cp))
 	}
-	grow += doubled(len(v.off), cap(v.off), 8) + doubled(len(g.parent), cap(g.parent), 4)
+	grow += doubled(len(v.off), cap(v.off), 8) + 4*uint64(c) + blockLogBytes
 	for i := range v.shards {
 		sh := &v.shards[i]
 		if 2*(sh.n+2*c/nShards+1) > len(sh.slots) {
@@ -384,8 +391,8 @@ func (sr *searcher) chunk(lo, hi uint32) {
 		out.base = total
 		total += len(out.cands)
 	}
-	if total >= pendingRef || g.seen.full(total*40) {
-		sr.res.Notes = append(sr.res.Notes, "stopped: the visited set is full (31-bit state numbers, or the fingerprint queue's 32-bit offsets)")
+	if g.seen.full(total) {
+		sr.res.Notes = append(sr.res.Notes, "stopped: the visited set is full (31-bit state numbers)")
 		sr.stop = true
 		return
 	}
@@ -490,9 +497,16 @@ func (sr *searcher) merge() {
 				if !c.isNew {
 					continue
 				}
-				id := g.seen.commit(out.key(first+j), c.h)
-				g.parent = append(grow2(g.parent), rec.id)
-				if !g.seen.fp {
+				if g.seen.fp && j > math.MaxUint8 {
+					sr.res.Notes = append(sr.res.Notes, fmt.Sprintf("stopped: state %d has more than %d enabled actions, which a fingerprint search's paths cannot name", rec.id, math.MaxUint8+1))
+					sr.stop = true
+					return
+				}
+				id := g.seen.commit(out.key(first + j))
+				g.parent.append(rec.id)
+				if g.seen.fp {
+					g.act.append(uint8(j))
+				} else {
 					sr.nextID[out.base+first+j] = int64(id)
 				}
 				if err := sr.invAt(out.base + first + j); err != nil {

@@ -159,8 +159,8 @@ func TestPSymmetryEquivariant(t *testing.T) {
 }
 
 // P symmetry keeps every verdict: each seeded bug without the
-// stop-the-world is found with the same kind, prefix and stutter, and
-// its lasso replays and is fair; the go1.19 lost wakeup keeps its 13
+// stop-the-world is found with the same kind, prefix and stutter (an
+// invariant's also with fingerprints), and its lasso replays and is fair; the go1.19 lost wakeup keeps its 13
 // steps; the correct models pass; and under All every property has the
 // verdict it has on the unreduced graph. The seeded bugs with the
 // stop-the-world are refused.
@@ -184,6 +184,13 @@ func TestPSymmetryLiveness(t *testing.T) {
 			if err := c.Match(v); err != nil {
 				t.Fatal(err)
 			}
+			// With fingerprints, the trace is rebuilt from the actions that
+			// reached its states, stepped from P-and-G representatives.
+			rf, _ := Explore(context.Background(), c.Bounds, Options{PSymmetry: true, GSymmetry: true, Fingerprint: true})
+			if err := c.Match(rf.Violation); err != nil || !rf.Fingerprint {
+				t.Fatalf("%v with P and G symmetry and fingerprints: %v, %v", c.Bounds.Bug, err, rf)
+			}
+			checkTraceReplays(t, c.Bounds, rf.Violation.Trace)
 		}
 		checkTraceReplays(t, c.Bounds, v.Trace)
 		if err := cycleUnfair(c.Bounds, v); err != nil {

@@ -2,7 +2,6 @@ package spec
 
 import (
 	"encoding/binary"
-	"math"
 )
 
 // visited is the explorer's set of canonical state keys, numbered in
@@ -17,10 +16,12 @@ import (
 // blocks.
 //
 // Fingerprint (Options.Fingerprint): only a 64-bit fingerprint of each key
-// is kept (fps[i]), as TLC does; two states with one fingerprint are taken
-// for one (Result.FPCollision bounds the probability). The keys of the
-// states still to expand are kept in a queue (qarena, for numbers qbase
-// and up) and dropped once expanded.
+// is kept, in the index itself, as TLC does; two states with one
+// fingerprint are taken for one (Result.FPCollision bounds the
+// probability). A number is not mapped back to its fingerprint: a path is
+// rebuilt from the actions that reached its states (graph.act). The keys
+// of the states still to expand are kept in a queue (qarena, for numbers
+// qbase and up) and dropped once expanded.
 //
 // The index is split into nShards open-addressing tables of uint64 slots,
 // picked by the hash's top bits, so that the parallel search can insert
@@ -44,9 +45,8 @@ type visited struct {
 	blocks [][]byte // exact mode's arena, in blocks of blockSize bytes
 	off    []uint64 // key i starts at off[i]: block<<blockBits | position
 
-	fps    []uint64
 	qarena []byte
-	qoff   []uint32 // key qbase+i is qarena[qoff[i]:qoff[i+1]]
+	qoff   []uint64 // key qbase+i is qarena[qoff[i]:qoff[i+1]]
 	qbase  uint32
 	n      int
 }
@@ -74,11 +74,27 @@ type shard struct {
 }
 
 func newVisited(fp bool) *visited {
-	v := &visited{fp: fp, qoff: []uint32{0}}
+	v := &visited{fp: fp, qoff: []uint64{0}}
 	for i := range v.shards {
 		v.shards[i].setSize(initSlotBits)
 	}
 	return v
+}
+
+// reserve sizes the empty shards of a fingerprint set so that the index
+// takes at most bytes (and the shards at most 2^maxSlotBits slots each):
+// they double only once three quarters full at that size.
+func (v *visited) reserve(bytes uint64) {
+	if !v.fp || v.n > 0 {
+		return
+	}
+	bits := uint(initSlotBits)
+	for bits < maxSlotBits && nShards*8<<(bits+1) <= bytes {
+		bits++
+	}
+	for i := range v.shards {
+		v.shards[i].setSize(bits)
+	}
 }
 
 func shardOf(h uint64) int { return int(h >> (64 - shardBits)) }
@@ -114,23 +130,21 @@ func (v *visited) key(i uint32) []byte {
 	return v.qarena[v.qoff[j]:v.qoff[j+1]]
 }
 
-// full reports whether another key of length n would overflow the
-// numbers (31 bits) or, in fingerprint mode, the queue's 32-bit offsets.
-// The exact arena's offsets are 64-bit: it is bounded by memory alone
+// full reports whether n more states could overflow the numbers (31
+// bits, below pendingRef). The exact arena's offsets and the fingerprint
+// queue's are 64-bit: both are bounded by memory alone
 // (Options.MaxMemory), not by 4 GiB.
 func (v *visited) full(n int) bool {
-	return uint64(len(v.qarena))+uint64(n) > math.MaxUint32 || v.n >= pendingRef-1
+	return uint64(v.n)+uint64(n) >= pendingRef-1
 }
 
 // commit gives the next number to a key that insert found new.
-func (v *visited) commit(k []byte, h uint64) uint32 {
+func (v *visited) commit(k []byte) uint32 {
 	id := uint32(v.n)
 	v.n++
 	if v.fp {
-		v.fps = grow2(v.fps)
-		v.fps = append(v.fps, h)
 		v.qarena = append(v.qarena, k...)
-		v.qoff = append(v.qoff, uint32(len(v.qarena)))
+		v.qoff = append(v.qoff, uint64(len(v.qarena)))
 		return id
 	}
 	nb := len(v.blocks)
@@ -156,7 +170,7 @@ func (v *visited) dropQueue(id uint32) {
 		return
 	}
 	j := id - v.qbase
-	if int(v.qoff[j]) < len(v.qarena)/2 && len(v.qarena) > 1<<20 {
+	if v.qoff[j] < uint64(len(v.qarena))/2 && len(v.qarena) > 1<<20 {
 		return
 	}
 	base := v.qoff[j]
@@ -274,7 +288,7 @@ func (v *visited) grow(sh *shard) {
 
 // bytes is the memory the set holds (capacities, not lengths).
 func (v *visited) bytes() uint64 {
-	n := 8*uint64(cap(v.off)) + 8*uint64(cap(v.fps)) + uint64(cap(v.qarena)) + 4*uint64(cap(v.qoff))
+	n := 8*uint64(cap(v.off)) + uint64(cap(v.qarena)) + 8*uint64(cap(v.qoff))
 	for _, b := range v.blocks {
 		n += uint64(cap(b))
 	}

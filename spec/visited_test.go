@@ -2,6 +2,7 @@ package spec
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"testing"
 )
@@ -19,7 +20,7 @@ func TestVisitedPast4GiB(t *testing.T) {
 	for i := range 64 {
 		k := []byte(fmt.Sprintf("state-%02d-key", i))
 		keys = append(keys, k)
-		if got := v.commit(k, hash64(k)); int(got) != i {
+		if got := v.commit(k); int(got) != i {
 			t.Fatalf("commit %d gave number %d", i, got)
 		}
 	}
@@ -56,7 +57,7 @@ func visitedChunk(v *visited, keys [][]byte) []bool {
 	for i, k := range keys {
 		id[i] = -1
 		if isNew[i] {
-			id[i] = int64(v.commit(k, hs[i]))
+			id[i] = int64(v.commit(k))
 		}
 	}
 	if !v.fp {
@@ -148,6 +149,78 @@ func BenchmarkVisitedInsert(b *testing.B) {
 		}
 		if v.len() != n {
 			b.Fatalf("%d keys, want %d", v.len(), n)
+		}
+	}
+}
+
+// full counts the numbers left below pendingRef, whatever the mode: the
+// fingerprint queue's offsets are 64-bit, like the exact arena's.
+func TestVisitedFull(t *testing.T) {
+	for _, fp := range []bool{false, true} {
+		v := newVisited(fp)
+		v.n = pendingRef - 10
+		if v.full(8) || !v.full(9) || !v.full(1<<20) {
+			t.Errorf("fingerprint=%v, %d numbers used: full(8)=%v full(9)=%v full(2^20)=%v",
+				fp, v.n, v.full(8), v.full(9), v.full(1<<20))
+		}
+	}
+}
+
+// reserve gives a fingerprint index the largest size within its bytes
+// (Options.MaxMemory's half) and leaves an exact set as it is.
+func TestVisitedReserve(t *testing.T) {
+	index := func(v *visited) (n uint64) {
+		for i := range v.shards {
+			n += 8 * uint64(len(v.shards[i].slots))
+		}
+		return n
+	}
+	v := newVisited(true)
+	v.reserve(3 << 24)
+	if got := index(v); got > 3<<24 || got <= 3<<23 {
+		t.Errorf("fingerprint index reserved in 48 MiB: %d bytes", got)
+	}
+	e := newVisited(false)
+	small := index(e)
+	e.reserve(3 << 24)
+	if index(e) != small {
+		t.Errorf("exact index resized by reserve: %d bytes, was %d", index(e), small)
+	}
+}
+
+// A fingerprint search keeps no key of an expanded state: each is rebuilt
+// by stepping, from the initial state, the actions that reached the
+// states on its path. On every 37th state of a model, under each
+// symmetry, the rebuilt key is the one the exact search stored under the
+// same number (both searches number states in the sequential order).
+func TestFingerprintPathKeys(t *testing.T) {
+	sequentialUnderRace(t)
+	b := Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true, Netpoll: true}
+	for _, opt := range []Options{{}, {Symmetry: true}, {GSymmetry: true}, {GSymmetry: true, PSymmetry: true}} {
+		md, err := NewModel(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt.Workers = 2
+		exact, re := bfs(context.Background(), md, opt)
+		opt.Fingerprint = true
+		fp, rf := bfs(context.Background(), md, opt)
+		if re.Distinct != rf.Distinct || re.Distinct < 1000 {
+			t.Fatalf("%+v: %d states exact, %d with fingerprints", opt, re.Distinct, rf.Distinct)
+		}
+		nonzero := 0
+		for id := uint32(1); int(id) < fp.len(); id += 37 {
+			p := fp.path(id)
+			keys := fp.pathKeys(p)
+			if !bytes.Equal(keys[len(keys)-1], exact.seen.key(id)) {
+				t.Fatalf("%+v: state %d rebuilt as %x, stored as %x", opt, id, keys[len(keys)-1], exact.seen.key(id))
+			}
+			if *fp.act.at(int(id)) != 0 {
+				nonzero++
+			}
+		}
+		if nonzero == 0 {
+			t.Fatalf("%+v: every state checked was reached by its parent's first action", opt)
 		}
 	}
 }
