@@ -78,11 +78,7 @@ type Options struct {
 	PSymmetry bool
 	// MaxMemory bounds the explorer's own structures (visited set, queue,
 	// parents, liveness arrays) in bytes (0: no bound); past it the run
-	// stops, inconclusive, with the counts so far. With Fingerprint, half
-	// of it is given to the fingerprint index at the start, as TLC sizes
-	// its fingerprint set from its memory: an index that doubled as it
-	// filled would be between three eighths and three quarters full, and
-	// a bound reached just after it doubled would hold half the states.
+	// stops, inconclusive, with the counts so far.
 	MaxMemory uint64
 	// All continues past violations: Result.Violations groups them by
 	// property, each with its first (shortest) counterexample, and

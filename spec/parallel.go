@@ -107,9 +107,6 @@ func bfs(ctx context.Context, md Model, opt Options) (*graph, Result) {
 	sr := &searcher{ctx: ctx, md: md, opt: opt, g: g, workers: w, start: time.Now(), nextLiveness: firstPeriodicLiveness}
 	sr.last = sr.start
 	sr.res = Result{Bounds: md.b, ThreadLimit: opt.ThreadLimit, Workers: w, Fingerprint: opt.Fingerprint, Symmetry: opt.Symmetry || opt.GSymmetry || opt.PSymmetry, GSymmetry: opt.GSymmetry, PSymmetry: opt.PSymmetry}
-	if opt.Fingerprint && opt.MaxMemory > 0 {
-		g.seen.reserve(opt.MaxMemory / 2)
-	}
 	for i := 0; i < w; i++ {
 		sr.outs = append(sr.outs, &workerOut{})
 	}

@@ -81,22 +81,6 @@ func newVisited(fp bool) *visited {
 	return v
 }
 
-// reserve sizes the empty shards of a fingerprint set so that the index
-// takes at most bytes (and the shards at most 2^maxSlotBits slots each):
-// they double only once three quarters full at that size.
-func (v *visited) reserve(bytes uint64) {
-	if !v.fp || v.n > 0 {
-		return
-	}
-	bits := uint(initSlotBits)
-	for bits < maxSlotBits && nShards*8<<(bits+1) <= bytes {
-		bits++
-	}
-	for i := range v.shards {
-		v.shards[i].setSize(bits)
-	}
-}
-
 func shardOf(h uint64) int { return int(h >> (64 - shardBits)) }
 
 // setSize gives the shard 2^bits empty slots.

@@ -166,28 +166,6 @@ func TestVisitedFull(t *testing.T) {
 	}
 }
 
-// reserve gives a fingerprint index the largest size within its bytes
-// (Options.MaxMemory's half) and leaves an exact set as it is.
-func TestVisitedReserve(t *testing.T) {
-	index := func(v *visited) (n uint64) {
-		for i := range v.shards {
-			n += 8 * uint64(len(v.shards[i].slots))
-		}
-		return n
-	}
-	v := newVisited(true)
-	v.reserve(3 << 24)
-	if got := index(v); got > 3<<24 || got <= 3<<23 {
-		t.Errorf("fingerprint index reserved in 48 MiB: %d bytes", got)
-	}
-	e := newVisited(false)
-	small := index(e)
-	e.reserve(3 << 24)
-	if index(e) != small {
-		t.Errorf("exact index resized by reserve: %d bytes, was %d", index(e), small)
-	}
-}
-
 // A fingerprint search keeps no key of an expanded state: each is rebuilt
 // by stepping, from the initial state, the actions that reached the
 // states on its path. On every 37th state of a model, under each
