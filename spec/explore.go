@@ -332,26 +332,39 @@ type graph struct {
 }
 
 // state is state i as stored: its canonical representative. Exact mode only.
-func (g *graph) state(i uint32) State { return decodeKey(&g.proto, g.seen.key(i)) }
+func (g *graph) state(i uint32) State { return g.decode(g.seen.key(i)) }
+
+// decode is the state whose packed key is k.
+func (g *graph) decode(k []byte) State {
+	var buf [maxKeyLen]byte
+	return decodeKey(&g.proto, unpackKey(buf[:0], k))
+}
+
+// repKey appends the packed key of s as it is: s is already a
+// representative (or, without symmetry, any state).
+func (g *graph) repKey(dst []byte, s *State) []byte {
+	n := len(dst)
+	return packKey(s.AppendKey(dst), n)
+}
 
 func (g *graph) len() int { return g.seen.len() }
 
-// canonKey appends s's key, canonical under the symmetry in use.
+// canonKey appends s's key, canonical under the symmetry in use, packed.
 func (g *graph) canonKey(dst []byte, s *State) []byte {
 	if g.psym {
 		c, _, _, _ := canonPFull(s, g.gsym)
-		return c.AppendKey(dst)
+		return g.repKey(dst, &c)
 	}
 	if g.gsym {
 		c := canonMG(s)
-		return c.AppendKey(dst)
+		return g.repKey(dst, &c)
 	}
 	n := len(dst)
 	dst = s.AppendKey(dst)
 	if g.sym {
 		canonM(dst[n:], s)
 	}
-	return dst
+	return packKey(dst, n)
 }
 
 // pathKeys returns the canonical keys of the states on path p: read from
@@ -370,7 +383,7 @@ func (g *graph) pathKeys(p []uint32) [][]byte {
 	keys[0] = g.canonKey(nil, &init)
 	var acts []Action
 	for i := 1; i < len(p); i++ {
-		s := decodeKey(&g.proto, keys[i-1])
+		s := g.decode(keys[i-1])
 		acts = g.md.appendEnabled(acts[:0], &s)
 		if _, err := g.md.step(&s, acts[*g.act.at(int(p[i]))]); err != nil {
 			panic(fmt.Sprintf("spec: the action that reached state %d no longer steps: %v", p[i], err))
@@ -550,7 +563,7 @@ func (g *graph) edge(from, to uint32, want *Action) (Action, State) {
 		if _, err := g.md.step(&ns, a); err != nil {
 			continue
 		}
-		buf = ns.AppendKey(buf[:0])
+		buf = g.repKey(buf[:0], &ns)
 		if !bytesEqual(buf, target) {
 			continue
 		}
