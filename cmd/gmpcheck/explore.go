@@ -61,7 +61,7 @@ bug must be caught: exit 0 when it is, 1 when the search passes.`)
 	psymmetry := fs.Bool("psymmetry", false, "permute P identities as well as Ms (and Gs with -gsymmetry); not with -stw, whose restart names Ps by position (docs/spec.md)")
 	fingerprint := fs.Bool("fingerprint", false, "keep a 64-bit fingerprint per state instead of its key (the collision probability is reported; liveness needs -exact)")
 	exact := fs.Bool("exact", false, "keep every state's full key (the default; the opposite of -fingerprint)")
-	maxMemory := fs.String("max-memory", "0", "bound on the explorer's own memory, e.g. 2GiB, 512MiB (0: none); past it the run is inconclusive")
+	maxMemory := fs.String("max-memory", "0", "bound on the explorer's own memory, e.g. 2GiB, 512MiB (0: none); past it the run is inconclusive. The Go collector's soft limit is set an eighth and 256 MiB above it")
 	all := fs.Bool("all", false, "continue past the first violation; violations are grouped by property")
 	htmlFile := fs.String("html", "", "on a violation, write the counterexample as a self-contained HTML page to this file (docs/pictures.md)")
 	fs.addTimeout(10*time.Minute, "time limit")
@@ -121,6 +121,7 @@ bug must be caught: exit 0 when it is, 1 when the search passes.`)
 		opt.Progress = stdout
 	}
 	fmt.Fprintf(stdout, "explore: %v\n", b)
+	defer limitHeap(memBound)()
 	r, err := spec.Explore(ctx, b, opt)
 	if err != nil {
 		return usageError(stderr, "explore", "%v", err)

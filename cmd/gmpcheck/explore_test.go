@@ -1,6 +1,7 @@
 package main
 
 import (
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -53,5 +54,20 @@ func TestExploreViolationPrintsTrace(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// limitHeap puts the collector's limit just above the bound and restores
+// the one before; no bound leaves it alone.
+func TestLimitHeap(t *testing.T) {
+	before := debug.SetMemoryLimit(-1)
+	restore := limitHeap(1 << 30)
+	if got := debug.SetMemoryLimit(-1); got <= 1<<30 || got > 1<<30+1<<29 {
+		t.Errorf("limit under a 1 GiB bound: %d", got)
+	}
+	restore()
+	limitHeap(0)()
+	if got := debug.SetMemoryLimit(-1); got != before {
+		t.Errorf("limit after restore: %d, want %d", got, before)
 	}
 }

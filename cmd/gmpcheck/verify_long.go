@@ -256,7 +256,9 @@ func exploreLongStage(ctx context.Context, log io.Writer, o longOptions) stageRe
 	// past the memory bound); with P symmetry 13.6 M (2.5 minutes, 3.6 GB).
 	opt := spec.Options{Liveness: true, ThreadLimit: true, GSymmetry: true, PSymmetry: true, MaxMemory: 8 << 30, Progress: throttle(log, 15*time.Second)}
 	fmt.Fprintf(log, "%v (Ms is the thread limit), M, G and P symmetry, liveness\n", b)
+	restore := limitHeap(opt.MaxMemory)
 	r, err := spec.Explore(ctx, b, opt)
+	restore()
 	if err != nil {
 		return stageResult{verdict: fail, summary: err.Error()}
 	}
