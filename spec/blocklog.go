@@ -8,8 +8,9 @@ import "unsafe"
 // and, while it doubles, the old and the new array both: 12 GB for the
 // parents of a billion states where 4 GB are in use.
 type blockLog[T any] struct {
-	blocks [][]T
-	n      int
+	blocks  [][]T
+	n       int
+	dropped int // blocks[:dropped] are released (dropBefore)
 }
 
 const blockLogBytes = 1 << 18
@@ -38,8 +39,16 @@ func (l *blockLog[T]) at(i int) *T {
 
 func (l *blockLog[T]) len() int { return l.n }
 
+// dropBefore releases the blocks that hold only elements below i, which
+// must not be read again; the others keep their numbers.
+func (l *blockLog[T]) dropBefore(i int) {
+	for ; l.dropped < i/l.per(); l.dropped++ {
+		l.blocks[l.dropped] = nil
+	}
+}
+
 // bytes is the memory the blocks hold.
 func (l *blockLog[T]) bytes() uint64 {
 	var z T
-	return uint64(len(l.blocks)) * uint64(l.per()) * uint64(unsafe.Sizeof(z))
+	return uint64(len(l.blocks)-l.dropped) * uint64(l.per()) * uint64(unsafe.Sizeof(z))
 }

@@ -20,8 +20,12 @@ import (
 // fingerprint are taken for one (Result.FPCollision bounds the
 // probability). A number is not mapped back to its fingerprint: a path is
 // rebuilt from the actions that reached its states (graph.act). The keys
-// of the states still to expand are kept in a queue (qarena, for numbers
-// qbase and up) and dropped once expanded.
+// of the states still to expand are kept in a queue of blocks (qblocks,
+// each key's place in qref) and dropped once expanded: a block whose keys
+// have all been expanded goes to a short free list for the keys to come.
+// The queue was one array that grew by copying and was compacted by
+// copying; each growth left the old array, gigabytes on a large model, to
+// the collector.
 //
 // The index is split into nShards open-addressing tables of uint64 slots,
 // picked by the hash's top bits, so that the parallel search can insert
@@ -45,10 +49,11 @@ type visited struct {
 	blocks [][]byte // exact mode's arena, in blocks of blockSize bytes
 	off    []uint64 // key i starts at off[i]: block<<blockBits | position
 
-	qarena []byte
-	qoff   []uint64 // key qbase+i is qarena[qoff[i]:qoff[i+1]]
-	qbase  uint32
-	n      int
+	qblocks  [][]byte         // blocks of qBlockSize; qblocks[:qdropped] released
+	qdropped int              // blocks released
+	qfree    [][]byte         // released blocks kept for reuse, at most qFreeMax
+	qref     blockLog[uint64] // state i's key: block<<28 | position<<8 | length
+	n        int
 }
 
 const (
@@ -63,6 +68,10 @@ const (
 	// average 2^27 a shard.
 	maxSlotBits  = 32 - shardBits
 	initSlotBits = 12
+	// qBlockSize is a queue block's size: positions take 20 bits of a
+	// qref entry.
+	qBlockSize = 1 << 20
+	qFreeMax   = 16
 )
 
 type shard struct {
@@ -74,7 +83,7 @@ type shard struct {
 }
 
 func newVisited(fp bool) *visited {
-	v := &visited{fp: fp, qoff: []uint64{0}}
+	v := &visited{fp: fp}
 	for i := range v.shards {
 		v.shards[i].setSize(initSlotBits)
 	}
@@ -110,8 +119,9 @@ func (v *visited) key(i uint32) []byte {
 		}
 		return b[start:end]
 	}
-	j := i - v.qbase
-	return v.qarena[v.qoff[j]:v.qoff[j+1]]
+	e := *v.qref.at(int(i))
+	pos := e >> 8 & (qBlockSize - 1)
+	return v.qblocks[e>>28][pos : pos+e&0xff]
 }
 
 // full reports whether n more states could overflow the numbers (31
@@ -127,8 +137,18 @@ func (v *visited) commit(k []byte) uint32 {
 	id := uint32(v.n)
 	v.n++
 	if v.fp {
-		v.qarena = append(v.qarena, k...)
-		v.qoff = append(v.qoff, uint64(len(v.qarena)))
+		nb := len(v.qblocks)
+		if nb == 0 || len(v.qblocks[nb-1])+len(k) > qBlockSize {
+			b := make([]byte, 0, qBlockSize)
+			if f := len(v.qfree); f > 0 {
+				b, v.qfree = v.qfree[f-1][:0], v.qfree[:f-1]
+			}
+			v.qblocks = append(v.qblocks, b)
+			nb++
+		}
+		b := &v.qblocks[nb-1]
+		v.qref.append(uint64(nb-1)<<28 | uint64(len(*b))<<8 | uint64(len(k)))
+		*b = append(*b, k...)
 		return id
 	}
 	nb := len(v.blocks)
@@ -147,25 +167,24 @@ func (v *visited) commit(k []byte) uint32 {
 	return id
 }
 
-// dropQueue forgets the queued keys of states below id (fingerprint mode),
-// compacting the queue once most of it is dead.
+// dropQueue forgets the queued keys of states below id (fingerprint
+// mode): the blocks that hold only such keys go to the free list, or to
+// the collector once it is full.
 func (v *visited) dropQueue(id uint32) {
-	if !v.fp || id <= v.qbase {
+	if !v.fp {
 		return
 	}
-	j := id - v.qbase
-	if v.qoff[j] < uint64(len(v.qarena))/2 && len(v.qarena) > 1<<20 {
-		return
+	keep := len(v.qblocks) - 1 // the block the next keys go to
+	if int(id) < v.n {
+		keep = int(*v.qref.at(int(id)) >> 28)
 	}
-	base := v.qoff[j]
-	n := copy(v.qarena, v.qarena[base:])
-	v.qarena = v.qarena[:n]
-	m := copy(v.qoff, v.qoff[j:])
-	v.qoff = v.qoff[:m]
-	for i := range v.qoff {
-		v.qoff[i] -= base
+	for ; v.qdropped < keep; v.qdropped++ {
+		if len(v.qfree) < qFreeMax {
+			v.qfree = append(v.qfree, v.qblocks[v.qdropped])
+		}
+		v.qblocks[v.qdropped] = nil
 	}
-	v.qbase = id
+	v.qref.dropBefore(int(id))
 }
 
 // insert looks k (hash h) up in its shard and inserts it if it is absent:
@@ -272,7 +291,7 @@ func (v *visited) grow(sh *shard) {
 
 // bytes is the memory the set holds (capacities, not lengths).
 func (v *visited) bytes() uint64 {
-	n := 8*uint64(cap(v.off)) + uint64(cap(v.qarena)) + 8*uint64(cap(v.qoff))
+	n := 8*uint64(cap(v.off)) + uint64(len(v.qblocks)-v.qdropped+len(v.qfree))*qBlockSize + v.qref.bytes()
 	for _, b := range v.blocks {
 		n += uint64(cap(b))
 	}

@@ -202,3 +202,43 @@ func TestFingerprintPathKeys(t *testing.T) {
 		}
 	}
 }
+
+// The fingerprint queue keeps the keys of states not yet expanded in
+// blocks: dropping the expanded ones releases every block that holds only
+// theirs (to the free list, which the next keys take from), and the keys
+// after them are found again as they were stored.
+func TestFingerprintQueueBlocks(t *testing.T) {
+	v := newVisited(true)
+	key := func(i int) []byte { return []byte(fmt.Sprintf("%039d", i)) }
+	const n = 100000 // 3.9 MB of keys: four blocks
+	for i := range n {
+		if got := v.commit(key(i)); int(got) != i {
+			t.Fatalf("commit %d gave number %d", i, got)
+		}
+	}
+	before := v.bytes()
+	v.dropQueue(n / 2)
+	if v.qdropped != 1 || len(v.qfree) != 1 || v.bytes() >= before {
+		t.Fatalf("after dropping half: %d blocks released, %d free, %d bytes (%d before)", v.qdropped, len(v.qfree), v.bytes(), before)
+	}
+	for i := n / 2; i < n; i++ {
+		if got := v.key(uint32(i)); !bytes.Equal(got, key(i)) {
+			t.Fatalf("key %d = %q, want %q", i, got, key(i))
+		}
+	}
+	for i := n; i < n+30000; i++ { // past the last block: the free one is taken
+		v.commit(key(i))
+	}
+	if len(v.qfree) != 0 {
+		t.Fatalf("%d free blocks after a new block was needed", len(v.qfree))
+	}
+	for i := n / 2; i < n+30000; i++ {
+		if got := v.key(uint32(i)); !bytes.Equal(got, key(i)) {
+			t.Fatalf("key %d = %q, want %q", i, got, key(i))
+		}
+	}
+	v.dropQueue(n + 30000) // all expanded: only the block in use stays
+	if live := len(v.qblocks) - v.qdropped; live != 1 {
+		t.Fatalf("%d blocks live with nothing queued", live)
+	}
+}
