@@ -58,7 +58,7 @@ func TestExploreViolationPrintsTrace(t *testing.T) {
 }
 
 // limitHeap puts the collector's limit just above the bound and restores
-// the one before; no bound leaves it alone.
+// the one before; no bound, or a lower limit set before, leaves it alone.
 func TestLimitHeap(t *testing.T) {
 	before := debug.SetMemoryLimit(-1)
 	restore := limitHeap(1 << 30)
@@ -70,4 +70,11 @@ func TestLimitHeap(t *testing.T) {
 	if got := debug.SetMemoryLimit(-1); got != before {
 		t.Errorf("limit after restore: %d, want %d", got, before)
 	}
+	debug.SetMemoryLimit(1 << 29) // as GOMEMLIMIT=512MiB would
+	defer debug.SetMemoryLimit(before)
+	restore = limitHeap(1 << 30)
+	if got := debug.SetMemoryLimit(-1); got != 1<<29 {
+		t.Errorf("limit under a 1 GiB bound with 512 MiB set before: %d", got)
+	}
+	restore()
 }
