@@ -56,8 +56,9 @@ type Options struct {
 	Workers int
 	// Fingerprint keeps a 64-bit fingerprint per state instead of its full
 	// key, and the action that reached it instead of a pointer to it (a
-	// counterexample is rebuilt by stepping those actions again), about
-	// 30 bytes a state against 55-95; Result.FPCollision bounds the
+	// counterexample is rebuilt by stepping those actions again): 25-35
+	// bytes a state on large models against 50-65 for the packed keys of
+	// the exact set (docs/performance.md); Result.FPCollision bounds the
 	// probability that two states were taken for one. Liveness needs the
 	// full keys: with Liveness set the search stays exact and says so in
 	// Result.Notes.
