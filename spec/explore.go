@@ -57,7 +57,7 @@ type Options struct {
 	// Fingerprint keeps a 64-bit fingerprint per state instead of its full
 	// key, and the action that reached it instead of a pointer to it (a
 	// counterexample is rebuilt by stepping those actions again): 25-35
-	// bytes a state on large models against 50-65 for the packed keys of
+	// bytes a state on large models against 60-75 for the full keys of
 	// the exact set (docs/performance.md); Result.FPCollision bounds the
 	// probability that two states were taken for one. Liveness needs the
 	// full keys: with Liveness set the search stays exact and says so in
@@ -333,39 +333,26 @@ type graph struct {
 }
 
 // state is state i as stored: its canonical representative. Exact mode only.
-func (g *graph) state(i uint32) State { return g.decode(g.seen.key(i)) }
-
-// decode is the state whose packed key is k.
-func (g *graph) decode(k []byte) State {
-	var buf [maxKeyLen]byte
-	return decodeKey(&g.proto, unpackKey(buf[:0], k))
-}
-
-// repKey appends the packed key of s as it is: s is already a
-// representative (or, without symmetry, any state).
-func (g *graph) repKey(dst []byte, s *State) []byte {
-	n := len(dst)
-	return packKey(s.AppendKey(dst), n)
-}
+func (g *graph) state(i uint32) State { return decodeKey(&g.proto, g.seen.key(i)) }
 
 func (g *graph) len() int { return g.seen.len() }
 
-// canonKey appends s's key, canonical under the symmetry in use, packed.
+// canonKey appends s's key, canonical under the symmetry in use.
 func (g *graph) canonKey(dst []byte, s *State) []byte {
 	if g.psym {
 		c, _, _, _ := canonPFull(s, g.gsym)
-		return g.repKey(dst, &c)
+		return c.AppendKey(dst)
 	}
 	if g.gsym {
 		c := canonMG(s)
-		return g.repKey(dst, &c)
+		return c.AppendKey(dst)
 	}
 	n := len(dst)
 	dst = s.AppendKey(dst)
 	if g.sym {
 		canonM(dst[n:], s)
 	}
-	return packKey(dst, n)
+	return dst
 }
 
 // pathKeys returns the canonical keys of the states on path p: read from
@@ -384,7 +371,7 @@ func (g *graph) pathKeys(p []uint32) [][]byte {
 	keys[0] = g.canonKey(nil, &init)
 	var acts []Action
 	for i := 1; i < len(p); i++ {
-		s := g.decode(keys[i-1])
+		s := decodeKey(&g.proto, keys[i-1])
 		acts = g.md.appendEnabled(acts[:0], &s)
 		if _, err := g.md.step(&s, acts[*g.act.at(int(p[i]))]); err != nil {
 			panic(fmt.Sprintf("spec: the action that reached state %d no longer steps: %v", p[i], err))
@@ -564,7 +551,7 @@ func (g *graph) edge(from, to uint32, want *Action) (Action, State) {
 		if _, err := g.md.step(&ns, a); err != nil {
 			continue
 		}
-		buf = g.repKey(buf[:0], &ns)
+		buf = ns.AppendKey(buf[:0])
 		if !bytesEqual(buf, target) {
 			continue
 		}

@@ -81,7 +81,7 @@ func (lg *liveGraph) buildEdges(ctx context.Context, workers int, mask uint32) *
 					var label uint32
 					if g.gsym {
 						rep, _, l := g.canon(&ns)
-						buf = g.repKey(buf[:0], &rep)
+						buf = rep.AppendKey(buf[:0])
 						for x := 1; x <= int(s.nG); x++ {
 							label |= uint32(l[x]) << (4 * (x - 1))
 						}

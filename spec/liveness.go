@@ -419,7 +419,7 @@ func (lc *livenessChecker) succP(v uint32, dst []liveEdge, rhos []symPerm) ([]li
 		if g.gsym || rhos != nil {
 			rep, r, label := g.canon(&ns)
 			rho = r
-			buf = g.repKey(buf[:0], &rep)
+			buf = rep.AppendKey(buf[:0])
 			id, ok := g.seen.lookup(buf)
 			if !ok {
 				continue

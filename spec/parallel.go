@@ -354,7 +354,7 @@ func (sr *searcher) chunk(lo, hi uint32) {
 				out.parents = append(out.parents, rec)
 				continue
 			}
-			s := g.decode(g.seen.key(id))
+			s := decodeKey(&g.proto, g.seen.key(id))
 			acts = sr.md.appendEnabled(acts[:0], &s)
 			if len(acts) == 0 {
 				rec.term = int8(terminalKind(&sr.md, &s))
@@ -419,7 +419,7 @@ func (sr *searcher) chunk(lo, hi uint32) {
 					continue
 				}
 				// The new state's invariants, checked by the owner.
-				s := g.decode(out.key(i))
+				s := decodeKey(&g.proto, out.key(i))
 				if err := sr.md.check(&s); err != nil {
 					if sr.inv[w] == nil {
 						sr.inv[w] = map[int]error{}

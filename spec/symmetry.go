@@ -288,7 +288,7 @@ func (lc *livenessChecker) member(in map[uint32]bool, tracked GID) func(*State) 
 			return ok && in[d]
 		}
 		rep, _, label := g.canon(ns)
-		buf = g.repKey(buf[:0], &rep)
+		buf = rep.AppendKey(buf[:0])
 		d, ok := g.seen.lookup(buf)
 		return ok && in[d*lc.nG+uint32(label[tracked])-1]
 	}
