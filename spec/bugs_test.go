@@ -11,6 +11,7 @@ import (
 // pass: the failure is the bug's, not the bounds'.
 func TestSeededBugsAreFound(t *testing.T) {
 	sequentialUnderRace(t)
+	parallelSearch(t)
 	seen := map[Bug]bool{}
 	for _, c := range SeededBugCases() {
 		b := c.Bounds
@@ -29,13 +30,7 @@ func TestSeededBugsAreFound(t *testing.T) {
 			}
 
 			b.Bug = BugNone
-			r, err = Explore(context.Background(), b, SeededBugOptions)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if r.Verdict() != "pass" || !r.Liveness {
-				t.Fatalf("correct model fails on the bug's bounds: %v\n%v", r, r.Violation)
-			}
+			requirePass(t, b, SeededBugOptions)
 		})
 	}
 	for _, b := range Bugs() {

@@ -288,6 +288,7 @@ func clauseRows() []clauseRow {
 
 func TestCheckClausesFire(t *testing.T) {
 	sequentialUnderRace(t)
+	parallelSearch(t)
 	// Each model is explored only as far as its rows ask, so a row that
 	// fails does so before the searches that later rows need.
 	reached := map[string]*reach{}

@@ -135,6 +135,7 @@ func contains(as []Action, a Action) bool {
 // syscalls, to keep the test fast).
 func TestRecheckNeedsTheLiveIdleMask(t *testing.T) {
 	sequentialUnderRace(t)
+	parallelSearch(t)
 	b := VerifyBounds()
 	b.Syscalls = false // the G that never stops just runs
 	md, err := NewModel(b)

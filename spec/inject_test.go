@@ -14,6 +14,7 @@ import (
 // passes the same bound.
 func TestInjectglistFinalWakep(t *testing.T) {
 	sequentialUnderRace(t)
+	parallelSearch(t)
 	b := Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Netpoll: true, InjectList: true}
 	for _, c := range []struct {
 		v    GoVersion

@@ -90,6 +90,7 @@ func cycleUnfair(b Bounds, v *Violation) error {
 // m1 spins and never steps and the running G is never preempted.
 func TestEveryPrintedLassoIsFair(t *testing.T) {
 	sequentialUnderRace(t)
+	parallelSearch(t)
 	b := Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true, Netpoll: true,
 		PollBlock: true, Timers: 1, LockOSThread: true}
 	// Without symmetry the printed cycle comes from the same search

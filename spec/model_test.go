@@ -11,6 +11,7 @@ import (
 // properties) on a spread of small bounds.
 func TestCorrectModelPasses(t *testing.T) {
 	sequentialUnderRace(t)
+	parallelSearch(t)
 	cases := []Bounds{
 		{Ps: 1, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true, Netpoll: true},
 		{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true},
@@ -151,6 +152,7 @@ func keyRoundTrip(t *testing.T, b Bounds) {
 //     practice by sysmon's preemption, golang/go#60693).
 func TestOldReleasesLoseWakeup(t *testing.T) {
 	sequentialUnderRace(t)
+	parallelSearch(t)
 	for _, c := range []struct {
 		b         Bounds
 		steps     int
@@ -184,13 +186,7 @@ func TestOldReleasesLoseWakeup(t *testing.T) {
 			}
 			checkTraceReplays(t, b, v.Trace)
 			b.Go = Go126
-			r, err = Explore(context.Background(), b, Options{Liveness: true, ThreadLimit: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if r.Verdict() != "pass" {
-				t.Fatalf("go1.26: %v\n%v", r, r.Violation)
-			}
+			mustPassLive(t, b)
 		})
 	}
 }
@@ -282,6 +278,7 @@ func TestCheckRejectsBrokenStates(t *testing.T) {
 // and stops.
 func TestNonAtomicScanNeedsRecheckRunqs(t *testing.T) {
 	sequentialUnderRace(t)
+	parallelSearch(t)
 	b := Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2}
 	md, err := NewModel(b)
 	if err != nil {
@@ -313,13 +310,7 @@ func TestNonAtomicScanNeedsRecheckRunqs(t *testing.T) {
 	}
 	checkModelTraceReplays(t, md, v.Trace)
 	// The recheck is what closes it: the same bounds with it pass.
-	r, err = Explore(context.Background(), b, Options{Liveness: true, ThreadLimit: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.Verdict() != "pass" || !r.Liveness {
-		t.Fatalf("with checkRunqsNoP: %v\n%v", r, r.Violation)
-	}
+	mustPassLive(t, b)
 }
 
 // A state with no enabled action is done, a program deadlock, or a stuck

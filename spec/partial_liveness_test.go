@@ -81,6 +81,7 @@ func TestPartialLivenessFindsTheLostWakeup(t *testing.T) {
 // by the missing edges of the states not yet expanded would show here.
 func TestPartialLivenessReportsOnlyRealViolations(t *testing.T) {
 	sequentialUnderRace(t)
+	parallelSearch(t)
 	found := 0
 	for _, c := range SeededBugCases() {
 		if !c.Kind.Liveness() {
@@ -111,10 +112,7 @@ func TestPartialLivenessReportsOnlyRealViolations(t *testing.T) {
 			}
 			b := c.Bounds
 			b.Bug = BugNone
-			ok, err := Explore(context.Background(), b, SeededBugOptions)
-			if err != nil || ok.Verdict() != "pass" {
-				t.Fatalf("the correct model on these bounds: %v, %v", ok, err)
-			}
+			ok := requirePass(t, b, SeededBugOptions)
 			for _, div := range []int{2, 5, 17} {
 				opt.MaxStates = ok.Distinct / div
 				r, err := Explore(context.Background(), b, opt)

@@ -226,12 +226,6 @@ func TestHandoffpLastPollerClause(t *testing.T) {
 // the test unless every check passes on the whole graph.
 func mustPassLive(t *testing.T, b Bounds) {
 	t.Helper()
-	r, err := Explore(context.Background(), b, Options{Liveness: true, ThreadLimit: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.Verdict() != "pass" || !r.Liveness {
-		t.Fatalf("%v: %v\n%v", b, r, r.Violation)
-	}
+	r := requirePass(t, b, Options{Liveness: true, ThreadLimit: true})
 	t.Logf("%v: %v", b, r)
 }

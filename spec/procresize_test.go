@@ -15,6 +15,7 @@ import (
 // The smallest bounds found with three Ps, checked with liveness.
 func TestProcResizeShrinkEndsTheStealScan(t *testing.T) {
 	sequentialUnderRace(t)
+	parallelSearch(t)
 	b := Bounds{Ps: 3, Ms: 3, Gs: 1, Cap: 2, Spawn: 0, SchedTick: 1, Syscalls: true, STW: true, ProcResize: true}
 	r, err := Explore(context.Background(), b, Options{Liveness: true, ThreadLimit: true, Symmetry: true})
 	if err != nil {

@@ -66,6 +66,7 @@ func TestPSymmetryCanonical(t *testing.T) {
 // graph has representatives, and fewer than it has states.
 func TestPSymmetryCountsOrbits(t *testing.T) {
 	sequentialUnderRace(t)
+	parallelSearch(t)
 	for _, b := range pSymModels[1:3] {
 		md, _ := NewModel(b)
 		g, full := bfs(context.Background(), md, Options{})
@@ -166,6 +167,7 @@ func TestPSymmetryEquivariant(t *testing.T) {
 // stop-the-world are refused.
 func TestPSymmetryLiveness(t *testing.T) {
 	sequentialUnderRace(t)
+	parallelSearch(t)
 	for _, c := range SeededBugCases() {
 		opt := SeededBugOptions
 		opt.PSymmetry = true

@@ -11,6 +11,7 @@ import (
 // the reduced search finds, on models where the reduction bites.
 func TestSymmetryCountsOrbits(t *testing.T) {
 	sequentialUnderRace(t)
+	parallelSearch(t)
 	for _, b := range []Bounds{
 		{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2},
 		{Ps: 1, Ms: 3, Gs: 3, Cap: 2, Spawn: 2, SchedTick: 2, Syscalls: true},
@@ -37,6 +38,7 @@ func TestSymmetryCountsOrbits(t *testing.T) {
 // the same for the go1.19 lost wakeup and the correct model.
 func TestSymmetrySameVerdicts(t *testing.T) {
 	sequentialUnderRace(t)
+	parallelSearch(t)
 	reducedKeepsVerdicts(t, "symmetry", func(o *Options) { o.Symmetry = true },
 		[]Bounds{
 			{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true},
@@ -65,6 +67,7 @@ func TestSymmetrySameVerdicts(t *testing.T) {
 // under symmetry replays and returns to its start.
 func TestSymmetryLivenessExact(t *testing.T) {
 	sequentialUnderRace(t)
+	parallelSearch(t)
 	cases := []Bounds{
 		SeededBugCases()[1].Bounds, // no-61: three starvation cycles
 		SeededBugCases()[3].Bounds, // gosched-local
@@ -181,6 +184,7 @@ func permute(s State, pm mPerm, pg [MaxGs + 1]GID) State {
 // reduced search counts exactly the orbits of the reachable states.
 func TestGSymmetryCanonical(t *testing.T) {
 	sequentialUnderRace(t)
+	parallelSearch(t)
 	b := Bounds{Ps: 1, Ms: 3, Gs: 3, Cap: 2, Spawn: 2, SchedTick: 2, Syscalls: true, Netpoll: true}
 	md, _ := NewModel(b)
 	g, full := bfs(context.Background(), md, Options{})
@@ -229,6 +233,7 @@ func TestGSymmetryCanonical(t *testing.T) {
 // traces, which replay; the correct model passes; liveness does not use it.
 func TestGSymmetrySafety(t *testing.T) {
 	sequentialUnderRace(t)
+	parallelSearch(t)
 	for _, c := range SeededBugCases() {
 		if c.Kind != KindInvariant {
 			continue
@@ -254,6 +259,7 @@ func TestGSymmetrySafety(t *testing.T) {
 // unreduced graph; the correct model passes.
 func TestGSymmetryLiveness(t *testing.T) {
 	sequentialUnderRace(t)
+	parallelSearch(t)
 	reducedKeepsVerdicts(t, "G symmetry", func(o *Options) { o.GSymmetry = true },
 		[]Bounds{
 			{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2, Syscalls: true},

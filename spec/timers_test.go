@@ -12,6 +12,7 @@ import (
 // them.
 func TestTimersPass(t *testing.T) {
 	sequentialUnderRace(t)
+	parallelSearch(t)
 	var b Bounds
 	for d := 1; d <= 2; d++ {
 		b = Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Netpoll: true, PollBlock: true, Timers: d}
