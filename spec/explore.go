@@ -57,7 +57,7 @@ type Options struct {
 	// Fingerprint keeps a 64-bit fingerprint per state instead of its full
 	// key, and the action that reached it instead of a pointer to it (a
 	// counterexample is rebuilt by stepping those actions again): 25-35
-	// bytes a state on large models against 60-75 for the full keys of
+	// bytes a state on large models against 60-70 for the full keys of
 	// the exact set (docs/performance.md); Result.FPCollision bounds the
 	// probability that two states were taken for one. Liveness needs the
 	// full keys: with Liveness set the search stays exact and says so in

@@ -215,10 +215,9 @@ func (sr *searcher) livenessReserve() uint64 {
 }
 
 // chunkGrowth bounds what c more states add to the exact search's
-// structures: their keys, parents and liveness arrays, a new block of each
-// log, and the doubling of each array that they would fill (the numbers'
-// offsets, and the index shards past half full, counting each shard's
-// share twice over).
+// structures: their keys, offsets, parents and liveness arrays, a new
+// block of each log, and the doubling of the index shards past half full
+// (counting each shard's share twice over).
 func (sr *searcher) chunkGrowth(c int) uint64 {
 	g, v := sr.g, sr.g.seen
 	n := uint64(g.len())
@@ -228,13 +227,7 @@ func (sr *searcher) chunkGrowth(c int) uint64 {
 	}
 	grow := keyBytes/max(n, 1)*uint64(c) + blockSize // and a new block
 	grow += livenessBytes(g, sr.res.Transitions) / max(n, 1) * uint64(c)
-	doubled := func(l, cp int, size uint64) uint64 { // grow2: cap to 2*cap+1024
-		if l+c <= cp {
-			return 0
-		}
-		return size * uint64(max(cp+1024, l+c-cp))
-	}
-	grow += doubled(len(v.off), cap(v.off), 8) + 4*uint64(c) + blockLogBytes
+	grow += (8+4)*uint64(c) + 2*blockLogBytes // the offsets' and the parents' logs
 	for i := range v.shards {
 		sh := &v.shards[i]
 		if 2*(sh.n+2*c/nShards+1) > len(sh.slots) {

@@ -46,8 +46,8 @@ type visited struct {
 	fp     bool
 	shards [nShards]shard
 
-	blocks [][]byte // exact mode's arena, in blocks of blockSize bytes
-	off    []uint64 // key i starts at off[i]: block<<blockBits | position
+	blocks [][]byte         // exact mode's arena, in blocks of blockSize bytes
+	off    blockLog[uint64] // key i starts at off[i]: block<<blockBits | position
 
 	qblocks  [][]byte         // blocks of qBlockSize; qblocks[:qdropped] released
 	qdropped int              // blocks released
@@ -110,12 +110,14 @@ func (v *visited) len() int { return v.n }
 // expanded) one in fingerprint mode.
 func (v *visited) key(i uint32) []byte {
 	if !v.fp {
-		o := v.off[i]
+		o := *v.off.at(int(i))
 		b := v.blocks[o>>blockBits]
 		start := o & (blockSize - 1)
 		end := uint64(len(b))
-		if int(i)+1 < len(v.off) && v.off[i+1]>>blockBits == o>>blockBits {
-			end = v.off[i+1] & (blockSize - 1)
+		if int(i)+1 < v.off.len() {
+			if next := *v.off.at(int(i) + 1); next>>blockBits == o>>blockBits {
+				end = next & (blockSize - 1)
+			}
 		}
 		return b[start:end]
 	}
@@ -161,8 +163,7 @@ func (v *visited) commit(k []byte) uint32 {
 		nb++
 	}
 	b := &v.blocks[nb-1]
-	v.off = grow2(v.off)
-	v.off = append(v.off, uint64(nb-1)<<blockBits|uint64(len(*b)))
+	v.off.append(uint64(nb-1)<<blockBits | uint64(len(*b)))
 	*b = append(*b, k...)
 	return id
 }
@@ -291,25 +292,13 @@ func (v *visited) grow(sh *shard) {
 
 // bytes is the memory the set holds (capacities, not lengths).
 func (v *visited) bytes() uint64 {
-	n := 8*uint64(cap(v.off)) + uint64(len(v.qblocks)-v.qdropped+len(v.qfree))*qBlockSize + v.qref.bytes()
+	n := v.off.bytes() + uint64(len(v.qblocks)-v.qdropped+len(v.qfree))*qBlockSize + v.qref.bytes()
 	for _, b := range v.blocks {
 		n += uint64(cap(b))
 	}
 	for i := range v.shards {
 		n += 8*uint64(len(v.shards[i].slots)) + 4*uint64(cap(v.shards[i].pend))
 	}
-	return n
-}
-
-// grow2 makes room for one more element, doubling the capacity when full:
-// the total copying stays below the final size (append grows large slices
-// by 1.25 and copies about four times as much).
-func grow2[T any](s []T) []T {
-	if len(s) < cap(s) {
-		return s
-	}
-	n := make([]T, len(s), 2*cap(s)+1024)
-	copy(n, s)
 	return n
 }
 
