@@ -86,6 +86,15 @@ type Options struct {
 	// Result.Violation is the first found, as without All. A state that
 	// breaks an invariant is counted but not expanded.
 	All bool
+
+	// Knobs for this package's tests, per search rather than package
+	// variables so that the tests that turn them run in parallel with the
+	// others. oneByOne runs the liveness pass as before its edges were
+	// shared: one property after another, each stepping its states as it
+	// walks. firstLiveness, if not 0, is the graph size of the first
+	// periodic liveness check instead of firstPeriodicLiveness.
+	oneByOne      bool
+	firstLiveness int
 }
 
 // ViolationKind says which check failed.
@@ -436,7 +445,7 @@ func exploreModel(ctx context.Context, md Model, opt Options) Result {
 				}
 				fmt.Fprintf(opt.Progress, "explore: liveness on %d states (%s)\n", g.len(), what)
 			}
-			vs := checkLiveness(ctx, g, res.Workers, opt.All, opt.LocalStarvation)
+			vs := checkLiveness(ctx, g, res.Workers, opt)
 			if len(vs) > 0 {
 				res.Violation = vs[0].First
 				if opt.All {

@@ -121,11 +121,9 @@ func BenchmarkLivenessPass(b *testing.B) {
 			name = "one-by-one"
 		}
 		b.Run(name, func(b *testing.B) {
-			defer func() { livenessOneByOne = false }()
-			livenessOneByOne = oneByOne
 			var groups []ViolationGroup
 			for i := 0; i < b.N; i++ {
-				groups = checkLiveness(context.Background(), g, 2, true, false)
+				groups = checkLiveness(context.Background(), g, 2, Options{All: true, oneByOne: oneByOne})
 			}
 			if len(groups) == 0 {
 				b.Fatal("no violation: the graph fails work conservation (Go 1.26's allp lost wakeup)")

@@ -16,6 +16,7 @@ import (
 // stepping its states as it walks.
 func TestLivenessEdgesChangeNothing(t *testing.T) {
 	sequentialUnderRace(t)
+	parallelSearch(t)
 	type tc struct {
 		name string
 		b    Bounds
@@ -41,15 +42,14 @@ func TestLivenessEdgesChangeNothing(t *testing.T) {
 			cases = append(cases, tc{c.Bounds.Bug.String(), c.Bounds, opt})
 		}
 	}
-	defer func() { livenessOneByOne = false }()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			livenessOneByOne = true
-			want, err := Explore(context.Background(), c.b, c.opt)
+			old := c.opt
+			old.oneByOne = true
+			want, err := Explore(context.Background(), c.b, old)
 			if err != nil {
 				t.Fatal(err)
 			}
-			livenessOneByOne = false
 			got, err := Explore(context.Background(), c.b, c.opt)
 			if err != nil {
 				t.Fatal(err)
@@ -81,13 +81,12 @@ func TestLivenessEdgesChangeNothing(t *testing.T) {
 func TestLivenessConcurrentPass(t *testing.T) {
 	b := Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Netpoll: true, PollBlock: true, Timers: 1, LockOSThread: true}
 	opt := Options{Liveness: true, ThreadLimit: true, All: true, Symmetry: true, GSymmetry: true, Workers: 2}
-	defer func() { livenessOneByOne = false }()
-	livenessOneByOne = true
-	want, err := Explore(context.Background(), b, opt)
+	old := opt
+	old.oneByOne = true
+	want, err := Explore(context.Background(), b, old)
 	if err != nil {
 		t.Fatal(err)
 	}
-	livenessOneByOne = false
 	got, err := Explore(context.Background(), b, opt)
 	if err != nil {
 		t.Fatal(err)

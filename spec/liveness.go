@@ -204,7 +204,8 @@ const (
 	stwBit     = 30
 )
 
-func checkLiveness(ctx context.Context, g *graph, workers int, all, local bool) []ViolationGroup {
+func checkLiveness(ctx context.Context, g *graph, workers int, opt Options) []ViolationGroup {
+	all, local := opt.All, opt.LocalStarvation
 	n := g.len()
 	lg := &liveGraph{g: g, bad: make([]uint32, n), countAll: all}
 	if !lg.classify(ctx, workers) {
@@ -245,7 +246,7 @@ func checkLiveness(ctx context.Context, g *graph, workers int, all, local bool) 
 			props = append(props, livenessProp{kind: KindLocalStarvation, g: GID(x), slice: slice})
 		}
 	}
-	if !livenessOneByOne {
+	if !opt.oneByOne {
 		lg.edges = lg.buildEdges(ctx, workers, propMask(props, int(lg.nG)))
 		if ctx.Err() != nil {
 			return nil
@@ -257,7 +258,7 @@ func checkLiveness(ctx context.Context, g *graph, workers int, all, local bool) 
 	// one alone is kept, as a sequential pass would report it.
 	groups := make([]*ViolationGroup, len(props))
 	runners := max(1, min(workers, livenessRunners, len(props)))
-	if symCheckHook != nil || livenessOneByOne {
+	if symCheckHook != nil || opt.oneByOne {
 		runners = 1 // the test's hook is not safe for concurrent calls
 	}
 	var next, first atomic.Int64
@@ -296,11 +297,6 @@ func checkLiveness(ctx context.Context, g *graph, workers int, all, local bool) 
 	}
 	return out
 }
-
-// livenessOneByOne, set by a test, runs the pass as it ran before the
-// edges were computed once and the properties checked at once: one
-// property after another, each stepping its states as it walks.
-var livenessOneByOne bool
 
 // livenessRunners is the most properties checked at once (each holds its
 // own Tarjan arrays: livenessBytes counts that many).

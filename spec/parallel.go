@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -104,7 +105,7 @@ func bfs(ctx context.Context, md Model, opt Options) (*graph, Result) {
 	}
 	init := md.Init()
 	g := &graph{md: md, proto: init, seen: newVisited(opt.Fingerprint), sym: opt.Symmetry || opt.PSymmetry, gsym: opt.GSymmetry, psym: opt.PSymmetry}
-	sr := &searcher{ctx: ctx, md: md, opt: opt, g: g, workers: w, start: time.Now(), nextLiveness: firstPeriodicLiveness}
+	sr := &searcher{ctx: ctx, md: md, opt: opt, g: g, workers: w, start: time.Now(), nextLiveness: cmp.Or(opt.firstLiveness, firstPeriodicLiveness)}
 	sr.last = sr.start
 	sr.res = Result{Bounds: md.b, ThreadLimit: opt.ThreadLimit, Workers: w, Fingerprint: opt.Fingerprint, Symmetry: opt.Symmetry || opt.GSymmetry || opt.PSymmetry, GSymmetry: opt.GSymmetry, PSymmetry: opt.PSymmetry}
 	for i := 0; i < w; i++ {
@@ -167,7 +168,7 @@ func bfs(ctx context.Context, md Model, opt Options) (*graph, Result) {
 // sizes grow by periodicLivenessGrowth, so the checks cost at most a
 // third of one pass over the final graph, and a model that fails early
 // fails in seconds rather than after its whole state space.
-var firstPeriodicLiveness = 1 << 23 // a variable so that a test can lower it
+const firstPeriodicLiveness = 1 << 23 // Options.firstLiveness lowers it in tests
 
 const periodicLivenessGrowth = 4
 
@@ -183,7 +184,7 @@ func (sr *searcher) periodicLiveness() bool {
 		fmt.Fprintf(sr.opt.Progress, "explore: liveness on %d states (periodic, at depth %d)\n", n, sr.res.Depth)
 	}
 	sr.res.MemoryBytes = max(sr.res.MemoryBytes, sr.memory()+livenessBytes(sr.g, sr.res.Transitions))
-	vs := checkLiveness(sr.ctx, sr.g, sr.workers, false, sr.opt.LocalStarvation)
+	vs := checkLiveness(sr.ctx, sr.g, sr.workers, sr.opt) // not All: periodicLiveness does not run with it
 	if len(vs) == 0 {
 		return false
 	}

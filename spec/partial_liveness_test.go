@@ -157,6 +157,7 @@ func TestMemoryCutLeavesRoomForLiveness(t *testing.T) {
 // count as without the checks. Under All the search is not stopped.
 func TestPeriodicLivenessStopsEarly(t *testing.T) {
 	sequentialUnderRace(t)
+	parallelSearch(t)
 	b := VerifyBounds()
 	b.Bug = BugReadyNoWakep
 	opt := Options{Liveness: true, ThreadLimit: true, GSymmetry: true}
@@ -164,9 +165,9 @@ func TestPeriodicLivenessStopsEarly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func(n int) { firstPeriodicLiveness = n }(firstPeriodicLiveness)
-	firstPeriodicLiveness = 1000
-	r, err := Explore(context.Background(), b, opt)
+	early := opt
+	early.firstLiveness = 1000
+	r, err := Explore(context.Background(), b, early)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,8 +177,8 @@ func TestPeriodicLivenessStopsEarly(t *testing.T) {
 	checkLassoIsAViolation(t, b, r.Violation)
 	t.Logf("stopped at %d of %d states: %v", r.Distinct, full.Distinct, r)
 
-	opt.All = true
-	r, err = Explore(context.Background(), b, opt)
+	early.All = true
+	r, err = Explore(context.Background(), b, early)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,14 +187,12 @@ func TestPeriodicLivenessStopsEarly(t *testing.T) {
 	}
 
 	b.Bug = BugNone
-	opt.All = false
-	firstPeriodicLiveness = 1 << 23
+	early.All = false
 	want, err := Explore(context.Background(), b, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	firstPeriodicLiveness = 1000
-	r, err = Explore(context.Background(), b, opt)
+	r, err = Explore(context.Background(), b, early)
 	if err != nil {
 		t.Fatal(err)
 	}

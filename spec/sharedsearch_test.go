@@ -62,10 +62,10 @@ func requirePass(t *testing.T, b Bounds, opt Options) Result {
 
 // parallelSearch marks a test whose searches may run beside other tests'
 // (t.Parallel). Such a test must set no package variable the explorer
-// reads (livenessOneByOne, chunkParents, firstPeriodicLiveness,
-// progressEvery, symCheckHook, timersQuietNet): the tests that set one stay
-// sequential, and go test resumes the parallel tests only after every
-// sequential one has returned. TestParallelSearchesSetNoPackageVariable
+// reads (chunkParents, progressEvery, symCheckHook, timersQuietNet): the
+// tests that set one stay sequential, and go test resumes the parallel
+// tests only after every sequential one has returned. The knobs a test
+// turns per search are Options fields instead (oneByOne, firstLiveness). TestParallelSearchesSetNoPackageVariable
 // checks the test bodies. The heaviest searches are marked: one at a time
 // they left a core idle through their sequential parts (the liveness pass
 // on small graphs, trace replays), which on two cores was the tail of the
