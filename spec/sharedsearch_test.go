@@ -32,7 +32,8 @@ type passEntry struct {
 // A complete search's verdict and counts do not depend on the run, so the
 // first call's result serves the others in the same test binary, and a
 // mutant that breaks the correct model still fails every caller. Options
-// with a Progress writer are searched each time.
+// with a Progress writer are refused: a shared search writes to one
+// caller's writer only.
 func requirePass(t *testing.T, b Bounds, opt Options) Result {
 	t.Helper()
 	if opt.Progress != nil {
