@@ -231,6 +231,8 @@ type Result struct {
 	MemoryCut   bool    // stopped by Options.MaxMemory: inconclusive
 	Violations  []ViolationGroup
 	Notes       []string // what the options changed (e.g. liveness forced exact mode)
+
+	sharedEdges bool // the liveness pass built its edges once (graph.sharedEdges)
 }
 
 // ViolationGroup is one property's violations under Options.All: how many
@@ -339,6 +341,11 @@ type graph struct {
 	sym  bool
 	gsym bool // also G identities (canonMG)
 	psym bool // also P identities (canonPFull)
+	// sharedEdges: the last liveness pass on the graph built one edge
+	// array for all its properties, as it does unless Options.oneByOne;
+	// the tests that compare the two ways read it (Result.sharedEdges)
+	// to know that oneByOne reached the pass.
+	sharedEdges bool
 }
 
 // state is state i as stored: its canonical representative. Exact mode only.
@@ -446,6 +453,7 @@ func exploreModel(ctx context.Context, md Model, opt Options) Result {
 				fmt.Fprintf(opt.Progress, "explore: liveness on %d states (%s)\n", g.len(), what)
 			}
 			vs := checkLiveness(ctx, g, res.Workers, opt)
+			res.sharedEdges = g.sharedEdges
 			if len(vs) > 0 {
 				res.Violation = vs[0].First
 				if opt.All {

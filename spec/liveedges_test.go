@@ -57,6 +57,9 @@ func TestLivenessEdgesChangeNothing(t *testing.T) {
 			if want.Violation == nil {
 				t.Fatalf("no violation: the case shows nothing: %v", want)
 			}
+			if want.sharedEdges || !got.sharedEdges {
+				t.Fatalf("edges shared: %v one by one, %v by default; want false, true", want.sharedEdges, got.sharedEdges)
+			}
 			if fmt.Sprint(got.Violation) != fmt.Sprint(want.Violation) {
 				t.Fatalf("first violation differs:\n%v\nwant\n%v", got.Violation, want.Violation)
 			}
@@ -90,6 +93,9 @@ func TestLivenessConcurrentPass(t *testing.T) {
 	got, err := Explore(context.Background(), b, opt)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if want.sharedEdges || !got.sharedEdges {
+		t.Fatalf("edges shared: %v one by one, %v by default; want false, true", want.sharedEdges, got.sharedEdges)
 	}
 	if got.Distinct < 2*4096 {
 		t.Fatalf("%d orbits: too few for two edge workers", got.Distinct)

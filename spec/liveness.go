@@ -246,6 +246,7 @@ func checkLiveness(ctx context.Context, g *graph, workers int, opt Options) []Vi
 			props = append(props, livenessProp{kind: KindLocalStarvation, g: GID(x), slice: slice})
 		}
 	}
+	g.sharedEdges = !opt.oneByOne
 	if !opt.oneByOne {
 		lg.edges = lg.buildEdges(ctx, workers, propMask(props, int(lg.nG)))
 		if ctx.Err() != nil {
