@@ -95,7 +95,9 @@ var (
 	techCrossTLA = Technique{Name: "tla-crosscheck", Parts: []Part{
 		// -long: GMP_netpoll is in the long tier (tlacheck.LongCfgs), where
 		// TestModels compares its tla-checker graph with the spec's.
-		{Pkg: "tla", Run: "^(TestModels|TestKeyMapping|TestKeyMappingPoll)$/^(GMP|GMP_netpoll)$", Args: []string{"-long"}},
+		// TestNextTakesEveryMStep: a step the spec moves to another pc
+		// leaves GMP.tla's table of steps by pc.
+		{Pkg: "tla", Run: "^(TestModels|TestKeyMapping|TestKeyMappingPoll|TestNextTakesEveryMStep)$/^(GMP|GMP_netpoll)$", Args: []string{"-long"}},
 	}}
 	techTLAChecker = Technique{Name: "tla-checker", TLA: "tla-checker"}
 	techTLATests   = Technique{Name: "tla-selftests", Parts: []Part{
