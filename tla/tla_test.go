@@ -46,13 +46,17 @@ const cfgTimeout = 4 * time.Minute
 // GMP_timers_stw (260596) longer. GMP_stw_g1 (24206 states since
 // sched.pidle became a LIFO list) ran out of cfgTimeout in the long tier
 // at 3 m 58 s beside GMP_pollblock; GMP_timers_sleep (39332) took 5 to 6
-// minutes there before.
+// minutes there before. GMP_goyield_stw (60057 states) ran out of
+// cfgTimeout in the long tier at 4 min beside the other cfgs, even with
+// Next's table by pc (its tla-checker run had never had a budget of its
+// own since the cfg came in).
 var slowCfgs = map[string]time.Duration{"GMP_stw_g1": 15 * time.Minute, "GMP_timers_sleep": 15 * time.Minute,
 	"GMP_np3": 40 * time.Minute, "GMP_go122": 15 * time.Minute, "GMP_injectlist": 15 * time.Minute,
 	"GMP_lockosthread": 15 * time.Minute, "GMP_syscallblock": 15 * time.Minute, "GMP_hist_52934": 40 * time.Minute,
 	"GMP_stw": 40 * time.Minute, "GMP_bug_findrunnable_ignores_gcwaiting": 15 * time.Minute, "GMP_hist_13546": 20 * time.Minute,
 	"GMP_timers": 40 * time.Minute, "GMP_bug_timers_not_stolen": 15 * time.Minute, "GMP_hist_38860": 15 * time.Minute,
-	"GMP_timers_g2": 90 * time.Minute, "GMP_timers_stw": 180 * time.Minute, "GMP_locked_timer": 120 * time.Minute}
+	"GMP_timers_g2": 90 * time.Minute, "GMP_timers_stw": 180 * time.Minute, "GMP_locked_timer": 120 * time.Minute,
+	"GMP_goyield_stw": 20 * time.Minute}
 
 // longCfgs are checked by tla-checker (with the state-graph cross-check)
 // only in the long tier: go test ./tla -long, or GMPCHECK_LONG=1 (.ci/run
