@@ -1363,14 +1363,14 @@ Waking == {m \in Ms : st.M[m].wake # "none"}
 \* WakeStep(m) inside wakep, else GoroutineStep(m) at pc "run", else
 \* InLoop(m) /\ SchedStep(m) (TestNextTakesEveryMStep checks the table
 \* against the three families and against the pc of every step the spec
-\* takes). The table is written for tla-checker: it
-\* tests only the guards written in Next itself before it computes a
-\* step's successor (a step's own guards, inside its operator, come
-\* after), so over MsAt(pc) each M computes the successors of the few
-\* steps at its pc, not of all sixty (docs/tla.md: 2.4 to 4.5 times as
-\* fast); and each step, an operator call of its own in an exists body,
-\* labels its DOT edges with its own name, which the cross-check uses.
-\* The guard in front of the P steps serves the same ends.
+\* takes). The table is written for tla-checker, which tests only the
+\* guards written in Next itself before it computes a step's successor (a
+\* step's own guards, inside its operator, come after): over MsAt(pc)
+\* each M computes the successors of the few steps at its pc, not of all
+\* sixty (docs/tla.md: 2.4 to 4.5 times as fast). Each step, an operator
+\* call of its own in an exists body, labels its DOT edges with its own
+\* name, which the cross-check uses. The guard in front of the P steps
+\* serves the same ends.
 Next ==
     \/ \E m \in Waking : Wakep(m) \/ WakepSkip(m) \/ WakepStartM(m) \/ WakepNoP(m)
     \/ \E m \in MsAt("run") :

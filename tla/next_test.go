@@ -1,6 +1,7 @@
 package tla
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"regexp"
@@ -136,11 +137,11 @@ func checkTable(table map[string]map[string]bool, wake, goroutine, sched map[str
 	return errs
 }
 
-// specRowSeen is TestNextTakesEveryMStep's dynamic part for one model: it
+// checkSpecRows is TestNextTakesEveryMStep's dynamic part for one model: it
 // walks the spec's graph breadth-first (at most limit states) and reports
 // every step an M has that the row for its pc (or for wakep) of Next's
 // table does not list. seen collects the (row, step) pairs taken.
-func specRowSeen(b spec.Bounds, limit int, steps map[string]bool, table map[string]map[string]bool, seen map[[2]string]bool) ([]string, error) {
+func checkSpecRows(b spec.Bounds, limit int, steps map[string]bool, table map[string]map[string]bool, seen map[[2]string]bool) ([]string, error) {
 	md, err := spec.NewModel(b)
 	if err != nil {
 		return nil, err
@@ -166,8 +167,11 @@ func specRowSeen(b spec.Bounds, limit int, steps map[string]bool, table map[stri
 				}
 			}
 			ns, err := md.Step(s, a)
+			if errors.Is(err, spec.ErrNoIdleM) {
+				continue // pruned by the M bound, on both sides
+			}
 			if err != nil {
-				continue // pruned by the M bound
+				return nil, fmt.Errorf("%v: %v", a, err)
 			}
 			if !visited[ns] && len(visited) < limit {
 				visited[ns] = true
@@ -218,7 +222,7 @@ func TestNextTakesEveryMStep(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.Name, err)
 		}
-		errs, err := specRowSeen(b, 20000, steps, table, seen)
+		errs, err := checkSpecRows(b, 20000, steps, table, seen)
 		if err != nil {
 			t.Fatalf("%s: %v", c.Name, err)
 		}
