@@ -5,7 +5,6 @@ import (
 	"os"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 
@@ -132,7 +131,7 @@ func checkTable(table map[string]map[string]bool, wake, goroutine, sched map[str
 		}
 	}
 	same("Next's schedule-loop rows against SchedStep less WakeStep", loop, rest)
-	sort.Strings(errs)
+	slices.Sort(errs)
 	return errs
 }
 

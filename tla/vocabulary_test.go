@@ -52,15 +52,12 @@ func TestSchedStepIsTheSpecLoop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := string(src)
-	start := strings.Index(text, "\nSchedStep(m) ==\n")
-	if start < 0 {
-		t.Fatal("GMP.tla has no SchedStep(m) definition")
+	body, err := defBody(string(src), "SchedStep")
+	if err != nil {
+		t.Fatal(err)
 	}
-	body := text[start+len("\nSchedStep(m) ==\n"):]
-	body = body[:strings.Index(body, "\n\n")]
 	got := map[string]int{}
-	for _, m := range regexp.MustCompile(`\b([A-Z][A-Za-z0-9]*)\(m[,)]`).FindAllStringSubmatch(body, -1) {
+	for _, m := range mStepCall.FindAllStringSubmatch(body, -1) {
 		got[m[1]]++
 	}
 	for _, k := range tlacheck.SchedStepKinds() {

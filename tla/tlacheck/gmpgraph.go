@@ -57,8 +57,8 @@ import (
 //
 // An edge is (from, to, action, agent) with from ≠ to. The action is the
 // label tla-checker gives a transition, the name of the GMP.tla action it
-// came through (Next guards its groups so that the labels are the actions'
-// own names); on the spec side it is the action kind's name, which GMP.tla
+// came through (Next's table by pc keeps each step an operator call of its
+// own, so that the labels are the actions' own names); on the spec side it is the action kind's name, which GMP.tla
 // uses for the same action (TestOneVocabulary).
 // The agent is what the fairness conditions are indexed by: the M of a
 // schedule-loop or wakep step (FairM: spec's ActGlobal61..ActWakepNoP,
