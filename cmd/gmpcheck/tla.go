@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -246,8 +247,9 @@ func loadTLACfgs(dirFlag string, re *regexp.Regexp) (string, []tlacheck.Cfg, err
 }
 
 // checkTLACfgs runs every cfg with tla-checker (tlacheck.CheckCfg) and, if
-// jar is set, with TLC, workers at a time; timeout (0: none) bounds each
-// run, ctx all of them. Rows come back in cfg order.
+// jar is set, with TLC, workers at a time, the longest runs first
+// (longestFirst); timeout (0: none) bounds each run, ctx all of them. Rows
+// come back in cfg order.
 func checkTLACfgs(ctx context.Context, dir string, cfgs []tlacheck.Cfg, jar string, timeout time.Duration, workers int, log io.Writer) []tlaRow {
 	var jobs []tlaJob
 	for i := range cfgs {
@@ -256,6 +258,7 @@ func checkTLACfgs(ctx context.Context, dir string, cfgs []tlacheck.Cfg, jar stri
 			jobs = append(jobs, tlaJob{i, true})
 		}
 	}
+	order := longestFirst(jobs, cfgs)
 	rows := make([]tlaRow, len(jobs))
 	var mu sync.Mutex
 	next := 0
@@ -270,7 +273,7 @@ func checkTLACfgs(ctx context.Context, dir string, cfgs []tlacheck.Cfg, jar stri
 					mu.Unlock()
 					return
 				}
-				k := next
+				k := order[next]
 				next++
 				mu.Unlock()
 				j := jobs[k]
@@ -323,6 +326,42 @@ func checkTLACfgs(ctx context.Context, dir string, cfgs []tlacheck.Cfg, jar stri
 type tlaJob struct {
 	i   int
 	tlc bool
+}
+
+// Estimated costs for longestFirst: a cfg that pins no state count (one
+// expected to fail stops at its violation, or checks a temporal property
+// on its whole graph) counts as unpinnedStates, and a TLC run as a
+// tlcShare of tla-checker's on the same cfg (TLC explores GMP.tla tens of
+// times as fast).
+const (
+	unpinnedStates = 10000
+	tlcShare       = 10
+)
+
+// longestFirst orders the jobs by their estimated cost, the cfg's pinned
+// distinct-state count, largest first (ties in cfg order). tla-checker's
+// time grows with the states (a few hundred a second on GMP.tla), and the
+// long tier's cfgs run from seconds to half an hour: started in cfg order,
+// the largest (GMP_timers_stw, last by name) would run alone at the end
+// while the other worker idled. Longest first, the last jobs to start are
+// short ones (the LPT rule).
+func longestFirst(jobs []tlaJob, cfgs []tlacheck.Cfg) []int {
+	cost := func(j tlaJob) int {
+		n := cfgs[j.i].States
+		if n == 0 {
+			n = unpinnedStates
+		}
+		if j.tlc {
+			n /= tlcShare
+		}
+		return n
+	}
+	order := make([]int, len(jobs))
+	for k := range order {
+		order[k] = k
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cost(jobs[b]) - cost(jobs[a]) })
+	return order
 }
 
 // sameStates holds TLC to tla-checker's distinct-state count on every cfg

@@ -35,3 +35,32 @@ func TestTLASameStates(t *testing.T) {
 		t.Errorf("log reports %d overturned rows, want 1:\n%s", n, log.String())
 	}
 }
+
+// TestLongestFirst: the jobs start largest pinned state count first (a
+// cfg pinning none counts as unpinnedStates, a TLC run as a tlcShare of
+// tla-checker's), ties in cfg order; every job exactly once.
+func TestLongestFirst(t *testing.T) {
+	cfgs := []tlacheck.Cfg{
+		{Name: "small", States: 4000},
+		{Name: "bug"}, // unpinned: 10000
+		{Name: "large", States: 280000},
+		{Name: "mid", States: 10000},
+	}
+	var jobs []tlaJob
+	for i := range cfgs {
+		jobs = append(jobs, tlaJob{i, false}, tlaJob{i, true})
+	}
+	var got []string
+	for _, k := range longestFirst(jobs, cfgs) {
+		j := jobs[k]
+		name := cfgs[j.i].Name
+		if j.tlc {
+			name += "/TLC"
+		}
+		got = append(got, name)
+	}
+	want := "large large/TLC bug mid small bug/TLC mid/TLC small/TLC"
+	if strings.Join(got, " ") != want {
+		t.Errorf("order %q, want %q", strings.Join(got, " "), want)
+	}
+}
