@@ -72,14 +72,18 @@ func TestImplTraces(t *testing.T) {
 }
 
 // TestImplTracesLong is the long tier (GMPCHECK_LONG=1): 1,002 runs, 334
-// at each of Procs 2, 4 and 8, of 40 Gs each.
+// at each of Procs 2, 4 and 8, of 40 Gs each. A rejected run fails it (and
+// is dumped with CONFORM_DUMP): every rejection met so far was a gap of the
+// spec, the checker or impl's events, since closed, and the 2,004 runs
+// measured after them were all accepted (docs/conformance.md). Inconclusive
+// runs (too many candidate configurations) are tolerated up to a tenth.
 func TestImplTracesLong(t *testing.T) {
 	if os.Getenv("GMPCHECK_LONG") == "" {
 		t.Skip("GMPCHECK_LONG=1 runs the long tier")
 	}
 	t0 := time.Now()
 	const per = 334
-	acc, inc, actions, d := implTraces(t, []int{2, 4, 8}, per, 40, true)
+	acc, inc, actions, d := implTraces(t, []int{2, 4, 8}, per, 40, false)
 	n := 3 * per
 	t.Logf("%d accepted, %d rejected, %d inconclusive, in %v; %d actions checked in %v (%.0f actions/s)", acc, n-acc-inc, inc, time.Since(t0), actions, d, float64(actions)/d.Seconds())
 	if acc < n*9/10 {

@@ -222,7 +222,7 @@ func conformImpl(ctx context.Context, w io.Writer, out *output, n int, procs []i
 			per[r.Procs].inc++
 		}
 		if res.Verdict != conform.Accepted && dump != "" {
-			if err := dumpEvents(dump, r, evs); err != nil {
+			if _, err := dumpEvents(dump, r, evs); err != nil {
 				fmt.Fprintf(w, "impl run %d: %v\n", i, err)
 			}
 		}
@@ -283,15 +283,17 @@ func intList(name, s string, lo, hi int) ([]int, error) {
 	return out, nil
 }
 
-// dumpEvents writes a run's events to dir as conform-pP-sSEED.events.
-func dumpEvents(dir string, r conform.ImplRun, evs []impl.Event) error {
-	f, err := os.Create(filepath.Join(dir, fmt.Sprintf("conform-p%d-s%d.events", r.Procs, r.Seed)))
+// dumpEvents writes a run's events to dir as conform-pP-sSEED.events and
+// returns the file's path.
+func dumpEvents(dir string, r conform.ImplRun, evs []impl.Event) (string, error) {
+	path := filepath.Join(dir, fmt.Sprintf("conform-p%d-s%d.events", r.Procs, r.Seed))
+	f, err := os.Create(path)
 	if err != nil {
-		return err
+		return "", err
 	}
 	if err := conform.WriteEvents(f, evs); err != nil {
 		f.Close()
-		return err
+		return "", err
 	}
-	return f.Close()
+	return path, f.Close()
 }
