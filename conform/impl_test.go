@@ -16,11 +16,9 @@ import (
 )
 
 // implTraces records and checks perProcs runs at each of procsList; a
-// rejection fails the test unless tolerate (then the caller bounds the
-// accepted share). It returns the accepted runs, the inconclusive ones,
-// and the observations checked in accepted runs.
-// implTraces records and checks perProcs runs at each of procsList; a
-// rejected run is an error of t (and is dumped with CONFORM_DUMP).
+// rejected run is an error of t (and is dumped with CONFORM_DUMP). It
+// returns the accepted runs, the inconclusive ones, and the observations
+// checked in accepted runs.
 func implTraces(t *testing.T, procsList []int, perProcs, gs int) (acc, inc, actions int, checkTime time.Duration) {
 	t.Helper()
 	ctx := context.Background()
