@@ -258,7 +258,11 @@ func checkTLACfgs(ctx context.Context, dir string, cfgs []tlacheck.Cfg, jar stri
 			jobs = append(jobs, tlaJob{i, true})
 		}
 	}
-	order := longestFirst(jobs, cfgs)
+	sizes := make([]int, len(cfgs))
+	for i, c := range cfgs {
+		sizes[i] = tlacheck.GraphSize(ctx, c, sizeEstimateCap)
+	}
+	order := longestFirst(jobs, sizes)
 	rows := make([]tlaRow, len(jobs))
 	var mu sync.Mutex
 	next := 0
@@ -328,28 +332,30 @@ type tlaJob struct {
 	tlc bool
 }
 
-// Estimated costs for longestFirst: a cfg that pins no state count (one
-// expected to fail stops at its violation, or checks a temporal property
-// on its whole graph) counts as unpinnedStates, and a TLC run as a
+// Estimated costs for longestFirst: a cfg of unknown size
+// (tlacheck.GraphSize 0) counts as unknownStates, and a TLC run as a
 // tlcShare of tla-checker's on the same cfg (TLC explores GMP.tla tens of
-// times as fast).
+// times as fast). GraphSize stops counting at sizeEstimateCap states.
 const (
-	unpinnedStates = 10000
-	tlcShare       = 10
+	unknownStates   = 10000
+	tlcShare        = 10
+	sizeEstimateCap = 1 << 20
 )
 
-// longestFirst orders the jobs by their estimated cost, the cfg's pinned
-// distinct-state count, largest first (ties in cfg order). tla-checker's
-// time grows with the states (a few hundred a second on GMP.tla), and the
-// long tier's cfgs run from seconds to half an hour: started in cfg order,
-// the largest (GMP_timers_stw, last by name) would run alone at the end
-// while the other worker idled. Longest first, the last jobs to start are
-// short ones (the LPT rule).
-func longestFirst(jobs []tlaJob, cfgs []tlacheck.Cfg) []int {
+// longestFirst orders the jobs by their estimated cost, the distinct
+// states of their cfg (sizes, by cfg), largest first, ties in cfg order.
+// tla-checker's time grows with the states (a few hundred a second on
+// GMP.tla), and the long tier's cfgs run from seconds to half an hour:
+// started in cfg order, the largest (GMP_timers_stw, last by name) ran
+// alone at the end while the other worker idled. Longest first, the last
+// jobs to start are short ones (the LPT rule). The sizes are
+// tlacheck.GraphSize's, not only the pinned counts: a cfg expected to fail
+// pins none, and GMP_locked_timer's 289,362 states are a failing cfg's.
+func longestFirst(jobs []tlaJob, sizes []int) []int {
 	cost := func(j tlaJob) int {
-		n := cfgs[j.i].States
+		n := sizes[j.i]
 		if n == 0 {
-			n = unpinnedStates
+			n = unknownStates
 		}
 		if j.tlc {
 			n /= tlcShare

@@ -36,30 +36,26 @@ func TestTLASameStates(t *testing.T) {
 	}
 }
 
-// TestLongestFirst: the jobs start largest pinned state count first (a
-// cfg pinning none counts as unpinnedStates, a TLC run as a tlcShare of
-// tla-checker's), ties in cfg order; every job exactly once.
+// TestLongestFirst: the jobs start largest first (a cfg of unknown size
+// counts as unknownStates, a TLC run as a tlcShare of tla-checker's), ties
+// in cfg order; every job exactly once.
 func TestLongestFirst(t *testing.T) {
-	cfgs := []tlacheck.Cfg{
-		{Name: "small", States: 4000},
-		{Name: "bug"}, // unpinned: 10000
-		{Name: "large", States: 280000},
-		{Name: "mid", States: 10000},
-	}
+	names := []string{"small", "unknown", "large", "mid"}
+	sizes := []int{4000, 0, 280000, 10000}
 	var jobs []tlaJob
-	for i := range cfgs {
+	for i := range names {
 		jobs = append(jobs, tlaJob{i, false}, tlaJob{i, true})
 	}
 	var got []string
-	for _, k := range longestFirst(jobs, cfgs) {
+	for _, k := range longestFirst(jobs, sizes) {
 		j := jobs[k]
-		name := cfgs[j.i].Name
+		name := names[j.i]
 		if j.tlc {
 			name += "/TLC"
 		}
 		got = append(got, name)
 	}
-	want := "large large/TLC bug mid small bug/TLC mid/TLC small/TLC"
+	want := "large large/TLC unknown mid small unknown/TLC mid/TLC small/TLC"
 	if strings.Join(got, " ") != want {
 		t.Errorf("order %q, want %q", strings.Join(got, " "), want)
 	}
