@@ -64,7 +64,7 @@ type longStageDef struct {
 var longStageDefs = []longStageDef{
 	{"stress", 15 * time.Minute, "impl.Stress: the long tier's 10^6 G lifecycles of TestStress (carrier shell at Procs 1, 2, 4, 8; local mix; hand-off shell) with conservation at quiescence; then TestRunqStressConservation's six run-queue configurations at 10^6 owner operations each", stressLongStage},
 	{"explore-ps3", 20 * time.Minute, "spec.Explore at Ps=3 Ms=3 Gs=4 Spawn=3 (syscalls, netpoll, Ms as thread limit) with M, G and P symmetry, liveness; self-test: go1.19 on the same bound loses a wakeup", exploreLongStage},
-	{"tla-long", 120 * time.Minute, "tla-checker and the state-graph cross-check (Go liveness for temporal cfgs) on tlacheck.LongCfgs, and TLC when a tla2tools.jar is found", tlaLongStage},
+	{"tla-long", 180 * time.Minute, "tla-checker and the state-graph cross-check (Go liveness for temporal cfgs) on tlacheck.LongCfgs, and TLC when a tla2tools.jar is found", tlaLongStage},
 	{"mutate-sample", 45 * time.Minute, "a random sample of operator and catalog mutants (-mutants, -seed); a survivor not in mutate.Equivalents fails", mutateLongStage},
 	{"conform-long", 90 * time.Minute, "the conform corpus at GOMAXPROCS 1, 2, 4, and -impl-runs runs of the reference scheduler validated by the trace checker", conformLongStage},
 }
