@@ -231,7 +231,8 @@ func TestKeepRun(t *testing.T) {
 }
 
 // TestVerifyLong runs the whole long tier (GMPCHECK_LONG=1; hours on two
-// cores: give go test -timeout 4h) and requires it to pass.
+// cores, and its budgets add up to 5 h 50 min: give go test -timeout 6h)
+// and requires it to pass.
 func TestVerifyLong(t *testing.T) {
 	if os.Getenv("GMPCHECK_LONG") != "1" {
 		t.Skip("long tier: GMPCHECK_LONG=1")
