@@ -252,12 +252,24 @@ func (pw partWalls) record(p Part, d time.Duration) {
 	}
 }
 
-// timeout is the -test.timeout of a run of p: the configured one on a
-// baseline, with hang limits off or with no baseline of p, else at least
-// factor times p's longest baseline run.
+// baselineSlack multiplies the configured timeout for a baseline run. The
+// unmutated tree has no hang to find, and a baseline cut by the timeout
+// fails the whole campaign ("the unmutated tree fails"): with the machine
+// loaded (verify -long's tla-long beside it, load 4 on 2 cores) the
+// explorer technique's baseline ran past DefaultPartTimeout's 90 s. A
+// real hang of the unmutated tree still ends, at four times the timeout.
+const baselineSlack = 4
+
+// timeout is the -test.timeout of a run of p: baselineSlack times the
+// configured one on a baseline, the configured one with hang limits off or
+// with no baseline of p, else at least factor times p's longest baseline
+// run.
 func (pw partWalls) timeout(p Part, baseline bool, configured time.Duration, factor float64) time.Duration {
+	if baseline {
+		return baselineSlack * configured
+	}
 	w, ok := pw[partKey(p)]
-	if baseline || factor <= 0 || !ok {
+	if factor <= 0 || !ok {
 		return configured
 	}
 	return max(configured, time.Duration(factor*float64(w)))

@@ -154,7 +154,7 @@ func TestPartTimeoutFollowsBaseline(t *testing.T) {
 		want     time.Duration
 	}{
 		{"mutant", explorer, false, 10, 450 * time.Second},
-		{"baseline run", explorer, true, 10, 2 * time.Minute},
+		{"baseline run", explorer, true, 10, baselineSlack * 2 * time.Minute},
 		{"limits off", explorer, false, 0, 2 * time.Minute},
 		{"configured larger", unit, false, 10, 2 * time.Minute},
 		{"no baseline", Part{Pkg: "spec", Run: "^TestOther$"}, false, 10, 2 * time.Minute},

@@ -270,6 +270,17 @@ func (r *Runner) Baseline(ctx context.Context, areas []Area) ([]TechResult, erro
 	}
 	defer os.RemoveAll(tmp)
 	b := &builder{r: r, dir: tmp}
+	tlaDir := filepath.Join(r.opt.Root, "tla")
+	if _, err := os.Stat(filepath.Join(tlaDir, "package.json")); err == nil && r.needsTLATools(areas) {
+		// tla/'s tests and the TLA+ techniques need the pinned node tools
+		// in the checkout (a TLA+ mutant's tree links them): on a fresh
+		// clone they are not there yet. (A root without tla/'s
+		// package.json, a test's fixture, leaves the techniques to say
+		// what is missing.)
+		if err := tlacheck.EnsureInstalled(ctx, tlaDir, r.opt.Log); err != nil {
+			return nil, err
+		}
+	}
 	var out []TechResult
 	seen := map[string]bool{}
 	for _, a := range areas {
@@ -303,6 +314,24 @@ func (r *Runner) Baseline(ctx context.Context, areas []Area) ([]TechResult, erro
 		}
 	}
 	return out, nil
+}
+
+// needsTLATools reports whether a technique the areas plan runs tla/'s
+// tests or a TLA+ checker.
+func (r *Runner) needsTLATools(areas []Area) bool {
+	for _, a := range areas {
+		for _, t := range r.opt.Plan(a) {
+			if t.TLA != "" {
+				return true
+			}
+			for _, p := range t.Parts {
+				if p.Pkg == "tla" || strings.HasPrefix(p.Pkg, "tla/") {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // BaselineFailures names the techniques that failed on the unmutated tree.

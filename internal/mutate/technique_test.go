@@ -79,3 +79,22 @@ func TestEveryTestInATechnique(t *testing.T) {
 		}
 	}
 }
+
+// TestNeedsTLATools: the baseline installs the pinned node tools exactly
+// when a planned technique runs tla/'s tests or a TLA+ checker: for the
+// spec (its tla-crosscheck) and the TLA+ modules, not for impl/ alone.
+func TestNeedsTLATools(t *testing.T) {
+	r := &Runner{opt: Options{Plan: Plan}}
+	for _, c := range []struct {
+		areas []Area
+		want  bool
+	}{
+		{[]Area{AreaRunq, AreaSched, AreaGM}, false},
+		{[]Area{AreaSched, AreaSpec}, true},
+		{[]Area{AreaTLA}, true},
+	} {
+		if got := r.needsTLATools(c.areas); got != c.want {
+			t.Errorf("%v: %v, want %v", c.areas, got, c.want)
+		}
+	}
+}
