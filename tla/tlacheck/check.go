@@ -3,8 +3,11 @@ package tlacheck
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/gmpcheck/gmpcheck/spec"
 )
 
 // CheckCfg is the tla-checker side of a cfg as 'gmpcheck tla' and the
@@ -12,7 +15,8 @@ import (
 //   - a temporal cfg goes through GoLiveness (tla-checker's graph, shown
 //     equal to the spec's, and the Go explorer's liveness);
 //   - a passing GMP cfg is checked and its exported graph compared with the
-//     spec's (a difference is Outcome Error);
+//     spec's (a difference is Outcome Error); one too large to export
+//     (DOTFits) has its distinct-state count compared instead;
 //   - any other cfg is checked by tla-checker alone.
 //
 // The Result's Message carries the comparison summary when there is one.
@@ -26,6 +30,9 @@ func CheckCfg(ctx context.Context, dir string, c Cfg) (Result, error) {
 	b, err := BoundsFromCfg(c)
 	if err != nil {
 		return Result{}, err
+	}
+	if !DOTFits(ctx, c) {
+		return checkUnexported(ctx, dir, c, b)
 	}
 	tmp, err := os.MkdirTemp("", "gmpcheck-dot-")
 	if err != nil {
@@ -48,6 +55,29 @@ func CheckCfg(ctx context.Context, dir string, c Cfg) (Result, error) {
 		return res, err
 	default:
 		res.Message = "no error found; " + cmp.String()
+	}
+	return res, nil
+}
+
+// checkUnexported is CheckCfg for a passing GMP cfg whose graph is too
+// large to export (DOTFits): tla-checker's run, and its distinct states
+// held to the spec's.
+func checkUnexported(ctx context.Context, dir string, c Cfg, b spec.Bounds) (Result, error) {
+	res, err := RunChecker(ctx, dir, c, RunOptions{})
+	if err != nil || res.Outcome != Pass {
+		return res, err
+	}
+	r, err := spec.Explore(ctx, b, spec.Options{ThreadLimit: true})
+	switch {
+	case ctx.Err() != nil:
+		return timedOut(res, ctx), nil
+	case err != nil:
+		return res, err
+	case !r.Complete || r.Distinct != res.States:
+		res.Outcome = Error
+		res.Message = fmt.Sprintf("tla-checker found %d states, spec.Explore %d on the cfg's bounds (complete: %v)", res.States, r.Distinct, r.Complete)
+	default:
+		res.Message = "no error found; " + notExported(res.States)
 	}
 	return res, nil
 }

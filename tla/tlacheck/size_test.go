@@ -2,7 +2,11 @@ package tlacheck
 
 import (
 	"context"
+	"maps"
+	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -43,5 +47,85 @@ func TestGraphSize(t *testing.T) {
 	}
 	if got := GraphSize(ctx, parse("RunQueue_bug_cas_store"), 1<<20); got != 0 {
 		t.Errorf("an unpinned RunQueue cfg: %d, want 0", got)
+	}
+}
+
+// TestUnexportedGraph: a graph past maxDOTStates is not asked of
+// tla-checker as DOT (GMP_np3's crashed it); its tla-checker run is held to
+// the spec's by the distinct-state count, and a count that differs is an
+// Error, as a graph that differs is. maxDOTStates is lowered under
+// GMP.cfg's 1251 states to take that path at a test's cost.
+func TestUnexportedGraph(t *testing.T) {
+	dir, err := FindDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckInstalled(dir); err != nil {
+		t.Fatal(err)
+	}
+	parse := func(name string) Cfg {
+		c, err := ParseCfg(filepath.Join(dir, name+".cfg"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	ctx := context.Background()
+	for name, want := range map[string]bool{"GMP_np3": false, "GMP_timers_stw": true, "GMP": true} {
+		if got := DOTFits(ctx, parse(name)); got != want {
+			t.Errorf("DOTFits(%s) = %v, want %v", name, got, want)
+		}
+	}
+
+	defer func(n int) { maxDOTStates = n }(maxDOTStates)
+	maxDOTStates = 1000
+	gmp := parse("GMP")
+	res, err := GoLiveness(ctx, dir, gmp, "")
+	if err != nil || res.Outcome != Pass || res.States != 1251 || !strings.Contains(res.Message, "not exported (1251 states") {
+		t.Errorf("GMP.cfg, its graph not exported: %v, %v\n%s", res.Outcome, err, res.Message)
+	}
+
+	// The explorer reads the bounds from the parsed constants, tla-checker
+	// from the file: one spawn fewer makes the counts differ.
+	fewer := parse("GMP")
+	fewer.Constants = maps.Clone(fewer.Constants)
+	fewer.Constants["Spawn"] = "1"
+	res, err = GoLiveness(ctx, dir, fewer, "")
+	if err != nil || res.Outcome != Error || !strings.Contains(res.Message, "tla-checker found 1251 states") {
+		t.Errorf("counts that differ: %v, %v\n%s", res.Outcome, err, res.Message)
+	}
+
+	// checkUnexported, CheckCfg's path for a passing GMP cfg that is not
+	// temporal: GMP.cfg's bounds under Spec, without its properties.
+	src := t.TempDir()
+	mod, err := os.ReadFile(filepath.Join(dir, "GMP.tla"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := os.ReadFile(gmp.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := strings.Replace(string(text), "SPECIFICATION FairSpec", "SPECIFICATION Spec", 1)
+	cfg = regexp.MustCompile(`(?s)PROPERTIES\n.*?\nINVARIANTS`).ReplaceAllString(cfg, "INVARIANTS")
+	if err := os.WriteFile(filepath.Join(src, "GMP.tla"), mod, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(src, "GMP_safety.cfg")
+	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	safety, err := ParseCfg(path)
+	if err != nil || safety.Temporal() {
+		t.Fatalf("%v (temporal: %v)", err, safety.Temporal())
+	}
+	res, err = CheckCfg(ctx, dir, safety)
+	if err != nil || res.Outcome != Pass || !strings.Contains(res.Message, "not exported (1251 states") {
+		t.Errorf("GMP.cfg under Spec, its graph not exported: %v, %v\n%s", res.Outcome, err, res.Message)
+	}
+	safety.Constants["Spawn"] = "1"
+	res, err = CheckCfg(ctx, dir, safety)
+	if err != nil || res.Outcome != Error || !strings.Contains(res.Message, "tla-checker found 1251 states") {
+		t.Errorf("counts that differ under Spec: %v, %v\n%s", res.Outcome, err, res.Message)
 	}
 }
