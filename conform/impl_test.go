@@ -51,9 +51,10 @@ func implTraces(t *testing.T, procsList []int, perProcs, gs int) (acc, inc, acti
 // TestImplTraces is the default tier: a dozen concurrent runs of the
 // reference scheduler (four under -race, where the checker is ten times
 // slower), checked against the spec. A rejected run fails it, as in the
-// long tier: the 2,004 correct runs measured on 23 and 26 November were
-// all accepted (docs/conformance.md). One inconclusive run (more candidate
-// configurations than the checker keeps) is tolerated; a second fails.
+// long tier: the 3,006 correct runs measured on 23 and 26 November and 2
+// December were all accepted (docs/conformance.md). One inconclusive run
+// (more candidate configurations than the checker keeps) is tolerated; a
+// second fails.
 func TestImplTraces(t *testing.T) {
 	n := 6
 	if testing.Short() || raceEnabled {
@@ -69,7 +70,7 @@ func TestImplTraces(t *testing.T) {
 // TestImplTracesLong is the long tier (GMPCHECK_LONG=1): 1,002 runs, 334
 // at each of Procs 2, 4 and 8, of 40 Gs each. A rejected run fails it (and
 // is dumped with CONFORM_DUMP): every rejection met so far was a gap of the
-// spec, the checker or impl's events, since closed, and the 2,004 runs
+// spec, the checker or impl's events, since closed, and the 3,006 runs
 // measured after them were all accepted (docs/conformance.md). Inconclusive
 // runs (too many candidate configurations) are tolerated up to a tenth.
 func TestImplTracesLong(t *testing.T) {
