@@ -2,6 +2,7 @@ package mutate
 
 import (
 	"context"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -413,5 +414,35 @@ func TestWait(t *testing.T) {
 	}
 	if _, err := os.Stat(string(path)); !os.IsNotExist(err) {
 		t.Errorf("the killed binary's temporary directory %s is still there (stat: %v)", path, err)
+	}
+}
+
+// TestMutantBudget: a mutant's budget is MutantTimeout, or twice the
+// area's baseline when that is more, so that a mutant no technique kills
+// can run them all on a loaded machine.
+func TestMutantBudget(t *testing.T) {
+	a := Part{Pkg: "spec", Run: "^TestA$"}
+	b := Part{Pkg: "spec", Run: "^TestB$"}
+	other := Part{Pkg: "impl", Run: "^TestC$"}
+	r := NewRunner(Options{MutantTimeout: 6 * time.Minute, Log: io.Discard,
+		Plan: func(ar Area) []Technique {
+			if ar == AreaSpec {
+				return []Technique{{Name: "x", Parts: []Part{a}}, {Name: "y", Parts: []Part{b}}}
+			}
+			return []Technique{{Name: "z", Parts: []Part{other}}}
+		}})
+	if got := r.mutantBudget(AreaSpec); got != 6*time.Minute {
+		t.Errorf("no baseline yet: %v, want MutantTimeout", got)
+	}
+	r.walls.record(a, 100*time.Second)
+	r.walls.record(b, 110*time.Second)
+	r.walls.record(other, time.Hour)
+	if got := r.mutantBudget(AreaSpec); got != 420*time.Second {
+		t.Errorf("a 210 s baseline: %v, want 7m0s", got)
+	}
+	r.walls = partWalls{}
+	r.walls.record(a, time.Minute)
+	if got := r.mutantBudget(AreaSpec); got != 6*time.Minute {
+		t.Errorf("a short baseline: %v, want MutantTimeout", got)
 	}
 }

@@ -316,6 +316,23 @@ func (r *Runner) Baseline(ctx context.Context, areas []Area) ([]TechResult, erro
 	return out, nil
 }
 
+// mutantBudget is one mutant's time limit: MutantTimeout, or twice what
+// the area's techniques took on the baseline if that is more. A mutant no
+// technique kills runs them all, and with the machine loaded (verify
+// -long's TLA+ stage beside it) the equivalent ones ran past the fixed six
+// minutes and came out inconclusive instead of surviving.
+func (r *Runner) mutantBudget(a Area) time.Duration {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var all time.Duration
+	for _, t := range r.opt.Plan(a) {
+		for _, p := range t.Parts {
+			all += r.walls[partKey(p)]
+		}
+	}
+	return max(r.opt.MutantTimeout, 2*all)
+}
+
 // needsTLATools reports whether a technique the areas plan runs tla/'s
 // tests or a TLA+ checker.
 func (r *Runner) needsTLATools(areas []Area) bool {
@@ -404,7 +421,7 @@ func (r *Runner) One(ctx context.Context, m Mutant) (res Result) {
 		return res
 	}
 	runCtx := ctx
-	ctx, cancel := context.WithTimeout(ctx, r.opt.MutantTimeout)
+	ctx, cancel := context.WithTimeout(ctx, r.mutantBudget(m.Area))
 	defer cancel()
 	tmp, err := os.MkdirTemp("", "gmpcheck-mutant-")
 	if err != nil {
