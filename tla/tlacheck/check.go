@@ -3,7 +3,6 @@ package tlacheck
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 
@@ -68,14 +67,13 @@ func checkUnexported(ctx context.Context, dir string, c Cfg, b spec.Bounds) (Res
 		return res, err
 	}
 	r, err := spec.Explore(ctx, b, spec.Options{ThreadLimit: true})
-	switch {
+	switch why := countDiffers(res.States, r); {
 	case ctx.Err() != nil:
 		return timedOut(res, ctx), nil
 	case err != nil:
 		return res, err
-	case !r.Complete || r.Distinct != res.States:
-		res.Outcome = Error
-		res.Message = fmt.Sprintf("tla-checker found %d states, spec.Explore %d on the cfg's bounds (complete: %v)", res.States, r.Distinct, r.Complete)
+	case why != "":
+		res.Outcome, res.Message = Error, why
 	default:
 		res.Message = "no error found; " + notExported(res.States)
 	}

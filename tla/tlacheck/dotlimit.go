@@ -3,6 +3,8 @@ package tlacheck
 import (
 	"context"
 	"fmt"
+
+	"github.com/gmpcheck/gmpcheck/spec"
 )
 
 // maxDOTStates is the largest graph, in distinct states, whose DOT export
@@ -31,4 +33,14 @@ func DOTFits(ctx context.Context, c Cfg) bool {
 // was held to the spec's.
 func notExported(states int) string {
 	return fmt.Sprintf("its graph not exported (%d states, past the %d tla-checker can export), the spec's has as many states", states, maxDOTStates)
+}
+
+// countDiffers says why the spec's exploration r cannot stand for
+// tla-checker's unexported graph of states states, or "" when it can: it
+// completed and found as many.
+func countDiffers(states int, r spec.Result) string {
+	if r.Complete && r.Distinct == states {
+		return ""
+	}
+	return fmt.Sprintf("tla-checker found %d states, spec.Explore %d on the cfg's bounds (complete: %v)", states, r.Distinct, r.Complete)
 }

@@ -141,9 +141,9 @@ func GoLiveness(ctx context.Context, dir string, c Cfg, dot string) (Result, err
 	}
 	res.Elapsed += live.Elapsed
 	if !fits {
-		if !live.Complete || live.Distinct != tc.States {
+		if why := countDiffers(tc.States, live); why != "" {
 			res.Outcome = Error
-			res.Message = fmt.Sprintf("the Go explorer's liveness cannot stand for GMP.tla's properties: tla-checker found %d states, spec.Explore %d (complete: %v)", tc.States, live.Distinct, live.Complete)
+			res.Message = "the Go explorer's liveness cannot stand for GMP.tla's properties: " + why
 			return res, nil
 		}
 		how = notExported(tc.States)
