@@ -332,8 +332,8 @@ func (s *Sched) handoffp(pp *P) {
 		pp.m.Store(nil)
 		pp.status.Store(pGCStop)
 		s.stopOneLocked()
-		s.glob.Unlock()
 		s.emit(Event{Kind: EvGCStopP, M: -1, P: pp.id})
+		s.glob.Unlock()
 		return
 	}
 	if s.glob.runq.Len() != 0 || s.handoffpKeepsPoller() {
@@ -350,8 +350,15 @@ func (s *Sched) handoffp(pp *P) {
 		s.pidleput(pp)
 	}
 	when := pp.timers.wakeTime()
-	s.glob.Unlock()
+	// Emitted under sched.lock, as startm's EvStartM is: the P is on the
+	// idle list, and whoever takes it from there (and may hand it off
+	// again) needs the lock, so in a recorded stream this event precedes
+	// every later handoff of the P. Trace validation pairs a RetakeHandoff
+	// with the first EvHandoff of its P; emitted after the unlock, a
+	// descheduled sysmon's event could follow another M's handoff of the
+	// same P, and the retake's would be read as a startm.
 	s.emit(Event{Kind: EvHandoff, P: pp.id, On: false})
+	s.glob.Unlock()
 	if when != 0 {
 		// Somebody must wake up for the idle P's timers.
 		s.wakeNetPoller(nil, when)

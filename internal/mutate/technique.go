@@ -65,7 +65,7 @@ var (
 	// stop-the-world, LockOSThread and procresize (the driver comparisons
 	// of the same mechanisms are in techDriver).
 	techMechanisms = Technique{Name: "mechanisms", Parts: []Part{
-		{Pkg: "impl", Run: "^(TestHandoffKeepsPoller|TestLockOSThread(StaysOnItsM|Nested|UnderLoad)|TestLockedGExitEndsItsM|TestLockedDeadlock|TestSyscallBlockHandsOffP|TestNetpollBlockForIO|TestNetpollStress|TestNetpollReadyMisuse|TestSetProcs(UnderLoad|Quiescent)|TestStopTheWorld(Deadlock|Idle|Misuse)|TestGCFairness|TestTimerFairness|TestTimersStolen|TestNetpollBreak|TestNetpollBlockTimeout|TestNotStopped|TestSleepZero|TestStartMEmittedUnderLock|TestConfigSetBug|TestMutationKillMech.*)$"},
+		{Pkg: "impl", Run: "^(TestHandoffKeepsPoller|TestLockOSThread(StaysOnItsM|Nested|UnderLoad)|TestLockedGExitEndsItsM|TestLockedDeadlock|TestSyscallBlockHandsOffP|TestNetpollBlockForIO|TestNetpollStress|TestNetpollReadyMisuse|TestSetProcs(UnderLoad|Quiescent)|TestStopTheWorld(Deadlock|Idle|Misuse)|TestGCFairness|TestTimerFairness|TestTimersStolen|TestNetpollBreak|TestNetpollBlockTimeout|TestNotStopped|TestSleepZero|TestStartMEmittedUnderLock|TestHandoffIdleEmittedUnderLock|TestConfigSetBug|TestMutationKillMech.*)$"},
 	}}
 	techWorkloads = Technique{Name: "workloads", Parts: []Part{
 		{Pkg: "impl", Run: "^(TestBothSchedulers|TestWorkloads|TestMutationKillGM.*)$"},
