@@ -230,7 +230,7 @@ func (s *Sched) netpollLockStep(m *M) stepResult {
 	}
 	m.pc = spec.MSched
 	if was {
-		s.becomeSpinning(m)
+		m.pc = spec.MRecheckSpin // becomeSpinning, a step of its own
 	}
 	return stepAgain
 }

@@ -48,6 +48,8 @@ func (s *Sched) schedStep(m *M) stepResult {
 		return s.injectWakeStep(m)
 	case spec.MSpin:
 		return s.becomeSpinningStep(m)
+	case spec.MRecheckSpin:
+		return s.recheckSpinStep(m)
 	case spec.MResetSpin:
 		return s.resetspinningStep(m)
 	case spec.MStartLocked:
@@ -175,6 +177,23 @@ func (s *Sched) becomeSpinningStep(m *M) stepResult {
 	return stepAgain
 }
 
+// recheckSpinStep is becomeSpinning for an M that the no-P recheck (or
+// the poller's return) gave a P under sched.lock: findRunnable calls it
+// after the unlock and acquirep, so between the two the M holds a P and
+// does not count in nmspinning (a wakep or handoffp then sees neither an
+// idle P nor a spinning M). Then back to the top, or, with the G
+// RecheckGlobal took in hand, resetspinning.
+func (s *Sched) recheckSpinStep(m *M) stepResult {
+	pp := m.p.Load()
+	s.becomeSpinning(m)
+	s.emitAction(spec.ActBecomeSpinning, m, pp.id, nil)
+	if g := m.curg.Load(); g != nil {
+		return s.run(m, g, false)
+	}
+	m.pc = spec.MSched
+	return stepAgain
+}
+
 // startSteal begins stealWork for an M that was already spinning when it
 // reached the top of findRunnable; the first victim is looked at in the
 // same step.
@@ -272,8 +291,9 @@ func (s *Sched) dropSpinningStep(m *M) stepResult {
 }
 
 // recheckStep is the no-P recheck of the global queue under sched.lock:
-// with work there and an idle P (pidlegetSpinning), the M takes both and
-// runs as a spinning M would; with work but no P, needspinning is set and
+// with work there and an idle P (pidlegetSpinning), the M takes both, the
+// G in hand, and becomes spinning in its next step (recheckSpinStep) to
+// run it as a spinning M would; with work but no P, needspinning is set and
 // the M goes on to the run queues; with no work it looks at the first P's
 // run queue in the same step.
 func (s *Sched) recheckStep(m *M) stepResult {
@@ -287,10 +307,12 @@ func (s *Sched) recheckStep(m *M) stepResult {
 			acquirep(m, pp)
 			g := s.globrunqgetbatch(pp)
 			s.glob.Unlock()
-			m.pc = spec.MSched
-			s.becomeSpinning(m)
+			// The G stays runnable in hand until the M, spinning by
+			// then, resetspinning runs it.
+			m.curg.Store(g)
+			m.pc = spec.MRecheckSpin
 			s.emitAction(spec.ActRecheckGlobal, m, pp.id, g)
-			return s.run(m, g, false)
+			return stepAgain
 		}
 		s.glob.Unlock()
 		m.pc, m.rpos = spec.MRecheckRunqs, 0
@@ -343,8 +365,9 @@ func (s *Sched) recheckRunqsStep(m *M) stepResult {
 }
 
 // recheckPStep is checkRunqsNoP's sched.lock section after it saw work on
-// a P: pidlegetSpinning gets the M an idle P (it comes back spinning to
-// steal that work, which may be gone by now) or sets needspinning and ends
+// a P: pidlegetSpinning gets the M an idle P (it becomes spinning in its
+// next step, recheckSpinStep, and goes back to the top to steal that work,
+// which may be gone by now) or sets needspinning and ends
 // the recheck.
 func (s *Sched) recheckPStep(m *M) stepResult {
 	m.walk = nil
@@ -357,8 +380,7 @@ func (s *Sched) recheckPStep(m *M) stepResult {
 		return stepAgain
 	}
 	acquirep(m, pp)
-	m.pc = spec.MSched
-	s.becomeSpinning(m)
+	m.pc = spec.MRecheckSpin
 	s.emitAction(spec.ActRecheckRunqs, m, pp.id, nil)
 	return stepAgain
 }

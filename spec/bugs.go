@@ -41,7 +41,7 @@ func SeededBugCases() []SeededBugCase {
 		{Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, LockOSThread: true, Bug: BugLockedRunsAnywhere}, KindInvariant, InvLocked, 6, -1, false},
 		{Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, STW: true, ProcResize: true, Bug: BugProcResizeDropsRunq}, KindInvariant, InvGPlace, 14, -1, false},
 		{Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, STW: true, ProcResize: true, Bug: BugGCWaitingIgnored}, KindSTWStuck, 0, 18, 4, false},
-		{Bounds{Ps: 2, Ms: 2, Gs: 1, Cap: 2, Spawn: 0, SchedTick: 1, Netpoll: true, PollBlock: true, Timers: 1, Bug: BugTimersNotStolen}, KindTimerStuck, 0, 29, 18, false},
+		{Bounds{Ps: 2, Ms: 2, Gs: 1, Cap: 2, Spawn: 0, SchedTick: 1, Netpoll: true, PollBlock: true, Timers: 1, Bug: BugTimersNotStolen}, KindTimerStuck, 0, 30, 18, false},
 		{Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Netpoll: true, PollBlock: true, LockOSThread: true, Bug: BugHandoffIgnoresPoller}, KindNetpollUnwatched, 0, 3, -1, true},
 	}
 }

@@ -185,6 +185,14 @@ func (md *Model) check(s *State) error {
 			if ms.P != NoP || ms.CurG != NoG || ms.LockedG == NoG {
 				return inv(InvMShape, "m%d parked in stoplockedm with P=%d curg=%s locked=%s", m, ms.P, gName(ms.CurG), gName(ms.LockedG))
 			}
+		case MRecheckSpin:
+			if ms.P == NoP || int(ms.CurG) > nG || ms.Spinning || ms.LockedG != NoG {
+				return inv(InvMShape, "m%d about to becomeSpinning after the recheck with P=%d curg=%s spinning=%v", m, ms.P, gName(ms.CurG), ms.Spinning)
+			}
+			if ms.CurG != NoG {
+				curg[ms.CurG]++
+				inHand[ms.CurG] = true
+			}
 		case MResetSpin:
 			if ms.P == NoP || ms.CurG == NoG || int(ms.CurG) > nG || !ms.Spinning {
 				return inv(InvMShape, "m%d about to resetspinning with P=%d curg=%s spinning=%v", m, ms.P, gName(ms.CurG), ms.Spinning)

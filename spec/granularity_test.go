@@ -157,3 +157,45 @@ func TestRecheckNeedsTheLiveIdleMask(t *testing.T) {
 	checkModelTraceReplays(t, md, v.Trace)
 	t.Logf("%d steps: %s", v.Trace.Len(), acts)
 }
+
+// The no-P recheck takes its P under sched.lock and counts itself in
+// nmspinning after the unlock (becomeSpinning, from PC RecheckSpin): in
+// between, another M's wakep wins its CAS and finds no idle P, which the
+// fused step (P and count at once) forbade. Trace validation rejected
+// correct runs there (Procs 4, 2 December 2026).
+func TestRecheckBecomesSpinningApart(t *testing.T) {
+	md, err := NewModel(Bounds{Ps: 2, Ms: 3, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := md.Init() // m0 runs g1 on p0; p1 is idle
+	s.M[1] = MState{PC: MRecheckP, P: NoP}
+	if err := md.Check(s); err != nil {
+		t.Fatalf("test state breaks an invariant: %v\n%v", err, s)
+	}
+	s = steps(t, md, s, mAct(ActRecheckRunqs, 1))
+	if s.M[1].PC != MRecheckSpin || s.M[1].P != 1 || s.M[1].Spinning || s.NMSpinning != 0 || s.NPIdle != 0 {
+		t.Fatalf("after RecheckRunqs m1 should hold p1, not yet spinning:\n%v", s)
+	}
+	s = steps(t, md, s, mAct(ActNewProc, 0))
+	if en := md.Enabled(s); !contains(en, mAct(ActWakep, 0)) || contains(en, mAct(ActWakepSkip, 0)) {
+		t.Fatalf("m0's wakep should win its CAS before m1 counts itself: enabled %v", en)
+	}
+	s = steps(t, md, s, mAct(ActWakep, 0), mAct(ActWakepNoP, 0), mAct(ActBecomeSpinning, 1))
+	if s.M[1].PC != MSched || !s.M[1].Spinning || s.NMSpinning != 1 || s.NeedSpinning {
+		t.Fatalf("m1 should spin at the top, its becomeSpinning having cleared the needspinning m0's wakep set:\n%v", s)
+	}
+
+	// RecheckGlobal keeps the G it took in hand until its becomeSpinning,
+	// then resetspinning runs it.
+	s = md.Init()
+	s.M[2] = MState{PC: MRecheck, P: NoP}
+	s = steps(t, md, s, mAct(ActGosched, 0), mAct(ActRecheckGlobal, 2)) // g1 to sched.runq, then m2 takes it and p1
+	if s.M[2].PC != MRecheckSpin || s.M[2].CurG == NoG || s.M[2].Spinning {
+		t.Fatalf("after RecheckGlobal m2 should hold its G, not yet spinning:\n%v", s)
+	}
+	s = steps(t, md, s, mAct(ActBecomeSpinning, 2))
+	if s.M[2].PC != MResetSpin || !s.M[2].Spinning {
+		t.Fatalf("after BecomeSpinning m2 should be about to resetspinning:\n%v", s)
+	}
+}

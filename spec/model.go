@@ -198,6 +198,8 @@ func (md *Model) appendEnabled(dst []Action, s *State) []Action {
 			dst = append(dst, Action{Kind: ActDropSpinning, M: mi, P: NoP})
 		case MResetSpin:
 			dst = append(dst, Action{Kind: ActResetSpinning, M: mi, P: NoP})
+		case MRecheckSpin:
+			dst = append(dst, Action{Kind: ActBecomeSpinning, M: mi, P: NoP})
 		case MRecheck:
 			switch {
 			case s.Runq.N == 0 || !md.b.recheckGlobal():
@@ -791,6 +793,16 @@ func (md *Model) step1(s *State, ms *MState, a Action) (info stepInfo, err error
 		ms.PC = MSpin
 	case ActBecomeSpinning:
 		md.becomeSpinning(s, ms)
+		if ms.PC == MRecheckSpin {
+			// After the no-P recheck: back to the top, or run the G
+			// RecheckGlobal took (resetspinning first).
+			ms.PC = MSched
+			if g := ms.CurG; g != NoG {
+				ms.CurG = NoG
+				info.freshP, err = md.run(s, a.M, g, false)
+			}
+			break
+		}
 		ms.PC = MSteal
 		md.scanDone(s, ms)
 	case ActSpinLimit:
@@ -848,11 +860,15 @@ func (md *Model) step1(s *State, ms *MState, a Action) (info stepInfo, err error
 		s.NMSpinning--
 		ms.PC = MRecheck
 	case ActRecheckGlobal:
+		// pidlegetSpinning and globrunqgetbatch under sched.lock; the M
+		// becomes spinning in a step of its own (MRecheckSpin).
 		ms.SnapPs = 0
 		ms.P = int8(s.pidleget())
-		ms.PC = MSched
-		md.becomeSpinning(s, ms)
-		info.freshP, err = md.takeGlobalBatch(s, a.M, &buf)
+		g, k := s.globrunqgetbatch(md.half, s.procs(), &buf)
+		if !s.P[ms.P].runqputbatch(buf[:k], md.b.Cap) {
+			return info, fmt.Errorf("globrunqgetbatch: couldn't put Gs into empty local runq")
+		}
+		ms.CurG, ms.PC, ms.Scan = g, MRecheckSpin, 0
 	case ActRecheckGlobalNoP:
 		md.noIdleP(s)
 		ms.PC = MRecheckRunqs
@@ -864,8 +880,7 @@ func (md *Model) step1(s *State, ms *MState, a Action) (info stepInfo, err error
 	case ActRecheckRunqs:
 		ms.SnapPs = 0
 		ms.P = int8(s.pidleget())
-		ms.PC = MSched
-		md.becomeSpinning(s, ms)
+		ms.PC = MRecheckSpin
 	case ActRecheckRunqsNoP:
 		ms.SnapPs = 0
 		md.noIdleP(s)

@@ -147,7 +147,7 @@ func (md *Model) stepPoll(s *State, ms *MState, a Action) (info stepInfo, err er
 		}
 		ms.PC = MSched // goto top, spinning again if it was
 		if was {
-			md.becomeSpinning(s, ms)
+			ms.PC = MRecheckSpin // becomeSpinning first, its own step
 		}
 	case ActNetpollNoP:
 		if g := ms.CurG; g != NoG {

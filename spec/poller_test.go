@@ -16,7 +16,9 @@ import (
 // allp snapshot, MState.SnapPs; and when the first row's figure of 60193
 // states turned out to merge a locked M's OldP into its NextP, the key's
 // fault: TLC counts 61517 on GMP.tla at these bounds; and when
-// sched.pidle became the runtime's LIFO list, State.IdlePs), no new
+// sched.pidle became the runtime's LIFO list, State.IdlePs; and when the
+// no-P recheck's becomeSpinning became a step of its own, MRecheckSpin),
+// no new
 // action and no new PC ever, and keys no longer than before but for the
 // idle list.
 func TestPollBoundsOffChangeNothing(t *testing.T) {
@@ -25,8 +27,8 @@ func TestPollBoundsOffChangeNothing(t *testing.T) {
 		b                   Bounds
 		states, trans, dpth int
 	}{
-		{Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Syscalls: true, Netpoll: true, LockOSThread: true, SyscallBlock: true}, 64048, 176290, 44},
-		{Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, STW: true, ProcResize: true}, 128400, 346950, 49},
+		{Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Syscalls: true, Netpoll: true, LockOSThread: true, SyscallBlock: true}, 68036, 186346, 44},
+		{Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, STW: true, ProcResize: true}, 140658, 378408, 49},
 	} {
 		r, err := Explore(context.Background(), c.b, Options{Liveness: true, ThreadLimit: true})
 		if err != nil {

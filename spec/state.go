@@ -86,6 +86,13 @@ const (
 	MStartLocked              // schedule found curg (still runnable), locked to another M; next: startlockedm
 	MLockedWait               // parked in stoplockedm, no P, until startlockedm hands it one with its locked G
 	MExitLockCheck            // go1.17dev: exitsyscallNoP put curg on sched.runq; next: read its lockedm (Inj, or LockedG if locked)
+	// The no-P recheck's and the poller's return's P, taken under
+	// sched.lock (RecheckGlobal, RecheckRunqs, NetpollPidleget of a
+	// spinning M): the M holds it, not yet counted in nmspinning; next:
+	// becomeSpinning, its own atomic step after the unlock, then back to
+	// the top, or, with curg (RecheckGlobal's batch, still runnable, in
+	// hand), resetspinning.
+	MRecheckSpin
 	// The blocking poller (Bounds.PollBlock) and timers (Bounds.Timers): poller.go.
 	MTimersNoP   // no P, was spinning, checkRunqsNoP found nothing; next: checkTimersNoP (Bounds.Timers)
 	MPollCheck   // no P, nothing found; next: findRunnable's tail, sched.lastpoll.Swap(0) (or netpollBreak), then stopm
@@ -95,7 +102,7 @@ const (
 	numMPCs
 )
 
-var mpcNames = [...]string{"idle", "sched", "local", "poll", "spin", "steal", "stealnext", "drop", "dropspin", "recheck", "recheckrunqs", "recheckp", "stop", "syscallnop", "injectglob", "injectstart", "injectlocal", "injectwake", "resetspin", "run", "startlocked", "lockedwait", "exitlockcheck", "timersnop", "pollcheck", "netpoll", "netpollret", "netpolllock"}
+var mpcNames = [...]string{"idle", "sched", "local", "poll", "spin", "steal", "stealnext", "drop", "dropspin", "recheck", "recheckrunqs", "recheckp", "stop", "syscallnop", "injectglob", "injectstart", "injectlocal", "injectwake", "resetspin", "run", "startlocked", "lockedwait", "exitlockcheck", "recheckspin", "timersnop", "pollcheck", "netpoll", "netpollret", "netpolllock"}
 
 func (pc MPC) String() string {
 	if int(pc) < len(mpcNames) {

@@ -158,7 +158,7 @@ MPCs == {"idle", "sched", "local", "poll", "spin", "steal", "stealnext", "drop",
          "recheck", "recheckrunqs", "recheckp", "stop", "syscallnop",
          "injectglob", "injectstart", "injectlocal", "injectwake", "resetspin", "run",
          "startlocked", "lockedwait", "exitlockcheck",
-         "timersnop", "pollcheck", "netpoll", "netpollret", "netpolllock"}
+         "timersnop", "pollcheck", "netpoll", "netpollret", "netpolllock", "recheckspin"}
 
 Min(S) == CHOOSE x \in S : \A y \in S : x <= y
 Min3(a, b, c) == Min({a, b, c})
@@ -784,10 +784,16 @@ SpinOK(m) ==
     /\ 2 * st.NMSpinning < st.Procs - st.NPIdle
     /\ st' = Post(m, [st EXCEPT !.M[m].pc = "spin"])
 
-\* becomeSpinning (nmspinning.Add(1)): the M goes straight to stealWork.
+\* becomeSpinning (nmspinning.Add(1)): the M goes straight to stealWork;
+\* or, after the no-P recheck or the poll took it a P (pc "recheckspin"),
+\* back to the top, or to resetspinning with the G RecheckGlobal took.
 BecomeSpinning(m) ==
-    /\ Top(m, "spin")
-    /\ st' = Post(m, ScanDone([BecomeSpin(st, m) EXCEPT !.M[m].pc = "steal"], m))
+    \/ /\ Top(m, "spin")
+       /\ st' = Post(m, ScanDone([BecomeSpin(st, m) EXCEPT !.M[m].pc = "steal"], m))
+    \/ /\ PC(m) = "recheckspin"
+       /\ LET bg == st.M[m].curg
+              bs == [BecomeSpin(st, m) EXCEPT !.M[m].pc = "sched", !.M[m].curg = NoG]
+          IN Succ(Post(m, IF bg # NoG THEN Run(bs, m, bg, FALSE) ELSE bs))
 
 \* The spinning limit says no: the M goes on to release its P.
 SpinLimit(m) ==
@@ -875,10 +881,18 @@ DropSpinning(m) ==
     /\ PC(m) = "dropspin"
     /\ st' = Post(m, [st EXCEPT !.M[m].spinning = FALSE, !.NMSpinning = @ - 1, !.M[m].pc = "recheck"])
 
-\* The recheck of sched.runq under sched.lock: pidlegetSpinning got a P.
+\* The recheck of sched.runq under sched.lock: pidlegetSpinning got a P,
+\* and globrunqgetbatch a G, kept in hand (still runnable) with the rest
+\* of the batch on the P. The M becomes spinning in a step of its own
+\* (pc "recheckspin"), after the unlock, as findRunnable does.
 RecheckGlobal(m) ==
     /\ PC(m) = "recheck" /\ RecheckGlobalOn /\ st.Runq # <<>> /\ st.NPIdle > 0
-    /\ Succ(Post(m, TakeGlobalBatch(BecomeSpin([TakeIdleP(st, m) EXCEPT !.M[m].pc = "sched", !.M[m].snapps = 0], m), m)))
+    /\ LET rs == [TakeIdleP(st, m) EXCEPT !.M[m].snapps = 0]
+           rp == rs.M[m].p
+           rk == Max2(GetBatchSize(rs, Half, Len(rs.Runq)), 1)
+       IN st' = Post(m, [rs EXCEPT !.Runq = SubSeq(rs.Runq, rk + 1, Len(rs.Runq)),
+                                   !.P[rp].ring = @ \o SubSeq(rs.Runq, 2, rk),
+                                   !.M[m].curg = Head(rs.Runq), !.M[m].pc = "recheckspin", !.M[m].scan = {}])
 
 \* ... no idle P: needspinning is set, and the M goes on to checkRunqsNoP.
 RecheckGlobalNoP(m) ==
@@ -905,10 +919,11 @@ RecheckFound(m, p) ==
     /\ st' = Post(m, [st EXCEPT !.M[m].pc = "recheckp", !.M[m].scan = {},
                                 !.M[m].snapps = IF LiveAllp /\ ProcResize THEN WalkLen(m) ELSE @])
 
-\* sched.lock: pidlegetSpinning got a P; the M spins on it (goto top).
+\* sched.lock: pidlegetSpinning got a P; the M will spin on it (goto top),
+\* once its becomeSpinning, a step of its own, has counted it.
 RecheckRunqs(m) ==
     /\ PC(m) = "recheckp" /\ st.NPIdle > 0
-    /\ st' = Post(m, BecomeSpin([TakeIdleP(st, m) EXCEPT !.M[m].pc = "sched", !.M[m].snapps = 0], m))
+    /\ st' = Post(m, [TakeIdleP(st, m) EXCEPT !.M[m].pc = "recheckspin", !.M[m].snapps = 0])
 
 \* sched.lock: no idle P; needspinning is set and the M stops (or, with
 \* the poller, goes on to findRunnable's tail).
@@ -1069,7 +1084,7 @@ NetpollPidleget(m) ==
     /\ LET g == st.M[m].curg
            s1 == [TakeIdleP(st, m) EXCEPT !.M[m].curg = NoG, !.M[m].wasspinning = FALSE]
        IN Succ(Post(m, IF g # NoG THEN Run(s1, m, g, FALSE)
-                       ELSE IF st.M[m].wasspinning THEN BecomeSpin([s1 EXCEPT !.M[m].pc = "sched"], m)
+                       ELSE IF st.M[m].wasspinning THEN [s1 EXCEPT !.M[m].pc = "recheckspin"]
                        ELSE [s1 EXCEPT !.M[m].pc = "sched"]))
 
 \* Back from the poll, no idle P: injectglist without a P (the readied G to
@@ -1413,6 +1428,7 @@ Next ==
            \/ \E p \in Ps : RecheckFound(m, p)
            \/ \E p \in Ps : RecheckMiss(m, p)
     \/ \E m \in MsAt("recheckp") : RecheckRunqs(m) \/ RecheckRunqsNoP(m)
+    \/ \E m \in MsAt("recheckspin") : BecomeSpinning(m)
     \/ \E m \in MsAt("stop") : StopM(m)
     \/ \E m \in MsAt("pollcheck") : StopM(m) \/ NetpollBlock(m) \/ NetpollBreak(m)
     \/ \E m \in MsAt("syscallnop") : ExitSyscallLateP(m) \/ ExitSyscallGlobrunq(m)
@@ -1523,7 +1539,7 @@ NextPOf(g) == {m \in Ms : st.M[m].nextp # NoP /\ st.M[m].lockedg = g}
 \* The pcs at which an M holds its runnable curg in hand (at "netpolllock"
 \* the G the network readied, if any).
 HandPCs == {"syscallnop", "resetspin", "injectglob", "injectstart", "injectlocal", "injectwake",
-            "startlocked", "netpolllock"}
+            "startlocked", "netpolllock", "recheckspin"}
 
 \* 1. Each G is in exactly one place consistent with its status. A runnable
 \*    G is queued once, or is "in hand": the curg of an M in exitsyscallNoP,
@@ -1631,6 +1647,7 @@ InvMShape ==
              [] r.pc = "dropspin" -> r.p = NoP /\ r.curg = NoG /\ r.spinning
              [] r.pc = "syscallnop" -> r.p = NoP /\ r.curg # NoG /\ ~r.spinning
              [] r.pc = "resetspin" -> r.p # NoP /\ r.curg # NoG /\ r.spinning
+             [] r.pc = "recheckspin" -> r.p # NoP /\ ~r.spinning /\ r.lockedg = NoG
              [] r.pc \in {"injectglob", "injectstart", "injectlocal", "injectwake"} ->
                     r.p # NoP /\ r.curg # NoG /\ r.inj # r.curg
              [] r.pc = "startlocked" ->

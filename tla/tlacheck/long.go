@@ -2,9 +2,10 @@ package tlacheck
 
 // LongCfgs are the cfgs whose tla-checker run takes minutes. The state
 // counts below are each cfg's when it moved here; refinements of the model
-// have grown most since (GMP_np3 has 490974 states now, GMP_locked_timer
-// 312020, GMP_timers_g2 230260, GMP_hist_52934 161692: about 2.09 million
-// for the 32 cfgs), and GraphSize gives today's. GMP_np3, the
+// have grown most since (GMP_np3 has 510198 states now, GMP_locked_timer
+// 325382, GMP_timers_stw 288555, GMP_timers_g2 241066, GMP_hist_52934
+// 178644: about 2.21 million for the 32 cfgs, since the no-P recheck's
+// becomeSpinning became a step of its own), and GraphSize gives today's. GMP_np3, the
 // smallest three-P model at the runtime's granularity (278750 states since
 // the top of findRunnable takes one read per step, at a few hundred states
 // a second); GMP_go121, the smallest bounds on which the Go 1.21 scheduler
