@@ -101,8 +101,11 @@ type ImplOptions struct {
 	Quiescent bool
 	// StaleHandoff accepts a retake's handoffp that started an M on work
 	// (or a spinning need) it read before its startm ran, when the state
-	// at the startm no longer shows it (the spec takes handoffp's reads
-	// and its startm as one step: filter "stale-handoff").
+	// at the startm no longer shows it; and one that idled the P on an
+	// nmspinning it read non-zero (another M's wakep between its CAS and
+	// its lock section) when the state at its lock section would start a
+	// spinning M. The spec takes handoffp's reads and what follows them
+	// as one step: filter "stale-handoff".
 	StaleHandoff bool
 	// RunnextKick accepts a steal that took a victim's runnext while the
 	// G that runnext displaced was not yet in the victim's ring (runqput's
@@ -720,9 +723,10 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 			}
 		}
 	}
-	if e.Action == spec.ActStealEmptyRing && c.opt.RunnextKick && err != nil {
-		// The ring read empty while the G a runqput displaced from
-		// runnext was not in it yet.
+	if (e.Action == spec.ActStealEmptyRing || e.Action == spec.ActRecheckMiss) && c.opt.RunnextKick && err != nil {
+		// The ring read empty (by a thief, or by checkRunqsNoP's
+		// runqempty) while the G a runqput displaced from runnext was not
+		// in it yet.
 		if n2, err2 := c.kickSteal(cf, act); err2 == nil {
 			next, err = n2, nil
 			filter = "runnext-kick"
@@ -746,6 +750,12 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 			next, err, filter = n2, nil, "stale-handoff"
 		}
 	}
+	if e.Action == spec.ActRetakeHandoff && c.opt.StaleHandoff && o.handoff == handoffIdle &&
+		err == nil && next.P[e.P].Status != spec.PIdle && c.startedSpinning(next, int(e.P)) {
+		if n2, err2 := c.staleIdleHandoff(st, int(e.P)); err2 == nil {
+			next, filter = n2, "stale-handoff"
+		}
+	}
 	// What the event says about the state after it.
 	if o.handoff != 0 && (next.P[e.P].Status == spec.PIdle) != (o.handoff == handoffIdle) {
 		return fail("observed", "handoffp gave p%d to %v in the spec, not as observed", e.P, map[bool]string{true: "the idle list", false: "an M"}[next.P[e.P].Status == spec.PIdle])
@@ -766,9 +776,12 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 	if f := c.renameStartM(&nc, &st, o, a, i); f != "" {
 		return fail("observed", "%s", f)
 	}
-	// The actor's earlier kicks have landed; a new one is in flight.
+	// The actor's earlier kicks have landed; a new one is in flight. A kick
+	// a thief's step used stays in flight for the next thief: until the
+	// putter's next observation its ring may still lack the G (kickSteal
+	// checks the G is still the ring's last).
 	for _, k := range cf.kicks {
-		if k.actor != o.actor && !(filter == "runnext-kick" && k.p == act.P) {
+		if k.actor != o.actor {
 			nc.kicks = append(nc.kicks, k)
 		}
 	}
@@ -974,6 +987,32 @@ func (c *checker) staleHandoff(s spec.State, p int, spinning bool) (spec.State, 
 		}
 	}
 	return s, spec.ErrNoIdleM
+}
+
+// staleIdleHandoff is a retake's handoffp (RetakeHandoff) that put the P
+// on the idle list where the state would start a spinning M for it
+// (nmspinning + npidle == 0): its load of nmspinning came before its lock
+// section, while another M's wakep counted itself between its CAS and its
+// own lock section (proc.go's handoffp reads both counters, then, past
+// its CAS, takes sched.lock). The lock section is the spec's: with no
+// work on the P or in sched.runq, and no stop-the-world waiting, the P
+// goes idle. Filter "stale-handoff"; the models the checker is given have
+// neither the blocking poller nor timers, whose clauses come in there.
+func (c *checker) staleIdleHandoff(s spec.State, p int) (spec.State, error) {
+	if int(s.RetakeP) != p+1 {
+		return s, fmt.Errorf("sysmon does not hold p%d", p)
+	}
+	if c.opt.Bounds.PollBlock || c.opt.Bounds.Timers > 0 {
+		return s, fmt.Errorf("handoffp's lock section with the poller or timers")
+	}
+	if s.LocalRunq(p, c.opt.Bounds.Cap).Len() != 0 || s.GlobalQueue().Len() != 0 || s.GCWaiting {
+		return s, fmt.Errorf("handoffp's lock section starts an M for p%d", p)
+	}
+	s.RetakeP = 0
+	s.P[p].Status = spec.PIdle
+	s.IdlePs[s.NPIdle] = int8(p)
+	s.NPIdle++
+	return s, nil
 }
 
 // longRetake is sysmon's retake of a P whose G has been in a syscall for
