@@ -864,9 +864,9 @@ func (md *Model) step1(s *State, ms *MState, a Action) (info stepInfo, err error
 		// becomes spinning in a step of its own (MRecheckSpin).
 		ms.SnapPs = 0
 		ms.P = int8(s.pidleget())
-		g, k := s.globrunqgetbatch(md.half, s.procs(), &buf)
-		if !s.P[ms.P].runqputbatch(buf[:k], md.b.Cap) {
-			return info, fmt.Errorf("globrunqgetbatch: couldn't put Gs into empty local runq")
+		var g GID
+		if g, err = md.globalBatch(s, a.M, &buf); err != nil {
+			break
 		}
 		ms.CurG, ms.PC, ms.Scan = g, MRecheckSpin, 0
 	case ActRecheckGlobalNoP:
@@ -1060,12 +1060,22 @@ func (md *Model) noIdleP(s *State) {
 
 // takeGlobalBatch is globrunqgetbatch(len(runq)/2) + runqputbatch + run.
 func (md *Model) takeGlobalBatch(s *State, m int8, buf *[MaxCap]GID) (int8, error) {
-	p := int(s.M[m].P)
-	g, k := s.globrunqgetbatch(md.half, s.procs(), buf)
-	if !s.P[p].runqputbatch(buf[:k], md.b.Cap) {
-		return NoP, fmt.Errorf("globrunqgetbatch: couldn't put Gs into empty local runq")
+	g, err := md.globalBatch(s, m, buf)
+	if err != nil {
+		return NoP, err
 	}
 	return md.run(s, m, g, false)
+}
+
+// globalBatch is globrunqgetbatch(len(runq)/2) onto M m's P
+// (runqputbatch): the rest of the batch is queued there, and the first G,
+// returned, is the one to run.
+func (md *Model) globalBatch(s *State, m int8, buf *[MaxCap]GID) (GID, error) {
+	g, k := s.globrunqgetbatch(md.half, s.procs(), buf)
+	if !s.P[s.M[m].P].runqputbatch(buf[:k], md.b.Cap) {
+		return NoG, fmt.Errorf("globrunqgetbatch: couldn't put Gs into empty local runq")
+	}
+	return g, nil
 }
 
 // goschedImpl puts a G that gave up its M ms (Gosched or preemption) on
