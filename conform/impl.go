@@ -70,8 +70,11 @@ type obs struct {
 	actor  int
 	aidx   int // index of the actor in checker.actors
 	lo, hi int
-	// handoff, for RetakeHandoff: the P went idle (handoffIdle) or to an
-	// M (handoffM), as the EvHandoff after it says; 0 if not seen.
+	// handoff, for an action that ends in handoffp (RetakeHandoff, and
+	// an M's own: StopLockedM, EnterSyscallBlock, a locked G's GoExit):
+	// the P went idle (handoffIdle) or to an M (handoffM), as the
+	// EvHandoff after it says; 0 if not seen (a stop-the-world's
+	// EvGCStopP instead).
 	handoff uint8
 	// handoffSpin: the M handoffp started was spinning (EvStartM's On).
 	handoffSpin bool
@@ -115,6 +118,12 @@ type ImplOptions struct {
 	// a syscall for 10 ms when the spec's untimed rule does not allow it
 	// (the spec leaves the timed rule out: filter "long-syscall-retake").
 	LongSyscallRetake bool
+	// RunqputSpill accepts a read of sched.runq's size (GlobRunqMiss,
+	// Global61Miss) that found it without the Gs a runqput was moving
+	// there: runqputslow takes half the full ring by a CAS of its head,
+	// then puts them and the new G on sched.runq under sched.lock (two
+	// steps, one in the spec: filter "runqput-spill").
+	RunqputSpill bool
 	// StealRetry accepts a steal from the victim's ring right after the
 	// thief read that ring empty (StealEmptyRing): runqgrab's CAS of
 	// runnext lost (runnext changed since its load) and runqgrab started
@@ -184,7 +193,9 @@ type config struct {
 	// on P p displaced G g from runnext, and the impl puts g into the ring
 	// only after publishing the new runnext (two atomic steps; the spec
 	// takes one). Until the actor's next observation a thief may see the
-	// ring without g (filter "runnext-kick").
+	// ring without g (filter "runnext-kick"). A kick with p spillP is a G
+	// of a runqput's spill, on its way from the ring to sched.runq (filter
+	// "runqput-spill").
 	kicks []kick
 	// moving[m] is 1 + the spec M slot that stands for impl M m once m's
 	// stopm has taken effect (0: none; see renameStartM).
@@ -200,6 +211,9 @@ type kick struct {
 	p     int8
 	g     spec.GID
 }
+
+// spillP is the p of a kick that stands for a spilled G (runqputslow).
+const spillP = -1
 
 type filterUse struct {
 	name string
@@ -390,22 +404,14 @@ func (c *checker) observe(evs []impl.Event) error {
 			}
 		case spec.ActRetakeHandoff:
 			// handoffp ends with EvHandoff (P idle) or its startm's EvStartM.
-			started := false
-			for j := o.pos + 1; j < o.hi && j < len(evs); j++ {
-				e := evs[j]
-				if e.Kind == impl.EvHandoff && e.P == o.ev.P && !started {
-					if !e.On {
-						o.hi = j
-						o.handoff = handoffIdle
-						break
-					}
-					o.handoff = handoffM
-					started = true
-				} else if started && e.Kind == impl.EvStartM && e.P == o.ev.P {
-					o.hi = j
-					o.handoffSpin = e.On
-					break
-				}
+			if end := o.seeHandoff(evs); end >= 0 {
+				o.hi = end
+			}
+		case spec.ActStopLockedM, spec.ActEnterSyscallBlock:
+			o.seeHandoff(evs)
+		case spec.ActGoExit:
+			if o.lockedExit {
+				o.seeHandoff(evs) // mexit's
 			}
 		}
 		if o.hi < o.pos {
@@ -732,6 +738,12 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 			filter = "runnext-kick"
 		}
 	}
+	if (e.Action == spec.ActGlobRunqMiss || e.Action == spec.ActGlobal61Miss) && c.opt.RunqputSpill && err != nil {
+		// sched.runq read without the Gs of a spill still in flight.
+		if n2, err2 := c.spillMiss(cf, act); err2 == nil {
+			next, err, filter = n2, nil, "runqput-spill"
+		}
+	}
 	if e.Action == spec.ActSteal && c.opt.StealRetry && err != nil && st.M[o.actor].PC == spec.MStealNext {
 		// runqgrab's runnext CAS lost; it started over from the ring.
 		if n2, err2 := c.stealRetry(st, o.actor, act); err2 == nil {
@@ -744,20 +756,17 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 	case err != nil:
 		return fail("enabled", "%v", err)
 	}
-	if e.Action == spec.ActRetakeHandoff && c.opt.StaleHandoff && o.handoff == handoffM &&
-		(err != nil || next.P[e.P].Status == spec.PIdle || c.startedSpinning(next, int(e.P)) != o.handoffSpin) {
-		if n2, err2 := c.staleHandoff(st, int(e.P), o.handoffSpin); err2 == nil {
-			next, err, filter = n2, nil, "stale-handoff"
-		}
-	}
-	if e.Action == spec.ActRetakeHandoff && c.opt.StaleHandoff && o.handoff == handoffIdle &&
-		err == nil && next.P[e.P].Status != spec.PIdle && c.startedSpinning(next, int(e.P)) {
-		if n2, err2 := c.staleIdleHandoff(st, int(e.P)); err2 == nil {
-			next, filter = n2, "stale-handoff"
+	if o.handoff != 0 && c.opt.StaleHandoff {
+		idle := next.P[e.P].Status == spec.PIdle
+		spun := !idle && c.startedSpinning(next, int(e.P))
+		if o.handoff == handoffM && (idle || spun != o.handoffSpin) || o.handoff == handoffIdle && spun {
+			if n2, err2 := c.staleHandoff(st, act, int(e.P), o); err2 == nil {
+				next, filter = n2, "stale-handoff"
+			}
 		}
 	}
 	// What the event says about the state after it.
-	if o.handoff != 0 && (next.P[e.P].Status == spec.PIdle) != (o.handoff == handoffIdle) {
+	if e.Action == spec.ActRetakeHandoff && o.handoff != 0 && (next.P[e.P].Status == spec.PIdle) != (o.handoff == handoffIdle) {
 		return fail("observed", "handoffp gave p%d to %v in the spec, not as observed", e.P, map[bool]string{true: "the idle list", false: "an M"}[next.P[e.P].Status == spec.PIdle])
 	}
 	if o.actor >= 0 {
@@ -789,6 +798,13 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 		p := st.M[o.actor].P
 		if old := st.P[p].RunNext; old != spec.NoG && next.P[p].N > 0 && next.P[p].Ring[next.P[p].N-1] == old {
 			nc.kicks = append(nc.kicks, kick{o.actor, p, old})
+		}
+	}
+	if spills[e.Action] && c.opt.RunqputSpill && next.Runq.N > st.Runq.N {
+		// The ring was full: the Gs the step put at sched.runq's tail
+		// get there only under sched.lock, after the CAS.
+		for i := st.Runq.N; i < next.Runq.N; i++ {
+			nc.kicks = append(nc.kicks, kick{o.actor, spillP, next.Runq.Gs[i]})
 		}
 	}
 	nc.cur[a] = c.nextOf(a, i)
@@ -954,6 +970,46 @@ func (c *checker) kickSteal(cf *config, act spec.Action) (spec.State, error) {
 	return cf.st, fmt.Errorf("no kick in flight on p%d", act.P)
 }
 
+// spills are the actions whose runqput on the actor's own P spills a
+// full ring to sched.runq (runqputslow).
+var spills = map[spec.ActionKind]bool{
+	spec.ActNewProc: true, spec.ActReady: true, spec.ActReadyHandoff: true, spec.ActGoyield: true,
+}
+
+// spillMiss is act, a read of sched.runq's size that found it empty
+// (GlobRunqMiss, Global61Miss), from the state in which the Gs of the
+// spills in flight are not yet on sched.runq: they are in their putter's
+// batch, between runqputslow's CAS and its lock section. The read changes
+// no queue, so they are on sched.runq again after it, where the spill's
+// lock section puts them. Filter "runqput-spill".
+func (c *checker) spillMiss(cf *config, act spec.Action) (spec.State, error) {
+	mid := cf.st
+	var q spec.GlobalRunq
+	n := 0
+	for i := 0; i < int(mid.Runq.N); i++ {
+		g := mid.Runq.Gs[i]
+		if slices.ContainsFunc(cf.kicks, func(k kick) bool { return k.p == spillP && k.g == g }) {
+			n++
+			continue
+		}
+		q.Gs[q.N] = g
+		q.N++
+	}
+	if n == 0 {
+		return cf.st, fmt.Errorf("no spill in flight")
+	}
+	mid.Runq = q
+	next, err := c.md.Step(mid, act)
+	if err != nil {
+		return next, err
+	}
+	if next.Runq != q {
+		return next, fmt.Errorf("%v changed sched.runq", act)
+	}
+	next.Runq = cf.st.Runq
+	return next, nil
+}
+
 // startedSpinning reports whether the M holding p in s is spinning.
 func (c *checker) startedSpinning(s spec.State, p int) bool {
 	for m := 0; m < s.NumMs(); m++ {
@@ -964,55 +1020,71 @@ func (c *checker) startedSpinning(s spec.State, p int) bool {
 	return false
 }
 
-// staleHandoff is a retake's handoffp (RetakeHandoff) that started an M
-// (spinning or not, as observed) on a decision read before that startm
-// ran: the work it saw may be gone, so the branch is the observed one, not
-// the one the state at the startm would choose. Filter "stale-handoff".
-func (c *checker) staleHandoff(s spec.State, p int, spinning bool) (spec.State, error) {
-	if int(s.RetakeP) != p+1 {
-		return s, fmt.Errorf("sysmon does not hold p%d", p)
-	}
-	s.RetakeP = 0
-	if spinning {
-		if s.NMSpinning != 0 {
-			return s, fmt.Errorf("a spinning handoff needs nmspinning 0")
+// staleHandoff is a handoffp (sysmon's RetakeHandoff, or an M's own in
+// StopLockedM, EnterSyscallBlock or a locked G's GoExit) whose reads were
+// made before the point at which its step is applied, and decided as
+// the run's events show, where the state at that point decides
+// otherwise: it started an M (spinning or not, as observed) on work or a
+// spinning need that is gone by its startm, or it idled the P on an
+// nmspinning it read non-zero (another M's wakep between its CAS and its
+// lock section) where the state would start a spinning M. proc.go's
+// handoffp reads, then CASes, then takes sched.lock; the spec takes them
+// as one step. The step is the spec's own (spec.Model.WithHandoffRead),
+// with the observed decision in place of the reads, so the lock section,
+// the startm and whatever the action does besides are the spec's. Filter
+// "stale-handoff".
+func (c *checker) staleHandoff(st spec.State, act spec.Action, p int, o *obs) (spec.State, error) {
+	r := spec.HandoffReadIdle
+	switch {
+	case o.handoff == handoffM && !o.handoffSpin:
+		r = spec.HandoffReadWork
+	case o.handoff == handoffM:
+		// The CAS from 0 was the handoff's; nobody counted since.
+		if st.NMSpinning != 0 {
+			return st, fmt.Errorf("a spinning handoff needs nmspinning 0")
 		}
-		s.NMSpinning++
-		s.NeedSpinning = false
+		r = spec.HandoffReadSpinning
+	case st.LocalRunq(p, c.opt.Bounds.Cap).Len() != 0:
+		// Only the P's holder fills its queue: the reads saw this work.
+		return st, fmt.Errorf("p%d has work its handoffp read", p)
 	}
-	for m := 0; m < s.NumMs(); m++ {
-		if s.M[m].PC == spec.MIdle {
-			s.M[m] = spec.MState{PC: spec.MSched, P: int8(p), Spinning: spinning}
-			return s, nil
-		}
+	md := c.md.WithHandoffRead(r)
+	next, err := md.Step(st, act)
+	if err != nil {
+		return st, err
 	}
-	return s, spec.ErrNoIdleM
+	if idle := next.P[p].Status == spec.PIdle; idle != (o.handoff == handoffIdle) || !idle && c.startedSpinning(next, p) != o.handoffSpin {
+		return st, fmt.Errorf("handoffp of p%d as decided does not end as observed", p)
+	}
+	return next, nil
 }
 
-// staleIdleHandoff is a retake's handoffp (RetakeHandoff) that put the P
-// on the idle list where the state would start a spinning M for it
-// (nmspinning + npidle == 0): its load of nmspinning came before its lock
-// section, while another M's wakep counted itself between its CAS and its
-// own lock section (proc.go's handoffp reads both counters, then, past
-// its CAS, takes sched.lock). The lock section is the spec's: with no
-// work on the P or in sched.runq, and no stop-the-world waiting, the P
-// goes idle. Filter "stale-handoff"; the models the checker is given have
-// neither the blocking poller nor timers, whose clauses come in there.
-func (c *checker) staleIdleHandoff(s spec.State, p int) (spec.State, error) {
-	if int(s.RetakeP) != p+1 {
-		return s, fmt.Errorf("sysmon does not hold p%d", p)
+// seeHandoff records how o's handoffp ended, from the events after it:
+// its EvHandoff (the P idle), or its EvHandoff and then its startm's
+// EvStartM (an M started, spinning or not). It returns the position of
+// the event that ends it, or -1 if none does before o's actor's next
+// observation. The P is the handoff's until that end, so the first
+// EvHandoff of it is this one's.
+func (o *obs) seeHandoff(evs []impl.Event) int {
+	started := false
+	for j := o.pos + 1; j < o.hi && j < len(evs); j++ {
+		e := evs[j]
+		switch {
+		case e.Kind == impl.EvGCStopP && e.P == o.ev.P && !started:
+			return -1 // stopped for a stop-the-world: not a hand-off
+		case e.Kind == impl.EvHandoff && e.P == o.ev.P && !started:
+			if !e.On {
+				o.handoff = handoffIdle
+				return j
+			}
+			o.handoff = handoffM
+			started = true
+		case started && e.Kind == impl.EvStartM && e.P == o.ev.P:
+			o.handoffSpin = e.On
+			return j
+		}
 	}
-	if c.opt.Bounds.PollBlock || c.opt.Bounds.Timers > 0 {
-		return s, fmt.Errorf("handoffp's lock section with the poller or timers")
-	}
-	if s.LocalRunq(p, c.opt.Bounds.Cap).Len() != 0 || s.GlobalQueue().Len() != 0 || s.GCWaiting {
-		return s, fmt.Errorf("handoffp's lock section starts an M for p%d", p)
-	}
-	s.RetakeP = 0
-	s.P[p].Status = spec.PIdle
-	s.IdlePs[s.NPIdle] = int8(p)
-	s.NPIdle++
-	return s, nil
+	return -1
 }
 
 // longRetake is sysmon's retake of a P whose G has been in a syscall for

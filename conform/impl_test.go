@@ -65,8 +65,10 @@ func implTraces(t *testing.T, procsList []int, perProcs, gs, tolerate int) (acc,
 // Procs 4 bounds were all accepted, but under load two iterations in 100
 // still failed; the one kept met handoffp's fused reads in an M's own
 // hand-off (stoplockedm: its load of nmspinning during another M's wakep),
-// which only the retake's hand-off has a filter for (docs/conformance.md). Splitting
-// handoffp in the spec is what makes this strict again.
+// which then only the retake's hand-off had a filter for, and a later
+// reproduction met runqputslow's two steps (docs/conformance.md). Both
+// have filters now; splitting handoffp in the spec is what would make
+// this strict again.
 func TestImplTraces(t *testing.T) {
 	n := 6
 	if testing.Short() || raceEnabled {
@@ -241,6 +243,7 @@ var recordedFilters = map[string]func(*ImplOptions){
 	"steal-retry":         func(o *ImplOptions) { o.StealRetry = false },
 	"stale-handoff":       func(o *ImplOptions) { o.StaleHandoff = false },
 	"runnext-kick":        func(o *ImplOptions) { o.RunnextKick = false },
+	"runqput-spill":       func(o *ImplOptions) { o.RunqputSpill = false },
 	"long-syscall-retake": func(o *ImplOptions) { o.LongSyscallRetake = false },
 }
 

@@ -65,7 +65,7 @@ func (r ImplRun) Check(ctx context.Context, maxCandidates int) (ImplResult, erro
 // named filter, and whether the run ended quiescent.
 func (r ImplRun) Options(quiescent bool) ImplOptions {
 	opt := ImplOptions{Bounds: r.Bounds(), Quiescent: quiescent, LongSyscallRetake: true,
-		RunnextKick: true, StaleHandoff: true, StealRetry: true}
+		RunnextKick: true, StaleHandoff: true, StealRetry: true, RunqputSpill: true}
 	// A correct run's frontier reached 11,655 candidates at Procs 4 and
 	// 17,340 at Procs 8 (the renaming of Ms at startm keeps apart
 	// candidates that differ in which M is about to move): more Ps race

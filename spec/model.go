@@ -22,6 +22,8 @@ type Model struct {
 	// []uint32), so the runtime reads the live bits; a test uses this to
 	// show that the live read is what keeps the recheck sound.
 	idleSnapshot bool
+	// handoffRead, when set, is what handoffp decides (WithHandoffRead).
+	handoffRead HandoffRead
 }
 
 // ErrNoIdleM is returned by Step when startm needs an M and every M slot is
@@ -1177,10 +1179,10 @@ func (md *Model) handoffp(s *State, p int) error {
 	if !md.b.runnextCounts() {
 		local = s.P[p].N > 0 // go1.5dev: the ring alone
 	}
-	if local || s.Runq.N > 0 {
+	if md.handoffWork(s, local) {
 		return md.startm(s, p, false)
 	}
-	if s.NMSpinning+s.NPIdle == 0 {
+	if md.handoffSpins(s) {
 		s.NMSpinning++
 		s.NeedSpinning = false
 		return md.startm(s, p, true)
@@ -1190,7 +1192,7 @@ func (md *Model) handoffp(s *State, p int) error {
 		s.gcstopP(p)
 		return nil
 	}
-	if md.lastPollerClause(s) {
+	if md.handoffLockStarts(s) {
 		return md.startm(s, p, false)
 	}
 	s.pidleput(p)
