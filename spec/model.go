@@ -24,6 +24,11 @@ type Model struct {
 	idleSnapshot bool
 	// handoffRead, when set, is what handoffp decides (WithHandoffRead).
 	handoffRead HandoffRead
+	// staleHandoffRead adds handoffp's read of nmspinning during another
+	// M's wakep (appendStaleHandoffs); handoffNeedSpinning makes handoffp's
+	// lock section honour needspinning, as findRunnable's drop section
+	// does (a change to proc.go, not Go 1.26). Tests' knobs.
+	staleHandoffRead, handoffNeedSpinning bool
 }
 
 // ErrNoIdleM is returned by Step when startm needs an M and every M slot is
@@ -272,6 +277,9 @@ func (md *Model) appendEnabled(dst []Action, s *State) []Action {
 		if s.tickEnabled() {
 			dst = append(dst, Action{Kind: ActTimerTick, M: NoP, P: NoP})
 		}
+	}
+	if md.staleHandoffRead {
+		dst = md.appendStaleHandoffs(dst, s)
 	}
 	return dst
 }
@@ -597,6 +605,9 @@ type stepInfo struct {
 // step applies an enabled action to *s in place.
 func (md *Model) step(s *State, a Action) (info stepInfo, err error) {
 	info.freshP = NoP
+	if a.Inj != 0 && md.staleHandoffRead && handsOff[a.Kind] {
+		return md.staleHandoffStep(s, a)
+	}
 	var ms *MState
 	if !a.Kind.external() {
 		ms = &s.M[a.M]
@@ -1183,9 +1194,7 @@ func (md *Model) handoffp(s *State, p int) error {
 		return md.startm(s, p, false)
 	}
 	if md.handoffSpins(s) {
-		s.NMSpinning++
-		s.NeedSpinning = false
-		return md.startm(s, p, true)
+		return md.handoffSpinning(s, p)
 	}
 	if s.GCWaiting {
 		// A stop-the-world is waiting: the P is stopped, not idled.
@@ -1194,6 +1203,9 @@ func (md *Model) handoffp(s *State, p int) error {
 	}
 	if md.handoffLockStarts(s) {
 		return md.startm(s, p, false)
+	}
+	if md.handoffNeedSpinning && s.NeedSpinning {
+		return md.handoffSpinning(s, p)
 	}
 	s.pidleput(p)
 	if md.b.Timers > 0 {
