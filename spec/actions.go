@@ -273,9 +273,13 @@ func (a Action) String() string {
 	case ActStartTheWorld, ActProcResizeGrow:
 		s += "(procs=" + strconv.Itoa(int(a.P)) + ")"
 	}
-	if a.Inj != 0 && handsOff[a.Kind] {
+	switch {
+	case a.Inj != 0 && handsOff[a.Kind]:
 		// appendStaleHandoffs' step (a test's knob).
 		s += " [handoffp read nmspinning in m" + strconv.Itoa(int(a.Inj)-1) + "'s wakep, idled the P after its WakepNoP]"
+	case a.Inj == spillLock && a.Kind == ActGoyield:
+		// appendSpillWindows' step (a test's knob).
+		s = who + ": runqputslow's lock section"
 	}
 	return s
 }

@@ -277,6 +277,11 @@ func (md *Model) check(s *State) error {
 			return err
 		}
 	}
+	for i := 0; i < int(s.transit.N); i++ {
+		if err := count(s.transit.Gs[i]); err != nil {
+			return err
+		}
+	}
 	for g := 1; g <= nG; g++ {
 		st := s.G[g]
 		q, c := queued[g], curg[g]

@@ -63,65 +63,6 @@ func (md *Model) handoffLockStarts(s *State) bool {
 	return md.handoffRead == HandoffReadIdle && s.Runq.N > 0 || md.lastPollerClause(s)
 }
 
-// handsOff are the steps that end in handoffp.
-var handsOff = map[ActionKind]bool{
-	ActRetakeHandoff: true, ActEnterSyscallBlock: true, ActStopLockedM: true, ActGoExit: true,
-}
-
-// appendStaleHandoffs is the staleHandoffRead knob: the interleaving the
-// one-step handoffp leaves out, in which handoffp loads nmspinning while
-// another M's wakep holds its won CAS (Wake == WakeCAS), that wakep's lock
-// section finds no idle P (WakepNoP: needspinning set, the CAS given
-// back), and then handoffp's own lock section idles the P, which the
-// wakep could have had. For each enabled step that ends in handoffp,
-// whose reads see no work on the P or in sched.runq, and each such M, it
-// adds the step with Inj = that M + 1; staleHandoffStep applies it as the
-// M's WakepNoP followed by the step with the idle read. Only the tests set
-// the knob: the model proper takes handoffp as one step (docs/spec.md,
-// "Coarser steps").
-func (md *Model) appendStaleHandoffs(dst []Action, s *State) []Action {
-	if s.NPIdle != 0 {
-		return dst // the wakep's lock section would take an idle P
-	}
-	n := len(dst)
-	for _, a := range dst[:n] {
-		if !handsOff[a.Kind] {
-			continue
-		}
-		p := int(a.P)
-		if a.Kind != ActRetakeHandoff {
-			ms := &s.M[a.M]
-			if a.Kind == ActGoExit && ms.LockedG == NoG || md.b.Bug == BugSyscallBlockNoHandoff || md.b.Bug == BugStopLockedNoHandoff {
-				continue
-			}
-			p = int(ms.P)
-		}
-		if !s.P[p].empty() || s.Runq.N > 0 {
-			continue // the reads see work: startm, whatever nmspinning is
-		}
-		for w := 0; w < int(s.nM); w++ {
-			if int8(w) != a.M && s.M[w].Wake == WakeCAS {
-				v := a
-				v.Inj = GID(w + 1)
-				dst = append(dst, v)
-			}
-		}
-	}
-	return dst
-}
-
-// staleHandoffStep applies a step appendStaleHandoffs added: the wakep's
-// WakepNoP, then the step with handoffp's read taken as idle.
-func (md *Model) staleHandoffStep(s *State, a Action) (stepInfo, error) {
-	if info, err := md.step(s, Action{Kind: ActWakepNoP, M: int8(a.Inj) - 1, P: NoP}); err != nil {
-		return info, err
-	}
-	idle := *md
-	idle.handoffRead = HandoffReadIdle
-	a.Inj = 0
-	return idle.step(s, a)
-}
-
 // handoffSpinning is handoffp's start of a spinning M for P p: counted in
 // nmspinning, needspinning cleared (the spinning M will look for the work
 // that set it).

@@ -24,11 +24,12 @@ type Model struct {
 	idleSnapshot bool
 	// handoffRead, when set, is what handoffp decides (WithHandoffRead).
 	handoffRead HandoffRead
-	// staleHandoffRead adds handoffp's read of nmspinning during another
-	// M's wakep (appendStaleHandoffs); handoffNeedSpinning makes handoffp's
-	// lock section honour needspinning, as findRunnable's drop section
-	// does (a change to proc.go, not Go 1.26). Tests' knobs.
-	staleHandoffRead, handoffNeedSpinning bool
+	// Tests' knobs (apart.go): staleHandoffRead adds handoffp's read of
+	// nmspinning during another M's wakep, spillApart the steps of others
+	// inside runqputslow; handoffNeedSpinning makes handoffp's lock
+	// section honour needspinning, spillWakep gives a spill without a
+	// wakep one after its lock section (changes to proc.go, not Go 1.26).
+	staleHandoffRead, handoffNeedSpinning, spillApart, spillWakep bool
 }
 
 // ErrNoIdleM is returned by Step when startm needs an M and every M slot is
@@ -278,8 +279,8 @@ func (md *Model) appendEnabled(dst []Action, s *State) []Action {
 			dst = append(dst, Action{Kind: ActTimerTick, M: NoP, P: NoP})
 		}
 	}
-	if md.staleHandoffRead {
-		dst = md.appendStaleHandoffs(dst, s)
+	if md.staleHandoffRead || md.spillApart {
+		dst = md.appendApart(dst, s)
 	}
 	return dst
 }
@@ -605,8 +606,8 @@ type stepInfo struct {
 // step applies an enabled action to *s in place.
 func (md *Model) step(s *State, a Action) (info stepInfo, err error) {
 	info.freshP = NoP
-	if a.Inj != 0 && md.staleHandoffRead && handsOff[a.Kind] {
-		return md.staleHandoffStep(s, a)
+	if a.Inj != 0 && md.staleHandoffRead && handsOff[a.Kind] || md.spillApart && spillKinds[a.Kind] {
+		return md.apartStep(s, a)
 	}
 	var ms *MState
 	if !a.Kind.external() {

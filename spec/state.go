@@ -306,6 +306,11 @@ type State struct {
 	// plus one: the thread newm creates when startm finds no idle M
 	// takes the slot the exiting one leaves. Not part of the key.
 	newmSlot int8
+	// transit holds a runqputslow's batch between its CAS and its lock
+	// section, for M transitM-1 (the spillApart test knob, apart.go;
+	// transitM 0 otherwise). The key carries it only while it is held.
+	transit  GlobalRunq
+	transitM int8
 	stw      bool // the model has Bounds.STW: the key carries the fields above
 	poll     bool // the model has Bounds.PollBlock: the key carries the poller's fields
 	timers   bool // the model has Bounds.Timers: the key carries the timers
@@ -434,7 +439,7 @@ func (s *State) AppendKey(dst []byte) []byte {
 	if s.poll {
 		dst = s.appendPollKey(dst)
 	}
-	return dst
+	return s.appendTransit(dst)
 }
 
 // Key is AppendKey as a string, for use as a map key.
@@ -511,6 +516,7 @@ func decodeKey(proto *State, key []byte) State {
 	if s.poll {
 		s.decodePollKey(key[i:])
 	}
+	s.decodeTransit(key, i)
 	return s
 }
 
@@ -632,6 +638,7 @@ func (s State) String() string {
 	}
 	b.WriteString("\nsched.runq=")
 	writeGs(&b, s.Runq.Gs[:s.Runq.N])
+	s.writeTransit(&b)
 	b.WriteString(" npidle=" + strconv.Itoa(int(s.NPIdle)))
 	if s.NPIdle > 1 {
 		// Which idle P the next pidleget takes: the list from its top.

@@ -89,3 +89,58 @@ func TestHandoffNeedSpinningMakesTheStepExact(t *testing.T) {
 		t.Logf("%d states either way", one.Distinct)
 	}
 }
+
+// runqputslow takes half a full ring by a CAS of its head and puts the
+// batch on sched.runq in its sched.lock section; the model takes both as
+// part of its caller's step. Taken apart (the spillApart knob: the batch
+// in its M's hands, State.transit, until that lock section), Go 1.26
+// loses a wakeup through goyield, the one caller with no wakep after its
+// runqput: a spinning M steals what the spill left in the ring, finds
+// sched.runq empty while the batch is in flight, rechecks, and stops;
+// the batch then lands in sched.runq with a P idle and nobody spinning,
+// and only the goyielding M, once its next G stops, takes it. The
+// one-step model passes the same bounds, and a wakep after a spill with
+// none of its own (spillWakep, a change to proc.go) closes it.
+func TestSpillApartLosesAWakeupOnGoyield(t *testing.T) {
+	sequentialUnderRace(t)
+	b := Bounds{Ps: 2, Ms: 2, Gs: 5, Cap: 2, Spawn: 4, SchedTick: 1, Goyield: true}
+	md, err := NewModel(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	opt := Options{Liveness: true, ThreadLimit: true}
+	one := exploreModel(ctx, md, opt)
+	if one.Violation != nil || !one.Complete {
+		t.Fatalf("the one-step model: %v", one)
+	}
+	md.spillApart = true
+	r := exploreModel(ctx, md, opt)
+	v := r.Violation
+	if v == nil || v.Kind != KindWorkConservation {
+		t.Fatalf("no lost wakeup with runqputslow apart: %v", r)
+	}
+	acts := v.Trace.Actions()
+	held, stopped := -1, -1
+	for i, a := range acts {
+		switch {
+		case a.Kind == ActGoyield && a.Inj == 0 && held < 0 && i+1 < len(acts):
+			if v.Trace.Steps[i].State.transitM == a.M+1 {
+				held = i
+			}
+		case a.Kind == ActStopM && held >= 0 && stopped < 0:
+			stopped = i
+		case a.Kind == ActGoyield && a.Inj == spillLock && stopped >= 0:
+			stopped = -2 // the batch landed after another M stopped
+		}
+	}
+	if held < 0 || stopped != -2 {
+		t.Errorf("want a Goyield's batch held while another M stops, then its lock section: %v", acts)
+	}
+	checkModelTraceReplays(t, md, v.Trace)
+	t.Logf("%d states one step, %d apart; %d steps: %v", one.Distinct, r.Distinct, v.Trace.Len(), acts)
+	md.spillWakep = true
+	if r := exploreModel(ctx, md, opt); r.Violation != nil || !r.Complete {
+		t.Errorf("with a wakep after goyield's spill: %v", r)
+	}
+}
