@@ -800,7 +800,7 @@ func (c *checker) apply(cf *config, a int) (config, *stepFail) {
 			nc.kicks = append(nc.kicks, kick{o.actor, p, old})
 		}
 	}
-	if spills[e.Action] && c.opt.RunqputSpill && next.Runq.N > st.Runq.N {
+	if e.Action.Spills() && c.opt.RunqputSpill && next.Runq.N > st.Runq.N {
 		// The ring was full: the Gs the step put at sched.runq's tail
 		// get there only under sched.lock, after the CAS.
 		for i := st.Runq.N; i < next.Runq.N; i++ {
@@ -968,12 +968,6 @@ func (c *checker) kickSteal(cf *config, act spec.Action) (spec.State, error) {
 		return next, nil
 	}
 	return cf.st, fmt.Errorf("no kick in flight on p%d", act.P)
-}
-
-// spills are the actions whose runqput on the actor's own P spills a
-// full ring to sched.runq (runqputslow).
-var spills = map[spec.ActionKind]bool{
-	spec.ActNewProc: true, spec.ActReady: true, spec.ActReadyHandoff: true, spec.ActGoyield: true,
 }
 
 // spillMiss is act, a read of sched.runq's size that found it empty

@@ -6,9 +6,12 @@ import (
 )
 
 // Tests' knobs that take apart two of proc.go's steps the model fuses
-// (docs/spec.md, "Coarser steps"), to check what the fusion hides: a
-// step of the model with a non-zero Inj, where its kind does not use Inj,
-// is one of these interleavings. The model proper never enables them.
+// (docs/spec.md, "Coarser steps"), to check what the fusion hides. Their
+// steps carry a non-zero Inj where the kind does not use it (a stale
+// handoffp names the M whose wakep it read; a spill's lock section is
+// spillLock), and with spillApart every step that may spill goes through
+// spillStep. The model proper never sets them: its graphs, keys and speed
+// are those without the knobs.
 
 // appendApart adds the enabled knobs' steps to dst, the steps enabled in s.
 func (md *Model) appendApart(dst []Action, s *State) []Action {
@@ -94,6 +97,11 @@ func (md *Model) staleHandoffStep(s *State, a Action) (stepInfo, error) {
 var spillKinds = map[ActionKind]bool{
 	ActNewProc: true, ActReady: true, ActReadyHandoff: true, ActGoyield: true,
 }
+
+// Spills reports whether k's runqput on its M's own P may spill a full
+// ring to sched.runq (runqputslow): the steps trace validation's filter
+// runqput-spill follows, and the knob spillApart takes apart.
+func (k ActionKind) Spills() bool { return spillKinds[k] }
 
 // spillLock, as the Inj of a Goyield-kind step, is the sched.lock section
 // of the runqputslow whose batch the M holds (spillApart).
