@@ -18,12 +18,13 @@ import (
 func TestStaleHandoffReadLosesAWakeup(t *testing.T) {
 	sequentialUnderRace(t)
 	for _, tc := range []struct {
-		name string
-		b    Bounds
-		k    ActionKind
+		name       string
+		b          Bounds
+		k          ActionKind
+		one, apart int // states; the first pair is TLC's too (tla/apart/)
 	}{
-		{"retake", Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Syscalls: true}, ActRetakeHandoff},
-		{"stoplockedm", Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, LockOSThread: true}, ActStopLockedM},
+		{"retake", Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Syscalls: true}, ActRetakeHandoff, 27214, 28174},
+		{"stoplockedm", Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, LockOSThread: true}, ActStopLockedM, 22320, 22616},
 	} {
 		md, err := NewModel(tc.b)
 		if err != nil {
@@ -36,8 +37,8 @@ func TestStaleHandoffReadLosesAWakeup(t *testing.T) {
 		}
 		md.staleHandoffRead = true
 		r := exploreModel(ctx, md, Options{Liveness: true, ThreadLimit: true})
-		if r.Distinct <= one.Distinct {
-			t.Errorf("%s: %d states with the read apart, %d with one step: the knob adds none", tc.name, r.Distinct, one.Distinct)
+		if one.Distinct != tc.one || r.Distinct != tc.apart {
+			t.Errorf("%s: %d states with one step, %d with the read apart; want %d and %d", tc.name, one.Distinct, r.Distinct, tc.one, tc.apart)
 		}
 		v := r.Violation
 		if v == nil || v.Kind != KindWorkConservation {
