@@ -278,7 +278,7 @@ func (a Action) String() string {
 		// appendStaleHandoffs' step (a test's knob).
 		s += " [handoffp read nmspinning in m" + strconv.Itoa(int(a.Inj)-1) + "'s wakep, idled the P after its WakepNoP]"
 	case a.Inj == spillLock && a.Kind == ActGoyield:
-		// appendSpillWindows' step (a test's knob).
+		// appendSpillLock's step (a test's knob).
 		s = who + ": runqputslow's lock section"
 	}
 	return s

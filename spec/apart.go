@@ -19,7 +19,7 @@ func (md *Model) appendApart(dst []Action, s *State) []Action {
 		dst = md.appendStaleHandoffs(dst, s)
 	}
 	if md.spillApart {
-		dst = md.appendSpillWindows(dst, s)
+		dst = md.appendSpillLock(dst, s)
 	}
 	return dst
 }
@@ -107,7 +107,7 @@ func (k ActionKind) Spills() bool { return spillKinds[k] }
 // of the runqputslow whose batch the M holds (spillApart).
 const spillLock GID = 0xff
 
-// appendSpillWindows is the spillApart knob: runqputslow takes half the
+// appendSpillLock is the spillApart knob: runqputslow takes half the
 // full ring by a CAS of its head and puts those Gs and the new one on
 // sched.runq only in its sched.lock section; in between they are in
 // neither queue, and every other actor may step. A step that spills
@@ -116,7 +116,7 @@ const spillLock GID = 0xff
 // M's fairness family, with Inj spillLock). The Goyield and NewProc
 // callers' Ms are in the family then (at the top of schedule, or in
 // wakep), so the lock section is weakly fair.
-func (md *Model) appendSpillWindows(dst []Action, s *State) []Action {
+func (md *Model) appendSpillLock(dst []Action, s *State) []Action {
 	if s.transitM == 0 {
 		return dst
 	}
@@ -172,21 +172,15 @@ func (s *State) appendTransit(dst []byte) []byte {
 	return dst
 }
 
-// decodeTransit reads appendTransit's bytes, if any, from key, whose
-// fields before the poller's end at i.
-func (s *State) decodeTransit(key []byte, i int) {
-	if s.poll {
-		i++ // LastPoll and PollUntil
-		if s.timers {
-			i += int(s.nG)
-		}
-	}
-	if i >= len(key) {
+// decodeTransit reads appendTransit's bytes, if any: rest is what
+// follows every other field of the key.
+func (s *State) decodeTransit(rest []byte) {
+	if len(rest) == 0 {
 		return
 	}
-	s.transitM, s.transit.N = int8(key[i]), key[i+1]
-	for j := 0; j < int(s.transit.N); j++ {
-		s.transit.Gs[j] = GID(key[i+2+j])
+	s.transitM, s.transit.N = int8(rest[0]), rest[1]
+	for j := range int(s.transit.N) {
+		s.transit.Gs[j] = GID(rest[2+j])
 	}
 }
 

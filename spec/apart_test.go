@@ -87,7 +87,12 @@ func TestHandoffNeedSpinningMakesTheStepExact(t *testing.T) {
 		if one.Distinct != apart.Distinct {
 			t.Errorf("%+v: %d states with the read apart, %d with one step", b, apart.Distinct, one.Distinct)
 		}
-		t.Logf("%d states either way", one.Distinct)
+		// The knob's steps are there, and lead only to states the one-step
+		// model has: more transitions, as many states.
+		if apart.Transitions <= one.Transitions {
+			t.Errorf("%+v: %d transitions with the read apart, %d with one step: the knob added none", b, apart.Transitions, one.Transitions)
+		}
+		t.Logf("%d states either way; %d transitions one step, %d apart", one.Distinct, one.Transitions, apart.Transitions)
 	}
 }
 
@@ -122,20 +127,20 @@ func TestSpillApartLosesAWakeupOnGoyield(t *testing.T) {
 		t.Fatalf("no lost wakeup with runqputslow apart: %v", r)
 	}
 	acts := v.Trace.Actions()
-	held, stopped := -1, -1
+	// A Goyield's batch held (transit) from its step to its lock section,
+	// and another M's StopM in between.
+	held, landed, stopped := -1, -1, false
 	for i, a := range acts {
 		switch {
-		case a.Kind == ActGoyield && a.Inj == 0 && held < 0 && i+1 < len(acts):
-			if v.Trace.Steps[i].State.transitM == a.M+1 {
-				held = i
-			}
-		case a.Kind == ActStopM && held >= 0 && stopped < 0:
-			stopped = i
-		case a.Kind == ActGoyield && a.Inj == spillLock && stopped >= 0:
-			stopped = -2 // the batch landed after another M stopped
+		case held < 0 && a.Kind == ActGoyield && a.Inj == 0 && v.Trace.Steps[i].State.transitM == a.M+1:
+			held = i
+		case held >= 0 && landed < 0 && a.Kind == ActStopM && a.M != acts[held].M:
+			stopped = true
+		case held >= 0 && landed < 0 && a.Kind == ActGoyield && a.Inj == spillLock:
+			landed = i
 		}
 	}
-	if held < 0 || stopped != -2 {
+	if held < 0 || landed < 0 || !stopped {
 		t.Errorf("want a Goyield's batch held while another M stops, then its lock section: %v", acts)
 	}
 	checkModelTraceReplays(t, md, v.Trace)

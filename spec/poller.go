@@ -201,14 +201,15 @@ func (s *State) appendPollKey(dst []byte) []byte {
 	return dst
 }
 
-// decodePollKey is appendPollKey's inverse.
-func (s *State) decodePollKey(key []byte) {
+// decodePollKey is appendPollKey's inverse; it returns the bytes it read.
+func (s *State) decodePollKey(key []byte) (n int) {
 	s.LastPoll, s.PollUntil = key[0]&1 != 0, key[0]>>1
 	if s.timers {
 		for g := 1; g <= int(s.nG); g++ {
-			s.TimerP[g], s.TimerWhen[g] = key[g]&15, key[g]>>4
+			s.TimerP[g], s.TimerWhen[g], n = key[g]&15, key[g]>>4, g
 		}
 	}
+	return n + 1
 }
 
 // pollUntilString renders a pollUntil: "due" or "+k" ticks.

@@ -514,9 +514,9 @@ func decodeKey(proto *State, key []byte) State {
 		s.StopWait, s.STWLeft, s.Procs = int8(next()), int8(next()), int8(next())
 	}
 	if s.poll {
-		s.decodePollKey(key[i:])
+		i += s.decodePollKey(key[i:])
 	}
-	s.decodeTransit(key, i)
+	s.decodeTransit(key[i:])
 	return s
 }
 
