@@ -351,6 +351,9 @@ type graph struct {
 // state is state i as stored: its canonical representative. Exact mode only.
 func (g *graph) state(i uint32) State { return decodeKey(&g.proto, g.seen.key(i)) }
 
+// stateInto is state into s, which a loop over states reuses (State.decode).
+func (g *graph) stateInto(s *State, i uint32) { s.decode(&g.proto, g.seen.key(i)) }
+
 func (g *graph) len() int { return g.seen.len() }
 
 // canonKey appends s's key, canonical under the symmetry in use.

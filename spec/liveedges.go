@@ -65,12 +65,13 @@ func (lg *liveGraph) buildEdges(ctx context.Context, workers int, mask uint32) *
 		var out []cachedEdge
 		var acts []Action
 		var buf []byte
+		var s State
 		for v := lo; v < hi; v++ {
 			if v&0x3ff == 0 && ctx.Err() != nil {
 				return
 			}
 			if lg.bad[v]&mask != 0 {
-				s := g.state(uint32(v))
+				g.stateInto(&s, uint32(v))
 				acts = g.md.appendEnabled(acts[:0], &s)
 				for _, a := range acts {
 					ns := s

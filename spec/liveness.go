@@ -120,11 +120,12 @@ func (lg *liveGraph) classify(ctx context.Context, workers int) bool {
 	n := len(lg.bad)
 	w, per := stateRanges(n, workers)
 	inRanges(n, w, per, func(_, lo, hi int) {
+		var s State
 		for i := lo; i < hi; i++ {
 			if i&0xffff == 0 && ctx.Err() != nil {
 				return
 			}
-			s := g.state(uint32(i))
+			g.stateInto(&s, uint32(i))
 			var b uint32
 			if workStarved(&s) {
 				b |= 1

@@ -340,6 +340,7 @@ func (sr *searcher) chunk(lo, hi uint32) {
 		a := lo + uint32(w)*per
 		b := min(a+per, hi)
 		var acts []Action
+		var s State
 		for id := a; id < b; id++ {
 			rec := parentRec{id: id, term: -1}
 			if sr.skip[id] {
@@ -348,7 +349,7 @@ func (sr *searcher) chunk(lo, hi uint32) {
 				out.parents = append(out.parents, rec)
 				continue
 			}
-			s := decodeKey(&g.proto, g.seen.key(id))
+			s.decode(&g.proto, g.seen.key(id))
 			acts = sr.md.appendEnabled(acts[:0], &s)
 			if len(acts) == 0 {
 				rec.term = int8(terminalKind(&sr.md, &s))
@@ -402,6 +403,7 @@ func (sr *searcher) chunk(lo, hi uint32) {
 		return g.seen.key(ref - 1)
 	}
 	sr.parallel(func(w int) {
+		var s State
 		for _, out := range sr.outs {
 			for i := range out.cands {
 				c := &out.cands[i]
@@ -413,7 +415,7 @@ func (sr *searcher) chunk(lo, hi uint32) {
 					continue
 				}
 				// The new state's invariants, checked by the owner.
-				s := decodeKey(&g.proto, out.key(i))
+				s.decode(&g.proto, out.key(i))
 				if err := sr.md.check(&s); err != nil {
 					if sr.inv[w] == nil {
 						sr.inv[w] = map[int]error{}

@@ -447,7 +447,20 @@ func (s *State) Key() string { return string(s.AppendKey(nil)) }
 
 // decodeKey is the inverse of AppendKey for a model with the sizes of proto.
 func decodeKey(proto *State, key []byte) State {
-	s := State{nG: proto.nG, nP: proto.nP, nM: proto.nM, stw: proto.stw, poll: proto.poll, timers: proto.timers}
+	var s State
+	s.decode(proto, key)
+	return s
+}
+
+// decode sets s to the state key encodes (decodeKey), in place: the
+// search decodes every state a few times (to expand it, to check it, in
+// each liveness pass), and a State is most of a kilobyte, which a
+// returned value would copy once more. It clears s first; the caller may
+// reuse one State across calls.
+func (s *State) decode(proto *State, key []byte) {
+	*s = State{}
+	s.nG, s.nP, s.nM = proto.nG, proto.nP, proto.nM
+	s.stw, s.poll, s.timers = proto.stw, proto.poll, proto.timers
 	i := 0
 	next := func() byte { b := key[i]; i++; return b }
 	for g := 1; g <= int(s.nG); g++ {
@@ -517,7 +530,6 @@ func decodeKey(proto *State, key []byte) State {
 		i += s.decodePollKey(key[i:])
 	}
 	s.decodeTransit(key[i:])
-	return s
 }
 
 // scanString lists the Ps of a scan mask: "{p0,p2}".
