@@ -17,6 +17,7 @@ import (
 // at the same bounds.
 func TestStaleHandoffReadLosesAWakeup(t *testing.T) {
 	sequentialUnderRace(t)
+	parallelSearch(t)
 	for _, tc := range []struct {
 		name       string
 		b          Bounds
@@ -67,6 +68,7 @@ func TestStaleHandoffReadLosesAWakeup(t *testing.T) {
 // change to proc.go would make the model's one step exact.
 func TestHandoffNeedSpinningMakesTheStepExact(t *testing.T) {
 	sequentialUnderRace(t)
+	parallelSearch(t)
 	for _, b := range []Bounds{
 		{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Syscalls: true},
 		{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, LockOSThread: true},
@@ -109,6 +111,7 @@ func TestHandoffNeedSpinningMakesTheStepExact(t *testing.T) {
 // none of its own (spillWakep, a change to proc.go) closes it.
 func TestSpillApartLosesAWakeupOnGoyield(t *testing.T) {
 	sequentialUnderRace(t)
+	parallelSearch(t)
 	b := Bounds{Ps: 2, Ms: 2, Gs: 5, Cap: 2, Spawn: 4, SchedTick: 1, Goyield: true}
 	md, err := NewModel(b)
 	if err != nil {
