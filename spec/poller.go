@@ -202,14 +202,15 @@ func (s *State) appendPollKey(dst []byte) []byte {
 }
 
 // decodePollKey is appendPollKey's inverse; it returns the bytes it read.
-func (s *State) decodePollKey(key []byte) (n int) {
+func (s *State) decodePollKey(key []byte) int {
 	s.LastPoll, s.PollUntil = key[0]&1 != 0, key[0]>>1
-	if s.timers {
-		for g := 1; g <= int(s.nG); g++ {
-			s.TimerP[g], s.TimerWhen[g], n = key[g]&15, key[g]>>4, g
-		}
+	if !s.timers {
+		return 1
 	}
-	return n + 1
+	for g := 1; g <= int(s.nG); g++ {
+		s.TimerP[g], s.TimerWhen[g] = key[g]&15, key[g]>>4
+	}
+	return 1 + int(s.nG)
 }
 
 // pollUntilString renders a pollUntil: "due" or "+k" ticks.
