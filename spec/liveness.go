@@ -72,6 +72,12 @@ type livenessChecker struct {
 	best       *sccViolation
 	pairBase   uint32 // in pair mode, bit pairBase+g of bad is the tracked G's
 	count      int    // violating SCCs of the current property
+	// edgeStack holds the successors of the nodes on Tarjan's call
+	// stack, each frame's back to back (a slice per node was a
+	// fifth of the walk, in allocation); s and succs are evaluate's.
+	edgeStack []liveEdge
+	s         State
+	succs     []liveEdge
 }
 
 type sccViolation struct {
@@ -445,10 +451,12 @@ func (lc *livenessChecker) succP(v uint32, dst []liveEdge, rhos []symPerm) ([]li
 	return dst, rhos
 }
 
+// tarjanFrame is a node on Tarjan's call stack: its successors are
+// edgeStack[lo:hi], the next to visit at lo+i.
 type tarjanFrame struct {
-	v     uint32
-	succs []liveEdge
-	i     int
+	v      uint32
+	lo, hi int
+	i      int
 }
 
 func (lc *livenessChecker) run(ctx context.Context) {
@@ -458,6 +466,7 @@ func (lc *livenessChecker) run(ctx context.Context) {
 	}
 	lc.counter = 0
 	lc.stack = lc.stack[:0]
+	lc.edgeStack = lc.edgeStack[:0]
 	var frames []tarjanFrame
 	push := func(v uint32) {
 		lc.index[v] = lc.counter
@@ -465,7 +474,9 @@ func (lc *livenessChecker) run(ctx context.Context) {
 		lc.counter++
 		lc.stack = append(lc.stack, v)
 		lc.onStack[v] = true
-		frames = append(frames, tarjanFrame{v: v, succs: lc.succ(v, nil)})
+		lo := len(lc.edgeStack)
+		lc.edgeStack = lc.succ(v, lc.edgeStack)
+		frames = append(frames, tarjanFrame{v: v, lo: lo, hi: len(lc.edgeStack)})
 	}
 	nodes := len(lc.bad)
 	if lc.prop.pair {
@@ -484,8 +495,8 @@ func (lc *livenessChecker) run(ctx context.Context) {
 				return // one search from a root can cover the whole bad graph
 			}
 			f := &frames[len(frames)-1]
-			if f.i < len(f.succs) {
-				w := f.succs[f.i].to
+			if f.lo+f.i < f.hi {
+				w := lc.edgeStack[f.lo+f.i].to
 				f.i++
 				if lc.index[w] < 0 {
 					push(w)
@@ -495,6 +506,7 @@ func (lc *livenessChecker) run(ctx context.Context) {
 				continue
 			}
 			v := f.v
+			lc.edgeStack = lc.edgeStack[:f.lo]
 			frames = frames[:len(frames)-1]
 			if len(frames) > 0 {
 				p := &frames[len(frames)-1]
@@ -633,22 +645,27 @@ func (lc *livenessChecker) unmet(ex, tk *famSet) (ms, retakes, slices []int) {
 }
 
 func (lc *livenessChecker) evaluate(members []uint32) {
-	in := make(map[uint32]bool, len(members))
-	entry := members[0]
-	for _, v := range members {
-		in[v] = true
-		entry = min(entry, v)
-	}
+	entry := slices.Min(members)
 	if lc.best != nil && lc.best.entry <= entry && !lc.countAll {
 		return
+	}
+	// Most components are one state: the map of members is made only
+	// for larger ones, and for the lifted check below.
+	var in map[uint32]bool
+	if len(members) > 1 {
+		in = make(map[uint32]bool, len(members))
+		for _, v := range members {
+			in[v] = true
+		}
 	}
 	var ex, tk famSet
 	inner := false
 	for _, v := range members {
-		s := lc.g.state(lc.sv(v))
-		lc.excused(&s, &ex)
-		for _, e := range lc.succ(v, nil) {
-			if in[e.to] {
+		lc.g.stateInto(&lc.s, lc.sv(v))
+		lc.excused(&lc.s, &ex)
+		lc.succs = lc.succ(v, lc.succs[:0])
+		for _, e := range lc.succs {
+			if e.to == v || in[e.to] {
 				inner = true
 				e.discharge(&tk)
 			}
@@ -662,6 +679,9 @@ func (lc *livenessChecker) evaluate(members []uint32) {
 		// symmetry the P families do not move, and an unmet one there
 		// is unmet in the lift too.
 		naive := len(ms) + len(rs) + len(ss)
+		if in == nil {
+			in = map[uint32]bool{members[0]: true}
+		}
 		ms, rs, ss = lc.symUnmet(members, in)
 		if symCheckHook != nil {
 			symCheckHook(lc, members, lc.member(in, lc.tracked(members[0])), [3][]int{ms, rs, ss}, naive == 0)
