@@ -326,8 +326,9 @@ func (r Result) String() string {
 
 // graph is the explored state graph: every state's canonical key (or, in
 // fingerprint mode, its fingerprint), its BFS parent, and the index from
-// key to state number. Edges are not stored; they are recomputed from the
-// keys when needed (traces, liveness).
+// key to state number. Edges are recomputed from the keys when needed
+// (traces, liveness); for liveness, the search keeps their targets' numbers
+// (succ, succlog.go).
 type graph struct {
 	md     Model
 	proto  State
@@ -337,7 +338,10 @@ type graph struct {
 	// action that reached it among its parent's enabled actions (in
 	// Enabled order, as the search expanded the parent's representative):
 	// one byte a state, where the fingerprint it replaces took eight.
-	act  blockLog[uint8]
+	act blockLog[uint8]
+	// succ is, with liveness, the numbers of the expanded states'
+	// successors, so that the liveness pass need not look them up.
+	succ succLog
 	sym  bool
 	gsym bool // also G identities (canonMG)
 	psym bool // also P identities (canonPFull)

@@ -132,3 +132,22 @@ func BenchmarkLivenessPass(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkExploreLiveness is the search with its liveness pass, as
+// gmpcheck verify and spec/'s tests run it: the verify bound, exact and
+// under M symmetry, one worker and two. The pass's part of it is what the
+// successor log (succlog.go) and the walk's shared edge stack cut.
+//
+//	go test ./spec -run '^$' -bench ExploreLiveness -benchtime 1x -count 6
+func BenchmarkExploreLiveness(b *testing.B) {
+	for _, o := range []struct {
+		name string
+		opt  Options
+	}{
+		{"workers=1", Options{Workers: 1, ThreadLimit: true, Liveness: true}},
+		{"workers=2", Options{Workers: 2, ThreadLimit: true, Liveness: true}},
+		{"workers=2/symmetry", Options{Workers: 2, Symmetry: true, ThreadLimit: true, Liveness: true}},
+	} {
+		b.Run("verify-P2M3G2S1-netpoll/"+o.name, func(b *testing.B) { benchExplore(b, VerifyBounds(), o.opt) })
+	}
+}

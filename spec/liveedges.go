@@ -2,6 +2,7 @@ package spec
 
 import (
 	"context"
+	"fmt"
 	"math"
 )
 
@@ -65,15 +66,29 @@ func (lg *liveGraph) buildEdges(ctx context.Context, workers int, mask uint32) *
 		var out []cachedEdge
 		var acts []Action
 		var buf []byte
+		var ids []uint32
 		var s State
+		cur := g.succ.from(lo)
 		for v := lo; v < hi; v++ {
 			if v&0x3ff == 0 && ctx.Err() != nil {
 				return
 			}
-			if lg.bad[v]&mask != 0 {
+			bad := lg.bad[v]&mask != 0
+			var recorded bool
+			ids, recorded = cur.next(ids[:0], bad)
+			if bad {
 				g.stateInto(&s, uint32(v))
 				acts = g.md.appendEnabled(acts[:0], &s)
-				for _, a := range acts {
+				if recorded && len(ids) != len(acts) {
+					panic(fmt.Sprintf("spec: state %d has %d enabled actions and %d recorded successors", v, len(acts), len(ids)))
+				}
+				for j, a := range acts {
+					// The search's number for the successor, if it kept
+					// it: an edge that leaves the bad states is not
+					// stepped at all.
+					if recorded && (ids[j] == noSucc || lg.bad[ids[j]]&mask == 0) {
+						continue
+					}
 					ns := s
 					info, err := g.md.step(&ns, a)
 					if err != nil {
@@ -82,15 +97,22 @@ func (lg *liveGraph) buildEdges(ctx context.Context, workers int, mask uint32) *
 					var label uint32
 					if g.gsym {
 						rep, _, l := g.canon(&ns)
-						buf = rep.AppendKey(buf[:0])
+						if !recorded {
+							buf = rep.AppendKey(buf[:0])
+						}
 						for x := 1; x <= int(s.nG); x++ {
 							label |= uint32(l[x]) << (4 * (x - 1))
 						}
-					} else {
+					} else if !recorded {
 						buf = g.canonKey(buf[:0], &ns)
 					}
-					id, found := g.seen.lookup(buf)
-					if !found || lg.bad[id]&mask == 0 {
+					id := noSucc
+					if recorded {
+						id = ids[j]
+					} else if i, found := g.seen.lookup(buf); found && lg.bad[i]&mask != 0 {
+						id = i
+					}
+					if id == noSucc {
 						continue
 					}
 					out = append(out, cachedEdge{to: id, label: label, kind: a.Kind, m: a.M, p: a.P, freshP: info.freshP})

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"sync"
 	"time"
+	"unsafe"
 )
 
 // The breadth-first search, parallel and deterministic. States are
@@ -43,7 +44,12 @@ const (
 )
 
 type cand struct {
-	h     uint64
+	h uint64
+	// off is where the key starts in the worker's arena; once dedupe has
+	// found the key there already (exact mode), the reference it found
+	// instead (visited.insert), for the successor log: nothing reads the
+	// key of a candidate that is not new again, and a second field made
+	// a candidate 24 bytes, not 16.
 	off   uint32
 	klen  uint8
 	kind  candKind
@@ -96,6 +102,7 @@ type searcher struct {
 	// nextLiveness is the size at which the next periodic liveness
 	// check runs (periodicLiveness).
 	nextLiveness int
+	targets      []uint32 // merge: a parent's successors' numbers (graph.succ)
 }
 
 func bfs(ctx context.Context, md Model, opt Options) (*graph, Result) {
@@ -105,6 +112,7 @@ func bfs(ctx context.Context, md Model, opt Options) (*graph, Result) {
 	}
 	init := md.Init()
 	g := &graph{md: md, proto: init, seen: newVisited(opt.Fingerprint), sym: opt.Symmetry || opt.PSymmetry, gsym: opt.GSymmetry, psym: opt.PSymmetry}
+	g.succ.on = opt.Liveness && !opt.Fingerprint
 	sr := &searcher{ctx: ctx, md: md, opt: opt, g: g, workers: w, start: time.Now(), nextLiveness: cmp.Or(opt.firstLiveness, firstPeriodicLiveness)}
 	sr.last = sr.start
 	sr.res = Result{Bounds: md.b, ThreadLimit: opt.ThreadLimit, Workers: w, Fingerprint: opt.Fingerprint, Symmetry: opt.Symmetry || opt.GSymmetry || opt.PSymmetry, GSymmetry: opt.GSymmetry, PSymmetry: opt.PSymmetry}
@@ -195,9 +203,9 @@ func (sr *searcher) periodicLiveness() bool {
 }
 
 func (sr *searcher) memory() uint64 {
-	n := sr.g.seen.bytes() + sr.g.parent.bytes() + sr.g.act.bytes() + 8*uint64(cap(sr.nextID))
+	n := sr.g.seen.bytes() + sr.g.parent.bytes() + sr.g.act.bytes() + sr.g.succ.bytes() + 8*uint64(cap(sr.nextID))
 	for _, w := range sr.outs {
-		n += uint64(cap(w.arena)) + 24*uint64(cap(w.cands)) + 12*uint64(cap(w.parents))
+		n += uint64(cap(w.arena)) + uint64(unsafe.Sizeof(cand{}))*uint64(cap(w.cands)) + 12*uint64(cap(w.parents))
 	}
 	sr.res.MemoryBytes = max(sr.res.MemoryBytes, n)
 	return n
@@ -216,8 +224,8 @@ func (sr *searcher) livenessReserve() uint64 {
 }
 
 // chunkGrowth bounds what c more states add to the exact search's
-// structures: their keys, offsets, parents and liveness arrays, a new
-// block of each log, and the doubling of the index shards past half full
+// structures: their keys, offsets, parents, liveness arrays and
+// successor log entries, a new block of each log, and the doubling of the index shards past half full
 // (counting each shard's share twice over).
 func (sr *searcher) chunkGrowth(c int) uint64 {
 	g, v := sr.g, sr.g.seen
@@ -229,6 +237,10 @@ func (sr *searcher) chunkGrowth(c int) uint64 {
 	grow := keyBytes/max(n, 1)*uint64(c) + blockSize // and a new block
 	grow += livenessBytes(g, sr.res.Transitions) / max(n, 1) * uint64(c)
 	grow += (8+4)*uint64(c) + 2*blockLogBytes // the offsets' and the parents' logs
+	if g.succ.on {
+		// the successor log: a byte a state and four a transition
+		grow += uint64(c)*(1+4*uint64(sr.res.Transitions)/max(n, 1)) + 2*blockLogBytes
+	}
 	for i := range v.shards {
 		sh := &v.shards[i]
 		if 2*(sh.n+2*c/nShards+1) > len(sh.slots) {
@@ -410,8 +422,10 @@ func (sr *searcher) chunk(lo, hi uint32) {
 				if c.kind != candState || shardOf(c.h)%sr.workers != w {
 					continue
 				}
-				c.isNew = g.seen.insert(c.h, out.key(i), uint32(out.base+i), keyOf)
+				var found uint32
+				c.isNew, found = g.seen.insert(c.h, out.key(i), uint32(out.base+i), keyOf)
 				if !c.isNew {
+					c.off = found
 					continue
 				}
 				// The new state's invariants, checked by the owner.
@@ -448,14 +462,18 @@ func (sr *searcher) merge() {
 			start = int(rec.end)
 			switch rec.term {
 			case -2:
+				g.succ.on = false // not expanded: its successors are unknown
 				continue
 			case int8(termDone):
 				res.Done++
+				g.succ.add(rec.id, nil)
 				continue
 			case int8(termProgramDeadlock):
 				res.Deadlocks++
+				g.succ.add(rec.id, nil)
 				continue
 			case int8(termStuck):
+				g.succ.add(rec.id, nil)
 				res.Distinct = g.len()
 				v := &Violation{Kind: KindDeadlock,
 					Detail: "no action is enabled, yet not every G has exited and no program deadlock explains it (stuck scheduler)",
@@ -468,8 +486,12 @@ func (sr *searcher) merge() {
 				continue
 			}
 			taken := 0
+			sr.targets = sr.targets[:0]
 			for j := range cs {
 				c := &cs[j]
+				if g.succ.on {
+					sr.targets = append(sr.targets, sr.target(c))
+				}
 				switch c.kind {
 				case candPruned:
 					res.Pruned++
@@ -517,6 +539,7 @@ func (sr *searcher) merge() {
 					sr.skip[id] = true
 				}
 			}
+			g.succ.add(rec.id, sr.targets)
 			if taken == 0 {
 				res.MLimited++
 			}
@@ -526,6 +549,27 @@ func (sr *searcher) merge() {
 			}
 		}
 	}
+}
+
+// target is candidate c's state number for the successor log (noSucc
+// if its step reached none). A new candidate is
+// given its number here (commit), so a candidate's target is known when
+// merge reaches it: a duplicate found pending refers to an earlier
+// candidate of the chunk.
+func (sr *searcher) target(c *cand) uint32 {
+	switch {
+	case c.kind != candState:
+		return noSucc
+	case c.isNew:
+		return uint32(sr.g.seen.len()) // the number commit gives it next
+	case c.off&pendingRef != 0: // off holds the reference found
+		if n := sr.nextID[c.off&^pendingRef]; n >= 0 {
+			return uint32(n)
+		}
+		sr.g.succ.on = false // cannot happen: the earlier candidate was merged first
+		return noSucc
+	}
+	return c.off - 1
 }
 
 func (sr *searcher) invAt(gi int) error {

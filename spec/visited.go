@@ -191,8 +191,9 @@ func (v *visited) dropQueue(id uint32) {
 // insert looks k (hash h) up in its shard and inserts it if it is absent:
 // exact mode as pending candidate ref (keyOf resolves references), the
 // fingerprint in fingerprint mode. Only one goroutine may use a shard at a
-// time.
-func (v *visited) insert(h uint64, k []byte, ref uint32, keyOf func(uint32) []byte) bool {
+// time. When k was there already, found is its reference in exact mode
+// (its number plus one, or pendingRef plus the candidate's index).
+func (v *visited) insert(h uint64, k []byte, ref uint32, keyOf func(uint32) []byte) (isNew bool, found uint32) {
 	sh := &v.shards[shardOf(h)]
 	if v.fp {
 		if h == 0 {
@@ -206,10 +207,10 @@ func (v *visited) insert(h uint64, k []byte, ref uint32, keyOf func(uint32) []by
 				if sh.n*4 > len(sh.slots)*3 {
 					v.grow(sh)
 				}
-				return true
+				return true, 0
 			}
 			if slot == h {
-				return false
+				return false, 0
 			}
 		}
 	}
@@ -223,10 +224,10 @@ func (v *visited) insert(h uint64, k []byte, ref uint32, keyOf func(uint32) []by
 			if sh.n*2 > len(sh.slots) && 64-sh.shift < maxSlotBits {
 				v.grow(sh)
 			}
-			return true
+			return true, 0
 		}
 		if slot>>32 == tag && bytesEqual(keyOf(uint32(slot)), k) {
-			return false
+			return false, uint32(slot)
 		}
 	}
 }

@@ -51,7 +51,7 @@ func visitedChunk(v *visited, keys [][]byte) []bool {
 	}
 	for i, k := range keys {
 		hs[i] = hash64(k)
-		isNew[i] = v.insert(hs[i], k, uint32(i), keyOf)
+		isNew[i], _ = v.insert(hs[i], k, uint32(i), keyOf)
 	}
 	id := make([]int64, len(keys))
 	for i, k := range keys {
