@@ -22,15 +22,19 @@ func TestSuccLogEdgesAsLookedUp(t *testing.T) {
 		name   string
 		b      Bounds
 		opt    Options
-		capped int // succLogCap, or 0 for the default
+		capped int  // succLogCap, or 0 for the default
+		large  bool // not under -race (sequentialUnderRace): M-symmetry alone race-checks the log
 	}{
-		{"exact", small, Options{Workers: 2}, 0},
-		{"exact/prefix", small, Options{Workers: 1}, 20000},
-		{"M-symmetry", small, Options{Workers: 2, Symmetry: true}, 0},
-		{"timers/MG-symmetry", timers, mg, 0},
-		{"threeGs/MG-symmetry/prefix", threeGs, mg, 100000},
+		{"exact", small, Options{Workers: 2}, 0, true},
+		{"exact/prefix", small, Options{Workers: 1}, 20000, true},
+		{"M-symmetry", small, Options{Workers: 2, Symmetry: true}, 0, false},
+		{"timers/MG-symmetry", timers, mg, 0, true},
+		{"threeGs/MG-symmetry/prefix", threeGs, mg, 100000, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			if c.large {
+				sequentialUnderRace(t)
+			}
 			if c.capped > 0 {
 				old := succLogCap
 				succLogCap = c.capped
