@@ -15,7 +15,9 @@ import (
 // that are bad for some property too, with what the properties need of
 // each edge (the action, the P whose time slice it starts, and under G
 // symmetry the renumbering of Gs the successor's representative took).
-// succ then filters them for the property at hand.
+// succ then filters them for the property at hand. The successors'
+// numbers come from the search's log where it kept them (succlog.go);
+// past it they are looked up.
 
 // cachedEdge is an edge between two states bad for some property.
 type cachedEdge struct {

@@ -225,8 +225,9 @@ func (sr *searcher) livenessReserve() uint64 {
 
 // chunkGrowth bounds what c more states add to the exact search's
 // structures: their keys, offsets, parents, liveness arrays and
-// successor log entries, a new block of each log, and the doubling of the index shards past half full
-// (counting each shard's share twice over).
+// successor log entries, a new block of each log, and the doubling of
+// the index shards past half full (counting each shard's share twice
+// over).
 func (sr *searcher) chunkGrowth(c int) uint64 {
 	g, v := sr.g, sr.g.seen
 	n := uint64(g.len())
@@ -552,10 +553,9 @@ func (sr *searcher) merge() {
 }
 
 // target is candidate c's state number for the successor log (noSucc
-// if its step reached none). A new candidate is
-// given its number here (commit), so a candidate's target is known when
-// merge reaches it: a duplicate found pending refers to an earlier
-// candidate of the chunk.
+// if its step reached none), taken as merge reaches c: a new candidate
+// gets the number commit gives next, and a duplicate found pending refers
+// to an earlier candidate of the chunk, which merge has numbered already.
 func (sr *searcher) target(c *cand) uint32 {
 	switch {
 	case c.kind != candState:
