@@ -88,8 +88,11 @@ func (lg *liveGraph) buildEdges(ctx context.Context, workers int, mask uint32) *
 					// The search's number for the successor, if it kept
 					// it: an edge that leaves the bad states is not
 					// stepped at all.
-					if recorded && (ids[j] == noSucc || lg.bad[ids[j]]&mask == 0) {
-						continue
+					id := noSucc
+					if recorded {
+						if id = ids[j]; id == noSucc || lg.bad[id]&mask == 0 {
+							continue
+						}
 					}
 					ns := s
 					info, err := g.md.step(&ns, a)
@@ -99,23 +102,21 @@ func (lg *liveGraph) buildEdges(ctx context.Context, workers int, mask uint32) *
 					var label uint32
 					if g.gsym {
 						rep, _, l := g.canon(&ns)
-						if !recorded {
-							buf = rep.AppendKey(buf[:0])
-						}
 						for x := 1; x <= int(s.nG); x++ {
 							label |= uint32(l[x]) << (4 * (x - 1))
 						}
-					} else if !recorded {
-						buf = g.canonKey(buf[:0], &ns)
+						ns = rep // canonKey would canonicalize it again
 					}
-					id := noSucc
-					if recorded {
-						id = ids[j]
-					} else if i, found := g.seen.lookup(buf); found && lg.bad[i]&mask != 0 {
-						id = i
-					}
-					if id == noSucc {
-						continue
+					if !recorded {
+						if g.gsym {
+							buf = ns.AppendKey(buf[:0])
+						} else {
+							buf = g.canonKey(buf[:0], &ns)
+						}
+						var found bool
+						if id, found = g.seen.lookup(buf); !found || lg.bad[id]&mask == 0 {
+							continue
+						}
 					}
 					out = append(out, cachedEdge{to: id, label: label, kind: a.Kind, m: a.M, p: a.P, freshP: info.freshP})
 				}

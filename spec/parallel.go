@@ -563,11 +563,11 @@ func (sr *searcher) target(c *cand) uint32 {
 	case c.isNew:
 		return uint32(sr.g.seen.len()) // the number commit gives it next
 	case c.off&pendingRef != 0: // off holds the reference found
-		if n := sr.nextID[c.off&^pendingRef]; n >= 0 {
-			return uint32(n)
+		n := sr.nextID[c.off&^pendingRef]
+		if n < 0 {
+			panic("spec: a duplicate refers to a candidate merge has not numbered")
 		}
-		sr.g.succ.on = false // cannot happen: the earlier candidate was merged first
-		return noSucc
+		return uint32(n)
 	}
 	return c.off - 1
 }
