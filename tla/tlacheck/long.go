@@ -63,7 +63,14 @@ package tlacheck
 // behind a locked M's handoff, GMP_timers_g2's bounds with LockOSThread,
 // 289362 states) is left out of .ci/run's no-jar pass as GMP_timers_g2 is.
 // GMP_hist_23098 left this tier when its bounds shrank to one G (1053
-// states to its violation, 3 s). The default test tier
+// states to its violation, 3 s). RunQueue_cap4 and RunQueue_cap4_t2
+// (42216 and 28536 states, 27 CPU-s of tla-checker between them, a
+// quarter of tla/'s in the test command) joined it on 2 December 2026:
+// RunQueue.cfg and the four seeded RunQueue bugs stay, and kill every
+// RunQueue.tla catalog mutant with the TLA+ self-tests (docs/mutation.md);
+// RunQueue.tla has no Go twin to explore their bounds, so in the default
+// tier only TLC, when present, checks them, and the interleaving explorer
+// checks the queue code itself at capacity 4 with two thieves. The default test tier
 // and gmpcheck verify check their bounds with the Go explorer (and TLC when
 // present) instead, and keep three GMP cfgs of up to 4496 states under
 // tla-checker and the graph cross-check (and the seeded bugs);
@@ -76,4 +83,4 @@ var LongCfgs = map[string]bool{"GMP_np3": true, "GMP_go121": true, "GMP_live": t
 	"GMP_timers_p1": true, "GMP_bug_handoffp_ignores_poller": true, "GMP_hist_38860": true, "GMP_timers_g2": true, "GMP_goyield": true, "GMP_goyield_stw": true,
 	"GMP_timers_stw": true, "GMP_go119": true, "GMP_hist_45867": true, "GMP_mechanisms": true,
 	"GMP_stw_g1": true, "GMP_timers_sleep": true, "GMP_syscalls": true, "GMP_netpoll": true,
-	"GMP_locked_timer": true}
+	"GMP_locked_timer": true, "RunQueue_cap4": true, "RunQueue_cap4_t2": true}
