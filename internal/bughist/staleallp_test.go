@@ -15,6 +15,9 @@ import (
 // in every state of the cycle. No golang/go issue reports it, so it is
 // not a catalog entry.
 func TestStaleAllpSnapshotOnImpl(t *testing.T) {
+	if raceEnabled {
+		t.Skip("one goroutine: the test command's non-race stage runs it")
+	}
 	b := spec.Bounds{Ps: 2, Ms: 2, Gs: 2, Cap: 2, Spawn: 1, SchedTick: 1, Syscalls: true, STW: true, ProcResize: true}
 	r, err := explore(context.Background(), b)
 	if err != nil {

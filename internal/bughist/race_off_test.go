@@ -1,0 +1,5 @@
+//go:build !race
+
+package bughist
+
+const raceEnabled = false
