@@ -2,6 +2,7 @@ package tlacheck
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -55,8 +56,8 @@ func TestGraphSize(t *testing.T) {
 // TestUnexportedGraph: a graph past maxDOTStates is not asked of
 // tla-checker as DOT (GMP_np3's crashed it); its tla-checker run is held to
 // the spec's by the distinct-state count, and a count that differs is an
-// Error, as a graph that differs is. maxDOTStates is lowered under
-// GMP.cfg's 1251 states to take that path at a test's cost.
+// Error, as a graph that differs is. maxDOTStates is lowered under a
+// two-G GMP.cfg's count to take that path at a test's cost.
 func TestUnexportedGraph(t *testing.T) {
 	dir, err := FindDir(".")
 	if err != nil {
@@ -79,55 +80,79 @@ func TestUnexportedGraph(t *testing.T) {
 		}
 	}
 
-	defer func(n int) { maxDOTStates = n }(maxDOTStates)
-	maxDOTStates = 1000
-	gmp := parse("GMP")
-	res, err := GoLiveness(ctx, dir, gmp, "")
-	if err != nil || res.Outcome != Pass || res.States != 1251 || !strings.Contains(res.Message, "not exported (1251 states") {
-		t.Errorf("GMP.cfg, its graph not exported: %v, %v\n%s", res.Outcome, err, res.Message)
-	}
-
-	// The explorer reads the bounds from the parsed constants, tla-checker
-	// from the file: one spawn fewer makes the counts differ.
-	fewer := parse("GMP")
-	fewer.Constants = maps.Clone(fewer.Constants)
-	fewer.Constants["Spawn"] = "1"
-	res, err = GoLiveness(ctx, dir, fewer, "")
-	if err != nil || res.Outcome != Error || !strings.Contains(res.Message, "tla-checker found 1251 states") {
-		t.Errorf("counts that differ: %v, %v\n%s", res.Outcome, err, res.Message)
-	}
-
-	// checkUnexported, CheckCfg's path for a passing GMP cfg that is not
-	// temporal: GMP.cfg's bounds under Spec, without its properties.
+	// GMP.cfg with two Gs and one spawn (a few hundred states, a fifth of
+	// a tla-checker second each run), in a directory of its own: the four
+	// checker runs below cost what GMP.cfg's took in one.
 	src := t.TempDir()
 	mod, err := os.ReadFile(filepath.Join(dir, "GMP.tla"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	text, err := os.ReadFile(gmp.Path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := strings.Replace(string(text), "SPECIFICATION FairSpec", "SPECIFICATION Spec", 1)
-	cfg = regexp.MustCompile(`(?s)PROPERTIES\n.*?\nINVARIANTS`).ReplaceAllString(cfg, "INVARIANTS")
 	if err := os.WriteFile(filepath.Join(src, "GMP.tla"), mod, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(src, "GMP_safety.cfg")
-	if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
+	text, err := os.ReadFile(parse("GMP").Path)
+	if err != nil {
 		t.Fatal(err)
 	}
-	safety, err := ParseCfg(path)
-	if err != nil || safety.Temporal() {
-		t.Fatalf("%v (temporal: %v)", err, safety.Temporal())
+	write := func(name, cfg string) Cfg {
+		t.Helper()
+		path := filepath.Join(src, name+".cfg")
+		if err := os.WriteFile(path, []byte(cfg), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c, err := ParseCfg(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	small := regexp.MustCompile(`(?m)^\\\* states: \d+\n`).ReplaceAllString(string(text), "")
+	small = strings.Replace(strings.Replace(small, "NG = 3", "NG = 2", 1), "Spawn = 2", "Spawn = 1", 1)
+	gmp := write("GMP_small", small)
+	if gmp.States != 0 || gmp.Constants["NG"] != "2" || gmp.Constants["Spawn"] != "1" {
+		t.Fatalf("GMP.cfg made small: states line %d, NG %s, Spawn %s", gmp.States, gmp.Constants["NG"], gmp.Constants["Spawn"])
+	}
+	n := GraphSize(ctx, gmp, 1<<20)
+	if n < 100 {
+		t.Fatalf("GMP_small: %d states, too few to lower maxDOTStates under", n)
+	}
+	defer func(n int) { maxDOTStates = n }(maxDOTStates)
+	maxDOTStates = n - 1
+	notExported := fmt.Sprintf("not exported (%d states", n)
+	found := fmt.Sprintf("tla-checker found %d states", n)
+
+	res, err := GoLiveness(ctx, dir, gmp, "")
+	if err != nil || res.Outcome != Pass || res.States != n || !strings.Contains(res.Message, notExported) {
+		t.Errorf("GMP_small, its graph not exported: %v, %v\n%s", res.Outcome, err, res.Message)
+	}
+
+	// The explorer reads the bounds from the parsed constants, tla-checker
+	// from the file: one spawn more makes the counts differ (and keeps
+	// the explorer's graph past maxDOTStates).
+	more := gmp
+	more.Constants = maps.Clone(more.Constants)
+	more.Constants["Spawn"] = "2"
+	res, err = GoLiveness(ctx, dir, more, "")
+	if err != nil || res.Outcome != Error || !strings.Contains(res.Message, found) {
+		t.Errorf("counts that differ: %v, %v\n%s", res.Outcome, err, res.Message)
+	}
+
+	// checkUnexported, CheckCfg's path for a passing GMP cfg that is not
+	// temporal: the same bounds under Spec, without the properties.
+	cfg := strings.Replace(small, "SPECIFICATION FairSpec", "SPECIFICATION Spec", 1)
+	cfg = regexp.MustCompile(`(?s)PROPERTIES\n.*?\nINVARIANTS`).ReplaceAllString(cfg, "INVARIANTS")
+	safety := write("GMP_safety", cfg)
+	if safety.Temporal() {
+		t.Fatal("GMP_safety is temporal")
 	}
 	res, err = CheckCfg(ctx, dir, safety)
-	if err != nil || res.Outcome != Pass || !strings.Contains(res.Message, "not exported (1251 states") {
-		t.Errorf("GMP.cfg under Spec, its graph not exported: %v, %v\n%s", res.Outcome, err, res.Message)
+	if err != nil || res.Outcome != Pass || !strings.Contains(res.Message, notExported) {
+		t.Errorf("GMP_small under Spec, its graph not exported: %v, %v\n%s", res.Outcome, err, res.Message)
 	}
-	safety.Constants["Spawn"] = "1"
+	safety.Constants["Spawn"] = "2"
 	res, err = CheckCfg(ctx, dir, safety)
-	if err != nil || res.Outcome != Error || !strings.Contains(res.Message, "tla-checker found 1251 states") {
+	if err != nil || res.Outcome != Error || !strings.Contains(res.Message, found) {
 		t.Errorf("counts that differ under Spec: %v, %v\n%s", res.Outcome, err, res.Message)
 	}
 }
