@@ -63,9 +63,10 @@ var slowCfgs = map[string]time.Duration{"GMP_stw_g1": 15 * time.Minute, "GMP_tim
 // longCfgs are checked by tla-checker (with the state-graph cross-check)
 // only in the long tier: go test ./tla -long, or GMPCHECK_LONG=1 (.ci/run
 // runs it). In the default tier the same cfg is still checked, by the Go
-// explorer on the cfg's bounds (invariants and liveness) and, with
-// TLA2TOOLS_JAR, by TLC, whose distinct-state count must equal the
-// explorer's: GMP.tla and the spec agree state for state on the cfgs the
+// explorer on the cfg's bounds (invariants and liveness; a GMP cfg only,
+// RunQueue.tla has no Go twin) and, with TLA2TOOLS_JAR, by TLC, whose
+// distinct-state count must equal the explorer's (a RunQueue cfg's, its
+// states line): GMP.tla and the spec agree state for state on the cfgs the
 // long tier cross-checks, so equal counts are what agreement means here.
 var longCfgs = tlacheck.LongCfgs
 

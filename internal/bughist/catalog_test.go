@@ -95,14 +95,6 @@ func TestInexpressibleSaysWhy(t *testing.T) {
 	}
 }
 
-// Every catalog entry reproduces: the explorer finds the property broken
-// and go1.26 passes the same bound; the reference scheduler follows the
-// counterexample into the lost wakeup as the variant and leaves it as
-// go1.26. GMP.tla's cfg and its go1.26 twin run in the long tier
-// (GMPCHECK_LONG=1), under TLC when TLA2TOOLS_JAR names a jar (about three
-// minutes for the catalog; .ci/run's TLC section runs it so), else under
-// tla-checker (an hour: minutes per LargeTLA cfg); tla/'s tests check the
-// variant cfgs themselves.
 // racedEntry is the one entry TestReproduceExpressible reproduces under
 // -race. Every entry runs its techniques in goroutines of their own, but
 // the rest is sequential search and replay, which the detector slows
@@ -111,6 +103,14 @@ func TestInexpressibleSaysWhy(t *testing.T) {
 // it also takes the shared search's wait (explored).
 const racedEntry = "hist-38860"
 
+// Every catalog entry reproduces: the explorer finds the property broken
+// and go1.26 passes the same bound; the reference scheduler follows the
+// counterexample into the lost wakeup as the variant and leaves it as
+// go1.26. GMP.tla's cfg and its go1.26 twin run in the long tier
+// (GMPCHECK_LONG=1), under TLC when TLA2TOOLS_JAR names a jar (about three
+// minutes for the catalog; .ci/run's TLC section runs it so), else under
+// tla-checker (an hour: minutes per LargeTLA cfg); tla/'s tests check the
+// variant cfgs themselves.
 func TestReproduceExpressible(t *testing.T) {
 	techs := []string{TechExplore, TechImpl}
 	if os.Getenv("GMPCHECK_LONG") == "1" {

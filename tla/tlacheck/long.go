@@ -63,19 +63,21 @@ package tlacheck
 // behind a locked M's handoff, GMP_timers_g2's bounds with LockOSThread,
 // 289362 states) is left out of .ci/run's no-jar pass as GMP_timers_g2 is.
 // GMP_hist_23098 left this tier when its bounds shrank to one G (1053
-// states to its violation, 3 s). RunQueue_cap4 and RunQueue_cap4_t2
-// (42216 and 28536 states, 27 CPU-s of tla-checker between them, a
-// quarter of tla/'s in the test command) joined it on 2 December 2026:
-// RunQueue.cfg and the four seeded RunQueue bugs stay, and kill every
-// RunQueue.tla catalog mutant with the TLA+ self-tests (docs/mutation.md);
-// RunQueue.tla has no Go twin to explore their bounds, so in the default
-// tier only TLC, when present, checks them, and the interleaving explorer
-// checks the queue code itself at capacity 4 with two thieves. The default test tier
+// states to its violation, 3 s). The default test tier
 // and gmpcheck verify check their bounds with the Go explorer (and TLC when
 // present) instead, and keep three GMP cfgs of up to 4496 states under
 // tla-checker and the graph cross-check (and the seeded bugs);
 // go test ./tla -long, GMPCHECK_LONG=1 and gmpcheck tla -run run
 // tla-checker and the graph cross-check on these too.
+//
+// RunQueue_cap4 and RunQueue_cap4_t2 (42216 and 28536 states, 27 CPU-s of
+// tla-checker between them, a quarter of tla/'s in the test command)
+// joined the tier on 2 December 2026. RunQueue.cfg and the four seeded
+// RunQueue bugs stay in the default tier, and with the TLA+ self-tests
+// they kill every RunQueue.tla mutant of the catalog (docs/tla.md).
+// RunQueue.tla has no Go twin to explore their bounds, so the default tier
+// checks them with TLC only, when present; the interleaving explorer
+// checks the queue code itself at capacity 4 with two thieves.
 var LongCfgs = map[string]bool{"GMP_np3": true, "GMP_go121": true, "GMP_live": true, "GMP_bug_ready_no_wakep_live": true,
 	"GMP_go122": true, "GMP_injectlist": true, "GMP_lockosthread": true, "GMP_syscallblock": true, "GMP_p2_tick1": true,
 	"GMP_hist_52934": true, "GMP_stw": true, "GMP_bug_findrunnable_ignores_gcwaiting": true, "GMP_hist_13546": true,
