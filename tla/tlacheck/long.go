@@ -78,6 +78,14 @@ package tlacheck
 // RunQueue.tla has no Go twin to explore their bounds, so the default tier
 // checks them with TLC only, when present; the interleaving explorer
 // checks the queue code itself at capacity 4 with two thieves.
+// GMP_bug_no_1_61 (the seeded bug no-61, NoGlobalStarvation on 8243
+// states: 20 CPU-s of tla-checker and Go liveness, the default tier's
+// costliest cfg) joined it the same day, as GMP_bug_timers_not_stolen
+// had: the explorer finds its violation on the cfg's bounds here (and
+// spec's TestSeededBugsAreFound, the impl's comparison and the verify
+// stage catch the bug), TLC checks the cfg when present, and
+// GMP_hist_10958's NoLocalStarvation keeps a failing temporal cfg on the
+// tla-checker graph and Go liveness path in the default tier.
 var LongCfgs = map[string]bool{"GMP_np3": true, "GMP_go121": true, "GMP_live": true, "GMP_bug_ready_no_wakep_live": true,
 	"GMP_go122": true, "GMP_injectlist": true, "GMP_lockosthread": true, "GMP_syscallblock": true, "GMP_p2_tick1": true,
 	"GMP_hist_52934": true, "GMP_stw": true, "GMP_bug_findrunnable_ignores_gcwaiting": true, "GMP_hist_13546": true,
@@ -85,4 +93,4 @@ var LongCfgs = map[string]bool{"GMP_np3": true, "GMP_go121": true, "GMP_live": t
 	"GMP_timers_p1": true, "GMP_bug_handoffp_ignores_poller": true, "GMP_hist_38860": true, "GMP_timers_g2": true, "GMP_goyield": true, "GMP_goyield_stw": true,
 	"GMP_timers_stw": true, "GMP_go119": true, "GMP_hist_45867": true, "GMP_mechanisms": true,
 	"GMP_stw_g1": true, "GMP_timers_sleep": true, "GMP_syscalls": true, "GMP_netpoll": true,
-	"GMP_locked_timer": true, "RunQueue_cap4": true, "RunQueue_cap4_t2": true}
+	"GMP_locked_timer": true, "RunQueue_cap4": true, "RunQueue_cap4_t2": true, "GMP_bug_no_1_61": true}
